@@ -1,0 +1,20 @@
+"""API-wide behaviour: errors as a message per field, conflicts as 409."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions, status
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This was changed by someone else at the same time; reload and try again."
+    default_code = "conflict"
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, DjangoValidationError):
+        if hasattr(exc, "error_dict"):
+            exc = exceptions.ValidationError(exc.message_dict)
+        else:
+            exc = exceptions.ValidationError({"non_field_errors": exc.messages})
+    return drf_exception_handler(exc, context)

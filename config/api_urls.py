@@ -1,0 +1,7 @@
+"""Every app's API under /api/v1/."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("games.api_urls")),
+]
