@@ -1,6 +1,19 @@
-"""Scoring of backgammon matches and money sessions: the rules of match play, in plain Python."""
+"""Scoring of backgammon matches and money sessions: the rules of match play, in plain Python.
 
+A `MatchScore` records game outcomes one by one and refuses any outcome that the rules do not
+allow, with a message a player understands. It is the single place where these rules live: the
+Django services, the match-file reader and the tournament code all go through it.
+
+Sides are numbered 0 and 1 (the first and second player of the match).
+"""
+
+from __future__ import annotations
+
+import dataclasses
 import enum
+from collections.abc import Iterable
+
+from .errors import ScoringError
 
 
 class ResultKind(enum.IntEnum):
@@ -12,3 +25,371 @@ class ResultKind(enum.IntEnum):
     """The loser had borne off no checker."""
     BACKGAMMON = 3
     """Gammoned, with a checker still on the bar or in the winner's home board."""
+
+
+class GameEnd(enum.StrEnum):
+    """How a game came to an end."""
+
+    PLAYED_OUT = "played_out"
+    """The winner bore off all fifteen checkers."""
+    RESIGNED = "resigned"
+    """The loser resigned a single, a gammon or a backgammon."""
+    DOUBLE_REFUSED = "double_refused"
+    """The loser refused a double and paid the cube value before it."""
+
+
+class MatchKind(enum.StrEnum):
+    """What two players are playing."""
+
+    MATCH = "match"
+    """A match to N points, played under the Crawford rule."""
+    SESSION = "session"
+    """A money session: unlimited games for points."""
+
+
+def is_power_of_two(value: int) -> bool:
+    return value >= 1 and value & (value - 1) == 0
+
+
+def cube_turned(outcome: "GameOutcome") -> bool:
+    """Whether a player doubled in this game (automatic doubles do not turn the cube)."""
+    return outcome.beavered or outcome.cube > 2 ** outcome.automatic_doubles
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchRules:
+    """A match to `length` points. Crawford is always on; the cube may be capped by the event."""
+
+    length: int
+    cube_cap: int | None = None
+
+    kind = MatchKind.MATCH
+    jacoby = False
+    beavers = False
+    raccoons = False
+    automatic_doubles = False
+    automatic_double_cap = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.length, int) or isinstance(self.length, bool) or self.length < 1:
+            raise ScoringError("A match is played to at least 1 point.", field="length")
+        if self.length > 99:
+            raise ScoringError("A match is played to at most 99 points.", field="length")
+        _check_cap(self.cube_cap)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SessionRules:
+    """A money session and the options its players agreed on."""
+
+    jacoby: bool = False
+    """Gammons and backgammons count only if the cube was turned."""
+    beavers: bool = False
+    """The taker may redouble at once and keep the cube."""
+    raccoons: bool = False
+    """After a beaver, the doubler may redouble again; the beaverer keeps the cube."""
+    automatic_doubles: bool = False
+    """A tied opening roll doubles the centred cube."""
+    automatic_double_cap: int = 0
+    """How many automatic doubles a game may have at most."""
+    cube_cap: int | None = None
+
+    kind = MatchKind.SESSION
+    length = 0
+
+    def __post_init__(self) -> None:
+        _check_cap(self.cube_cap)
+        if self.raccoons and not self.beavers:
+            raise ScoringError("Raccoons need beavers: a raccoon answers a beaver.", field="raccoons")
+        if self.automatic_double_cap < 0:
+            raise ScoringError("The cap on automatic doubles cannot be negative.", field="automatic_double_cap")
+        if self.automatic_double_cap and not self.automatic_doubles:
+            raise ScoringError(
+                "A cap on automatic doubles needs automatic doubles to be on.", field="automatic_double_cap"
+            )
+
+
+Rules = MatchRules | SessionRules
+
+
+def _check_cap(cap: int | None) -> None:
+    if cap is not None and (not isinstance(cap, int) or not is_power_of_two(cap) or cap < 2):
+        raise ScoringError("The cube cap must be a power of two, 2 or more (for example 64).", field="cube_cap")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """How one game ended, as a score sheet records it.
+
+    `cube` is the value of the cube when the game ended; for a refused double it is the value
+    before the refused double (what the refuser pays). `cube_owner` is None for a centred cube,
+    or where the score sheet does not say who owned a turned cube.
+    `points` may be left out: the rules compute it; when given, it must agree with them.
+    """
+
+    winner: int
+    end: GameEnd = GameEnd.PLAYED_OUT
+    kind: ResultKind = ResultKind.SINGLE
+    cube: int = 1
+    cube_owner: int | None = None
+    beavered: bool = False
+    raccooned: bool = False
+    automatic_doubles: int = 0
+    points: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game as recorded in a match: its outcome, the points it gave, and where it stood."""
+
+    number: int
+    outcome: GameOutcome
+    points: int
+    score_before: tuple[int, int]
+    score_after: tuple[int, int]
+    crawford: bool
+    """This was the Crawford game (no doubling in it)."""
+    post_crawford: bool
+    """The Crawford game has been played earlier in this match."""
+
+    @property
+    def winner(self) -> int:
+        return self.outcome.winner
+
+
+def _points_word(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+class MatchScore:
+    """The running score of a match or session, which accepts only outcomes the rules allow.
+
+    >>> score = MatchScore(MatchRules(length=5))
+    >>> for winner, points in [(0, 2), (1, 1), (0, 2)]:
+    ...     _ = score.record(GameOutcome(winner=winner, kind=ResultKind(points)))
+    >>> score.score, score.next_game_is_crawford
+    ((4, 1), True)
+    """
+
+    def __init__(self, rules: Rules, *, players: tuple[str, str] = ("Player 1", "Player 2")):
+        self.rules = rules
+        self.players = players
+        self.games: list[GameRecord] = []
+        self._score = [0, 0]
+        self._crawford_game: int | None = None
+        self._crawford_pending = False
+
+    @classmethod
+    def from_outcomes(
+        cls, rules: Rules, outcomes: Iterable[GameOutcome], *, players: tuple[str, str] = ("Player 1", "Player 2")
+    ) -> MatchScore:
+        """Replay a whole score sheet; the first outcome that breaks the rules raises."""
+        score = cls(rules, players=players)
+        for outcome in outcomes:
+            score.record(outcome)
+        return score
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self._score[0], self._score[1])
+
+    @property
+    def next_game_number(self) -> int:
+        return len(self.games) + 1
+
+    @property
+    def next_game_is_crawford(self) -> bool:
+        return self._crawford_pending and not self.finished
+
+    @property
+    def crawford_game(self) -> int | None:
+        """The number of the Crawford game: played, or next to be played; None if there is none."""
+        if self._crawford_game is not None:
+            return self._crawford_game
+        if self.next_game_is_crawford:
+            return self.next_game_number
+        return None
+
+    @property
+    def post_crawford(self) -> bool:
+        """The Crawford game has been played and the match goes on."""
+        return self._crawford_game is not None and not self.finished
+
+    @property
+    def finished(self) -> bool:
+        length = self.rules.length
+        return bool(length) and max(self._score) >= length
+
+    @property
+    def winner(self) -> int | None:
+        if not self.finished:
+            return None
+        return 0 if self._score[0] >= self.rules.length else 1
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    def points_for(self, outcome: GameOutcome) -> int:
+        """The points `outcome` is worth under these rules (without checking it further)."""
+        if outcome.end is GameEnd.DOUBLE_REFUSED:
+            return outcome.cube
+        kind = int(outcome.kind)
+        if self.rules.jacoby and kind > 1 and not cube_turned(outcome):
+            kind = 1
+        return outcome.cube * kind
+
+    def check(self, outcome: GameOutcome) -> int:
+        """Validate `outcome` as the next game; return its points or raise ScoringError."""
+        rules = self.rules
+        number = self.next_game_number
+        if self.finished:
+            a, b = self.score
+            raise ScoringError(
+                f"The match ended at {a}–{b} after game {len(self.games)}: no game can be recorded after it."
+            )
+        if outcome.winner not in (0, 1):
+            raise ScoringError("The winner must be one of the two players of the match.", field="winner")
+        loser = 1 - outcome.winner
+        if not isinstance(outcome.cube, int) or not is_power_of_two(outcome.cube):
+            raise ScoringError(
+                f"The cube holds powers of two (1, 2, 4, 8, …): {outcome.cube} is not one.", field="cube"
+            )
+        if outcome.cube_owner not in (None, 0, 1):
+            raise ScoringError("The cube is owned by one of the two players, or centred.", field="cube_owner")
+        try:
+            kind = ResultKind(outcome.kind)
+        except ValueError:
+            raise ScoringError("A game is won as a single, a gammon or a backgammon.", field="kind") from None
+        try:
+            end = GameEnd(outcome.end)
+        except ValueError:
+            raise ScoringError("A game ends played out, resigned, or by a refused double.", field="end") from None
+
+        # What the cube reached in this game, counting a refused double as offered.
+        highest = outcome.cube * 2 if end is GameEnd.DOUBLE_REFUSED else outcome.cube
+
+        if rules.kind is MatchKind.MATCH:
+            if outcome.beavered:
+                raise ScoringError("Beavers are not used in match play.", field="beavered")
+            if outcome.raccooned:
+                raise ScoringError("Raccoons are not used in match play.", field="raccooned")
+            if outcome.automatic_doubles:
+                raise ScoringError("Automatic doubles are not used in match play.", field="automatic_doubles")
+            if self.next_game_is_crawford and (highest > 1 or outcome.cube_owner is not None):
+                raise ScoringError(
+                    f"Game {number} is the Crawford game: the cube cannot be turned.", field="cube"
+                )
+        else:
+            self._check_session_options(outcome)
+
+        if rules.cube_cap is not None and highest > rules.cube_cap:
+            what = "a double to" if end is GameEnd.DOUBLE_REFUSED else "a cube of"
+            raise ScoringError(
+                f"The cube is capped at {rules.cube_cap} here: {what} {highest} is over the cap.", field="cube"
+            )
+
+        if outcome.cube_owner is not None and not cube_turned(outcome):
+            raise ScoringError(
+                "Nobody owns a cube that has not been turned: leave the owner empty.", field="cube_owner"
+            )
+
+        if end is GameEnd.DOUBLE_REFUSED:
+            if kind is not ResultKind.SINGLE:
+                raise ScoringError(
+                    "A refused double ends the game as a single: the refuser pays the cube before the double.",
+                    field="kind",
+                )
+            if outcome.cube_owner == loser:
+                raise ScoringError(
+                    f"{self.players[loser]} owned the cube, so {self.players[outcome.winner]} could not double.",
+                    field="cube_owner",
+                )
+
+        points = self.points_for(outcome)
+        if outcome.points is not None and outcome.points != points:
+            raise ScoringError(self._points_message(outcome, kind, end, points), field="points")
+        return points
+
+    def _check_session_options(self, outcome: GameOutcome) -> None:
+        rules = self.rules
+        if outcome.automatic_doubles:
+            if not rules.automatic_doubles:
+                raise ScoringError("This session does not use automatic doubles.", field="automatic_doubles")
+            if outcome.automatic_doubles < 0 or (
+                rules.automatic_double_cap and outcome.automatic_doubles > rules.automatic_double_cap
+            ):
+                raise ScoringError(
+                    f"This session allows at most {rules.automatic_double_cap} automatic doubles a game.",
+                    field="automatic_doubles",
+                )
+        if outcome.beavered:
+            if not rules.beavers:
+                raise ScoringError("This session does not allow beavers.", field="beavered")
+            if outcome.cube_owner is None:
+                raise ScoringError(
+                    "After a beaver the beaverer owns the cube: say who owns it.", field="cube_owner"
+                )
+            if outcome.cube < 4 * 2 ** outcome.automatic_doubles:
+                raise ScoringError(
+                    "A beaver doubles a double: the cube is at least 4 after one.", field="cube"
+                )
+        if outcome.raccooned:
+            if not rules.raccoons:
+                raise ScoringError("This session does not allow raccoons.", field="raccooned")
+            if not outcome.beavered:
+                raise ScoringError("A raccoon answers a beaver: there was none.", field="raccooned")
+            if outcome.cube < 8 * 2 ** outcome.automatic_doubles:
+                raise ScoringError(
+                    "A raccoon redoubles a beaver: the cube is at least 8 after one.", field="cube"
+                )
+
+    def _points_message(self, outcome: GameOutcome, kind: ResultKind, end: GameEnd, points: int) -> str:
+        given = outcome.points
+        if end is GameEnd.DOUBLE_REFUSED:
+            return (
+                f"A double refused with the cube on {outcome.cube} is worth {_points_word(points)}"
+                f" (the cube before the double), not {given}."
+            )
+        name = kind.name.lower()
+        if self.rules.jacoby and kind > ResultKind.SINGLE and not cube_turned(outcome):
+            return (
+                f"Under the Jacoby rule a {name} with a centred cube counts as a single:"
+                f" {_points_word(points)}, not {given}."
+            )
+        return f"A {name} with the cube on {outcome.cube} is worth {_points_word(points)}, not {given}."
+
+    # -- recording -----------------------------------------------------------------------------
+
+    def record(self, outcome: GameOutcome) -> GameRecord:
+        """Record the next game; raise ScoringError (and change nothing) if the rules refuse it."""
+        points = self.check(outcome)
+        before = self.score
+        crawford = self.next_game_is_crawford
+        post_crawford = self._crawford_game is not None
+        if crawford:
+            self._crawford_game = self.next_game_number
+            self._crawford_pending = False
+        self._score[outcome.winner] += points
+        record = GameRecord(
+            number=self.next_game_number,
+            outcome=dataclasses.replace(outcome, points=points),
+            points=points,
+            score_before=before,
+            score_after=self.score,
+            crawford=crawford,
+            post_crawford=post_crawford,
+        )
+        self.games.append(record)
+        self._update_crawford(outcome.winner)
+        return record
+
+    def _update_crawford(self, winner: int) -> None:
+        length = self.rules.length
+        if self.rules.kind is not MatchKind.MATCH or length < 2 or self.finished:
+            return
+        if self._crawford_game is not None or self._crawford_pending:
+            return
+        away = length - 1
+        if self._score[winner] == away and self._score[1 - winner] < away:
+            self._crawford_pending = True
