@@ -1,0 +1,714 @@
+"""Verifying a match file: replay every play, derive every result, check every score.
+
+`verify_match_file` replays each game from the opening position, with the dice and plays of the
+file, and checks the cube actions; it derives each game's result from the moves (the position
+when the last checker is borne off, the refused double, or the points of a resignation), records
+the outcomes in a `MatchScore` (which knows the Crawford rule and the end of the match), and
+compares the score line of every game with the score so far. Nothing stops at the first error:
+a game whose replay breaks off is reported as such and the next game is checked from its own
+score line.
+
+Sides: 0 is the left column of the file (GNU Backgammon's player X), 1 the right column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from games.engine.errors import IllegalPlayError, InvalidNotationError, ScoringError
+from games.engine.matfile_plays import resolve_play
+from games.engine.matfile_text import (
+    CubeAction,
+    CubeWord,
+    MatchFile,
+    MatchFileGame,
+    Resignation,
+    Roll,
+    read_match_file,
+)
+from games.engine.position import Position
+from games.engine.scoring import (
+    GameEnd,
+    GameOutcome,
+    MatchRules,
+    MatchScore,
+    ResultKind,
+    SessionRules,
+)
+
+
+class GameResult(enum.StrEnum):
+    """How a game of a match file ended, as the report names it."""
+
+    SINGLE = "single"
+    """Played out; the loser had borne off at least one checker."""
+    GAMMON = "gammon"
+    """Played out; the loser had borne off none."""
+    BACKGAMMON = "backgammon"
+    """Played out; gammoned with a checker on the bar or in the winner's home board."""
+    DROP = "drop"
+    """A double was refused: the doubler wins the cube value before the double."""
+    RESIGN = "resign"
+    """The loser resigned (the file only says `Wins K points` before the end)."""
+    UNFINISHED = "unfinished"
+    """The file stops before the game ended."""
+    UNVERIFIED = "unverified"
+    """An error stopped the replay: winner and points are only the file's word."""
+
+
+class ErrorKind(enum.StrEnum):
+    """What kind of fault a match-file error is."""
+
+    ILLEGAL_PLAY = "illegal_play"
+    """A checker play the dice and position do not allow."""
+    NOTATION = "notation"
+    """A play that could not be read."""
+    TURN = "turn"
+    """A player acted out of turn (rolled twice, answered his own double...)."""
+    CUBE = "cube"
+    """A cube action the rules do not allow (wrong value, not the owner, beaver in a match...)."""
+    CRAWFORD = "crawford"
+    """A cube action in the Crawford game."""
+    RESULT = "result"
+    """The declared `Wins K points` disagrees with the game as played."""
+    SCORE = "score"
+    """The score line of a game disagrees with the results before it."""
+    AFTER_END = "after_end"
+    """A game recorded after the match was over."""
+    PLAYERS = "players"
+    """A game names other players than the first one."""
+    UNVERIFIABLE = "unverifiable"
+    """The rest of a game could not be checked after an earlier error in it."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchFileError:
+    """One fault of a match file, located by game, move (row) number and line of the file."""
+
+    kind: ErrorKind
+    message: str
+    game: int | None = None
+    move: int | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = []
+        if self.game is not None:
+            where.append(f"game {self.game}")
+        if self.move is not None:
+            where.append(f"move {self.move}")
+        place = ", ".join(where)
+        if self.line is not None:
+            place = f"{place} (line {self.line})" if place else f"line {self.line}"
+        return f"{place}: {self.message}" if place else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "game": self.game,
+            "move": self.move,
+            "line": self.line,
+            "message": self.message,
+            "text": str(self),
+        }
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Turn:
+    """One checker play of a game, replayed.
+
+    `position_id_before` has the mover on roll; `position_id_after` has the opponent on roll,
+    as GNU Backgammon shows the position after the play. `notation` is GNU Backgammon's
+    spelling of the play ("" when the roll could not be played), `written` the file's.
+    """
+
+    side: int
+    dice: tuple[int, int]
+    notation: str
+    position_id_before: str
+    position_id_after: str
+    move: int
+    line: int
+    written: str = ""
+    steps: tuple[tuple[int, int], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "dice": list(self.dice),
+            "notation": self.notation,
+            "steps": [list(step) for step in self.steps],
+            "position_id_before": self.position_id_before,
+            "position_id_after": self.position_id_after,
+            "move": self.move,
+            "line": self.line,
+        }
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CubeEvent:
+    """One cube action of a game: `action` is double, take, drop, beaver or raccoon."""
+
+    side: int
+    action: str
+    move: int
+    line: int
+    value: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"side": self.side, "action": self.action, "move": self.move}
+        if self.value is not None:
+            data["to"] = self.value
+        return data
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameReport:
+    """One game of a match file, as replayed.
+
+    `winner` (None when unfinished), `points`, `cube` (the value when the game ended; for a
+    drop the value before the refused double), `result` and `kind` (the multiplier, None for an
+    unfinished game) are derived from the moves; `declared_points` is what the file says.
+    `verified` is False when an error in this game stopped its replay.
+    """
+
+    number: int
+    names: tuple[str, str]
+    score_before: tuple[int, int]
+    winner: int | None
+    points: int
+    cube: int
+    result: GameResult
+    kind: ResultKind | None
+    crawford: bool
+    cube_owner: int | None = None
+    first_side: int | None = None
+    cube_actions: tuple[CubeEvent, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    declared_points: int | None = None
+    and_the_match: bool = False
+    unplayed_dice: tuple[int, int] | None = None
+    verified: bool = True
+    line: int = 0
+
+    def to_dict(self, *, turns: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "number": self.number,
+            "score_before": list(self.score_before),
+            "winner": self.winner,
+            "winner_name": None if self.winner is None else self.names[self.winner],
+            "points": self.points,
+            "cube": self.cube,
+            "result": self.result.value,
+            "kind": None if self.kind is None else self.kind.name.lower(),
+            "crawford": self.crawford,
+            "cube_actions": [event.to_dict() for event in self.cube_actions],
+            "plays": len(self.turns),
+            "verified": self.verified,
+        }
+        if turns:
+            data["turns"] = [turn.to_dict() for turn in self.turns]
+        return data
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchFileReport:
+    """What verifying a match file found: every game, the final score, and every error."""
+
+    players: tuple[str, str]
+    match_length: int
+    games: tuple[GameReport, ...]
+    start_score: tuple[int, int]
+    final_score: tuple[int, int]
+    errors: tuple[MatchFileError, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when every play is legal and every result and score agrees with the rules."""
+        return not self.errors
+
+    @property
+    def crawford_game(self) -> int | None:
+        """The number of the game played as the Crawford game, if any."""
+        for game in self.games:
+            if game.crawford:
+                return game.number
+        return None
+
+    @property
+    def finished(self) -> bool:
+        """The final score reaches the match length (never for a money session)."""
+        return bool(self.match_length) and max(self.final_score) >= self.match_length
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match, None when it is not over (or a money session)."""
+        if not self.finished:
+            return None
+        return 0 if self.final_score[0] >= self.match_length else 1
+
+    def to_dict(self, *, turns: bool = False) -> dict[str, Any]:
+        """Plain data for JSON: players, match length, each game's result, the final score."""
+        return {
+            "players": list(self.players),
+            "match_length": self.match_length,
+            "ok": self.ok,
+            "start_score": list(self.start_score),
+            "final_score": list(self.final_score),
+            "finished": self.finished,
+            "winner": self.winner,
+            "crawford_game": self.crawford_game,
+            "games": [game.to_dict(turns=turns) for game in self.games],
+            "errors": [error.to_dict() for error in self.errors],
+        }
+
+
+_KIND_RESULT = {
+    ResultKind.SINGLE: GameResult.SINGLE,
+    ResultKind.GAMMON: GameResult.GAMMON,
+    ResultKind.BACKGAMMON: GameResult.BACKGAMMON,
+}
+_SIDE = ("left", "right")
+
+
+def _score_at(rules, players, score: tuple[int, int], crawford: str) -> MatchScore:
+    """A `MatchScore` that starts at `score` instead of 0-0.
+
+    Needed for files that continue an interrupted match and to go on checking after a game
+    that could not be recorded. `MatchScore` has no public way to start elsewhere, so its
+    running score and Crawford state are set here. `crawford` is "pending" (the next game is the
+    Crawford game), "played" (it was played before), or "none".
+    """
+    match_score = MatchScore(rules, players=players)
+    if score != (0, 0):
+        match_score._score = [score[0], score[1]]
+    if crawford == "pending":
+        match_score._crawford_pending = True
+    elif crawford == "played":
+        match_score._crawford_game = 0
+    return match_score
+
+
+def _advance(rules, players, match_score: MatchScore, winner: int, points: int, length: int, crawford_played: bool):
+    """The score after a game that `MatchScore` could not record, credited as the file says."""
+    after = list(match_score.score)
+    after[winner] += points
+    score = (after[0], after[1])
+    return _score_at(rules, players, score, _crawford_state(length, score, crawford_played) if length else "none")
+
+
+def _crawford_state(length: int, score: tuple[int, int], played: bool) -> str:
+    if played:
+        return "played"
+    away = length - 1
+    if length >= 2 and max(score) == away and min(score) < away:
+        return "pending"
+    return "none"
+
+
+class _GameReplay:
+    """Replays one game's actions and collects what it finds."""
+
+    def __init__(self, game: MatchFileGame, crawford: bool, match_play: bool, errors: list):
+        self.game = game
+        self.crawford = crawford
+        self.match_play = match_play
+        self.errors = errors
+        self.position = Position.initial()
+        self.on_roll: int | None = None
+        self.cube = 1
+        self.owner: int | None = None
+        self.offer: tuple[int, int] | None = None
+        self.beavered = False
+        self.raccooned = False
+        self.turns: list[Turn] = []
+        self.cube_events: list[CubeEvent] = []
+        self.ended: GameEnd | None = None
+        self.winner: int | None = None
+        self.kind: ResultKind | None = None
+        self.unplayed: tuple[int, int] | None = None
+        self.previous = None
+        self.verified = True
+
+    def error(self, kind: ErrorKind, message: str, action=None) -> None:
+        move = getattr(action, "row", None)
+        line = getattr(action, "line", None) or self.game.line
+        self.errors.append(MatchFileError(kind, message, self.game.number, move, line))
+
+    def stop(self, action) -> None:
+        """Give up on the rest of the game after an error that leaves the position unknown."""
+        self.verified = False
+        rest = self.game.actions.index(action) + 1
+        if rest < len(self.game.actions):
+            self.error(
+                ErrorKind.UNVERIFIABLE,
+                f"the remaining {len(self.game.actions) - rest} action(s) of this game were not checked",
+                self.game.actions[rest],
+            )
+
+    def name(self, side: int) -> str:
+        return f"{self.game.names[side]} ({_SIDE[side]})"
+
+    def run(self) -> None:
+        actions = self.game.actions
+        for index, action in enumerate(actions):
+            last = index == len(actions) - 1
+            if self.ended is not None or self.unplayed is not None:
+                self.error(ErrorKind.TURN, "the game was already over, yet the file goes on", action)
+                self.stop(action)
+                return
+            self.previous = actions[index - 1] if index else None
+            if isinstance(action, Roll):
+                ok = self.roll(action, last)
+            elif isinstance(action, CubeAction):
+                ok = self.cube_action(action)
+            else:
+                ok = self.resign(action)
+            if not ok:
+                self.stop(action)
+                return
+
+    def roll(self, roll: Roll, last: bool) -> bool:
+        if self.offer is not None:
+            doubler, _ = self.offer
+            self.error(
+                ErrorKind.TURN,
+                f"{self.name(1 - doubler)} must take or drop the double before the next roll",
+                roll,
+            )
+            return False
+        if self.on_roll is None:
+            self.on_roll = roll.side
+        elif roll.side != self.on_roll:
+            self.error(ErrorKind.TURN, f"it is {self.name(self.on_roll)}'s turn to roll", roll)
+            return False
+        if roll.unplayed:
+            self.unplayed = roll.dice
+            return True
+        before = self.position
+        try:
+            play = resolve_play(before, roll.dice, roll.play)
+        except InvalidNotationError as exc:
+            self.error(ErrorKind.NOTATION, str(exc), roll)
+            return False
+        except IllegalPlayError as exc:
+            if not roll.play and last and self.game.win is not None and self.game.win.side != roll.side:
+                # FIBS writes the roll of a player who then resigned with no play after it.
+                self.unplayed = roll.dice
+                return True
+            self.error(ErrorKind.ILLEGAL_PLAY, f"{self.name(roll.side)} rolled {roll.dice[0]}{roll.dice[1]}: {exc}", roll)
+            return False
+        after = play.position.swap()
+        self.turns.append(
+            Turn(
+                side=roll.side,
+                dice=roll.dice,
+                notation=play.notation,
+                position_id_before=before.position_id(),
+                position_id_after=after.position_id(),
+                move=roll.row,
+                line=roll.line,
+                written=roll.play,
+                steps=play.steps,
+            )
+        )
+        outcome = play.position.outcome()
+        if outcome is not None:
+            self.ended = GameEnd.PLAYED_OUT
+            self.winner = roll.side
+            self.kind = outcome[1]
+        self.position = after
+        self.on_roll = 1 - roll.side
+        return True
+
+    def cube_action(self, action: CubeAction) -> bool:
+        word = action.word
+        self.cube_events.append(
+            CubeEvent(action.side, word.name.lower(), action.row, action.line, action.value)
+        )
+        if word is CubeWord.DOUBLE:
+            return self.double(action)
+        if word is CubeWord.RACCOON:
+            return self.raccoon(action)
+        if self.offer is None:
+            self.error(ErrorKind.TURN, f"{self.name(action.side)} answers a double nobody offered", action)
+            return False
+        doubler, value = self.offer
+        responder = 1 - doubler
+        if action.side != responder:
+            self.error(
+                ErrorKind.TURN,
+                f"{self.name(doubler)} doubled: only {self.name(responder)} can take or drop",
+                action,
+            )
+            return False
+        if word is CubeWord.TAKE:
+            self.cube, self.owner, self.offer = value, responder, None
+            return True
+        if word is CubeWord.DROP:
+            self.ended = GameEnd.DOUBLE_REFUSED
+            self.winner = doubler
+            self.kind = ResultKind.SINGLE
+            self.offer = None
+            return True
+        # A beaver: the taker doubles again at once and keeps the cube.
+        if self.match_play:
+            self.error(ErrorKind.CUBE, "Beavers are not used in match play", action)
+            return False
+        if action.value is not None and action.value != value * 2:
+            self.error(ErrorKind.CUBE, f"a beaver doubles the cube to {value * 2}, not {action.value}", action)
+            return False
+        self.cube, self.owner, self.offer = value * 2, responder, None
+        self.beavered = True
+        return True
+
+    def raccoon(self, action: CubeAction) -> bool:
+        """The player who doubled answers a beaver by doubling again; the beaverer keeps the cube."""
+        if self.match_play:
+            self.error(ErrorKind.CUBE, "Raccoons are not used in match play", action)
+            return False
+        previous = self.previous
+        if not (
+            isinstance(previous, CubeAction) and previous.word is CubeWord.BEAVER and previous.side != action.side
+        ):
+            self.error(ErrorKind.CUBE, "a raccoon answers a beaver, by the player who doubled", action)
+            return False
+        if action.value is not None and action.value != self.cube * 2:
+            self.error(ErrorKind.CUBE, f"a raccoon doubles the cube to {self.cube * 2}, not {action.value}", action)
+            return False
+        self.cube *= 2
+        self.raccooned = True
+        return True
+
+    def double(self, action: CubeAction) -> bool:
+        if self.offer is not None:
+            self.error(ErrorKind.TURN, "a double is already waiting for an answer", action)
+            return False
+        if self.on_roll is None:
+            self.error(ErrorKind.TURN, "nobody can double before the opening roll", action)
+            return False
+        if action.side != self.on_roll:
+            self.error(
+                ErrorKind.TURN,
+                f"only the player on roll, {self.name(self.on_roll)}, may double",
+                action,
+            )
+            return False
+        if self.crawford:
+            self.error(
+                ErrorKind.CRAWFORD,
+                f"game {self.game.number} is the Crawford game: the cube cannot be turned",
+                action,
+            )
+        if self.owner is not None and self.owner != action.side:
+            self.error(
+                ErrorKind.CUBE,
+                f"{self.name(self.owner)} owns the cube: {self.name(action.side)} cannot double",
+                action,
+            )
+        value = self.cube * 2
+        if action.value is not None and action.value != value:
+            self.error(ErrorKind.CUBE, f"the cube is on {self.cube}: a double takes it to {value}, not {action.value}", action)
+        self.offer = (action.side, value)
+        return True
+
+    def resign(self, action: Resignation) -> bool:
+        if self.offer is not None:
+            self.error(ErrorKind.TURN, "a double is waiting for an answer", action)
+            return False
+        self.ended = GameEnd.RESIGNED
+        self.winner = 1 - action.side
+        if action.points is not None:
+            self.kind = self.resigned_kind(action.points, action)
+        return True
+
+    def resigned_kind(self, points: int, where) -> ResultKind | None:
+        if points % self.cube == 0 and 1 <= points // self.cube <= 3:
+            return ResultKind(points // self.cube)
+        self.error(
+            ErrorKind.RESULT,
+            f"with the cube on {self.cube} a resignation is worth {self.cube}, {2 * self.cube} or "
+            f"{3 * self.cube} points, not {points}",
+            where,
+        )
+        return None
+
+
+def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
+    """Compares the `Wins K points` line with the game as replayed, and derives resignations."""
+    win = game.win
+    if win is None:
+        return
+    where = win if win.line else None
+    if not replay.verified:
+        return
+    if replay.ended is None:
+        if replay.offer is not None:
+            doubler, _ = replay.offer
+            replay.error(
+                ErrorKind.RESULT,
+                f"the game ends while {replay.name(1 - doubler)} has not answered the double",
+                where,
+            )
+        replay.ended = GameEnd.RESIGNED
+        replay.winner = win.side
+        replay.kind = replay.resigned_kind(win.points, where)
+        return
+    if replay.winner != win.side:
+        replay.error(
+            ErrorKind.RESULT,
+            f"the file gives the game to {replay.name(win.side)}, but {replay.name(replay.winner)} won it",
+            where,
+        )
+        return
+    if replay.ended is GameEnd.RESIGNED and replay.kind is None:
+        replay.kind = replay.resigned_kind(win.points, where)
+        return
+    expected = replay.cube if replay.ended is GameEnd.DOUBLE_REFUSED else replay.cube * int(replay.kind or 1)
+    if win.points != expected:
+        how = {
+            GameEnd.PLAYED_OUT: f"a {(replay.kind or ResultKind.SINGLE).name.lower()} with the cube on {replay.cube}",
+            GameEnd.DOUBLE_REFUSED: f"a double refused with the cube on {replay.cube}",
+            GameEnd.RESIGNED: f"the resignation with the cube on {replay.cube}",
+        }[replay.ended]
+        replay.error(ErrorKind.RESULT, f"{how} is worth {expected} point(s), the file says {win.points}", where)
+
+
+def _result_of(replay: _GameReplay, game: MatchFileGame) -> GameResult:
+    if not replay.verified and game.win is not None:
+        return GameResult.UNVERIFIED
+    if replay.ended is None or replay.winner is None:
+        return GameResult.UNFINISHED
+    if replay.ended is GameEnd.DOUBLE_REFUSED:
+        return GameResult.DROP
+    if replay.ended is GameEnd.RESIGNED:
+        return GameResult.RESIGN
+    return _KIND_RESULT[replay.kind or ResultKind.SINGLE]
+
+
+def verify_match_file(source: str | MatchFile) -> MatchFileReport:
+    """Reads (if given text) and verifies a match file; returns a report, errors included.
+
+    Raises `InvalidNotationError` only when the text cannot be read at all; every fault of a
+    readable file (an illegal play, a wrong score line, a cube turned in the Crawford game, a
+    game after the end of the match...) is in the report's `errors`, and `ok` is then False.
+    """
+    match_file = read_match_file(source) if isinstance(source, str) else source
+    length = match_file.match_length
+    rules = MatchRules(length=length) if length else SessionRules(beavers=True, raccoons=True)
+    players = match_file.players
+    errors: list[MatchFileError] = []
+    reports: list[GameReport] = []
+    start = match_file.games[0].score if match_file.games else (0, 0)
+    first_has_cube = bool(match_file.games) and any(
+        isinstance(action, CubeAction) for action in match_file.games[0].actions
+    )
+    crawford_played = False
+    state = _crawford_state(length, start, False)
+    if state == "pending" and first_has_cube:
+        state = "played"
+    match_score = _score_at(rules, players, start, state) if length else _score_at(rules, players, start, "none")
+    expected_number = match_file.games[0].number if match_file.games else 1
+    for index, game in enumerate(match_file.games):
+        if game.number != expected_number:
+            errors.append(
+                MatchFileError(ErrorKind.SCORE, f"expected Game {expected_number}, found Game {game.number}", game.number, None, game.line)
+            )
+        expected_number = game.number + 1
+        if game.names != players:
+            errors.append(
+                MatchFileError(
+                    ErrorKind.PLAYERS,
+                    f"the score line names {game.names[0]} and {game.names[1]}, the match is between "
+                    f"{players[0]} and {players[1]}",
+                    game.number,
+                    None,
+                    game.line + 1,
+                )
+            )
+        if match_score.score != game.score:
+            a, b = match_score.score
+            errors.append(
+                MatchFileError(
+                    ErrorKind.SCORE,
+                    f"the score line says {game.score[0]}-{game.score[1]}, the results before it make {a}-{b}",
+                    game.number,
+                    None,
+                    game.line + 1,
+                )
+            )
+            crawford_played = crawford_played or match_score._crawford_game is not None
+            match_score = _score_at(rules, players, game.score, _crawford_state(length, game.score, crawford_played))
+        crawford = bool(length) and match_score.next_game_is_crawford and not match_score.finished
+        replay = _GameReplay(game, crawford, bool(length), errors)
+        replay.run()
+        _check_declared(replay, game)
+        result = _result_of(replay, game)
+        if result is GameResult.UNFINISHED and index < len(match_file.games) - 1:
+            errors.append(
+                MatchFileError(
+                    ErrorKind.RESULT, "the game has no result, yet another game follows", game.number, None, game.line
+                )
+            )
+        winner = replay.winner
+        points = 0
+        if result is GameResult.UNVERIFIED:
+            # Trust the file's result line so that the next games are checked from a sound score.
+            winner, points = game.win.side, game.win.points
+            crawford_played = crawford_played or crawford or match_score._crawford_game is not None
+            match_score = _advance(rules, players, match_score, winner, points, length, crawford_played)
+        elif result is not GameResult.UNFINISHED:
+            outcome = GameOutcome(
+                winner=winner,
+                end=replay.ended,
+                kind=replay.kind or ResultKind.SINGLE,
+                cube=replay.cube,
+                cube_owner=replay.owner,
+                beavered=replay.beavered,
+                raccooned=replay.raccooned,
+            )
+            try:
+                record = match_score.record(outcome)
+                points = record.points
+                crawford = record.crawford
+            except ScoringError as exc:
+                points = match_score.points_for(outcome)
+                if not (crawford and replay.cube_events):
+                    kind = ErrorKind.AFTER_END if match_score.finished else ErrorKind.SCORE
+                    errors.append(MatchFileError(kind, str(exc), game.number, None, game.line))
+                crawford_played = crawford_played or crawford or match_score._crawford_game is not None
+                match_score = _advance(rules, players, match_score, winner, points, length, crawford_played)
+        reports.append(
+            GameReport(
+                number=game.number,
+                names=game.names,
+                score_before=game.score,
+                winner=winner,
+                points=points,
+                cube=replay.cube,
+                result=result,
+                kind=replay.kind if result not in (GameResult.UNFINISHED, GameResult.UNVERIFIED) else None,
+                crawford=crawford,
+                cube_owner=replay.owner,
+                first_side=game.first_side,
+                cube_actions=tuple(replay.cube_events),
+                turns=tuple(replay.turns),
+                declared_points=game.win.points if game.win else None,
+                and_the_match=bool(game.win and game.win.and_the_match),
+                unplayed_dice=replay.unplayed,
+                verified=replay.verified,
+                line=game.line,
+            )
+        )
+    return MatchFileReport(
+        players=players,
+        match_length=length,
+        games=tuple(reports),
+        start_score=start,
+        final_score=match_score.score,
+        errors=tuple(errors),
+        tags=match_file.tags,
+    )

@@ -1,0 +1,349 @@
+"""Reading the text of a `.mat` match file, without judging it.
+
+The `.mat` format (Jellyfish, GNU Backgammon, eXtreme Gammon, BGBlitz, FIBS-era clients) records a
+match game by game: optional `; [Key "Value"]` tags, an ` N point match` line, then for each game a
+` Game N` line, a score line with both names and the score before the game, numbered rows with a
+left cell and a right cell, and a `Wins K points` line. The left column is side 0 (GNU Backgammon's
+player X), the right column side 1 (player O).
+
+This module turns the text into plain data (`MatchFile`) and raises `InvalidNotationError`, with
+the line number, when the text cannot be read. Whether the plays are legal and the scores right is
+`matfile_check`'s business.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+
+from games.engine.errors import InvalidNotationError
+
+LEFT = 0
+"""The left column of a match file: GNU Backgammon's player X."""
+RIGHT = 1
+"""The right column of a match file: GNU Backgammon's player O."""
+
+
+class CubeWord(enum.Enum):
+    """What a player does with the cube, as a match file spells it."""
+
+    DOUBLE = "Doubles"
+    """Offers the cube at twice its value (`Doubles => 2`)."""
+    TAKE = "Takes"
+    """Accepts the cube and owns it."""
+    DROP = "Drops"
+    """Refuses the cube: the doubler wins the value before the double."""
+    BEAVER = "Beavers"
+    """Takes and at once redoubles, keeping the cube (money play only)."""
+    RACCOON = "Raccoons"
+    """Answers a beaver with a further redouble, keeping the cube (money play only)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Roll:
+    """One cell with dice: the roll and the checker play written after it.
+
+    `play` is the text of the play as written (`"13/8 24/23"`, `"bar/24 6/off(2)"`), empty when
+    the roll could not be played. `unplayed` marks `????`: the dice were thrown but the game ended
+    before the play (the player then resigned).
+    """
+
+    side: int
+    dice: tuple[int, int]
+    play: str
+    row: int
+    line: int
+    unplayed: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CubeAction:
+    """One cell with a cube action; `value` is the new cube value for a double, beaver, raccoon."""
+
+    side: int
+    word: CubeWord
+    row: int
+    line: int
+    value: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Resignation:
+    """An explicit `Resigns` cell; `points` is the value offered when the file gives it."""
+
+    side: int
+    row: int
+    line: int
+    points: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WinLine:
+    """`Wins K point(s)[ and the match]`, written in the winner's column."""
+
+    side: int
+    points: int
+    line: int
+    and_the_match: bool = False
+    row: int | None = None
+
+
+Action = Roll | CubeAction | Resignation
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchFileGame:
+    """One `Game N` block as written: names and score before the game, actions, result line."""
+
+    number: int
+    line: int
+    names: tuple[str, str]
+    ratings: tuple[str | None, str | None]
+    score: tuple[int, int]
+    actions: tuple[Action, ...]
+    win: WinLine | None
+
+    @property
+    def first_side(self) -> int | None:
+        """The side that rolled first (whose cell is filled in row 1), None for an empty game."""
+        for action in self.actions:
+            return action.side
+        return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchFile:
+    """A whole match file as written: header tags, match length (0 = money session), games."""
+
+    match_length: int
+    games: tuple[MatchFileGame, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """The names in the first game's score line, left then right, ratings split off."""
+        if not self.games:
+            return ("", "")
+        return self.games[0].names
+
+    def tag(self, key: str) -> str | None:
+        """The value of a header tag, or None."""
+        for name, value in self.tags:
+            if name == key:
+                return value
+        return None
+
+
+_TAG = re.compile(r'^;\s*\[\s*(?P<key>[^"\]]+?)\s+"(?P<value>.*)"\s*\]\s*$')
+_LENGTH = re.compile(r"^\s*(?P<length>\d+)\s+points?\s+match\s*\.?\s*$", re.IGNORECASE)
+_MONEY = re.compile(r"^\s*(money\s+(session|game)|unlimited\s+game)\s*$", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(?P<number>\d+)\s*$", re.IGNORECASE)
+_SCORE = re.compile(
+    r"^(?P<lpad>\s*)(?P<left>\S.*?)\s*:\s*(?P<lscore>\d+)"
+    r"(?P<gap>\s+)(?P<right>\S.*?)\s*:\s*(?P<rscore>\d+)\s*$"
+)
+_ROW = re.compile(r"^\s*(?P<row>\d+)\)")
+_CELL_START = re.compile(
+    r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Accepts\b|Drops\b|Passes\b|Rejects\b|Refuses\b"
+    r"|Beavers\b|Raccoons\b|Wins\b|Resigns\b)",
+    re.IGNORECASE,
+)
+_ROLL = re.compile(r"^(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)$")
+_CUBE = re.compile(
+    r"^(?P<word>Doubles|Beavers|Raccoons)(?:\s*=>\s*(?P<value>\d+))?$", re.IGNORECASE
+)
+_WIN = re.compile(
+    r"^Wins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?\s*\.?$", re.IGNORECASE
+)
+_RESIGN = re.compile(r"^Resigns(?:\s+(?P<points>\d+)(?:\s+points?)?)?.*$", re.IGNORECASE)
+_RATING = re.compile(r"^(?P<name>.+?)\s*,\s*(?P<rating>-?\d+(?:\.\d+)?)$")
+_NO_PLAY = {"", "cannot move", "can't move", "no move", "(no move)"}
+_UNPLAYED = {"???", "????"}
+_WORDS = {
+    "takes": CubeWord.TAKE,
+    "accepts": CubeWord.TAKE,
+    "drops": CubeWord.DROP,
+    "passes": CubeWord.DROP,
+    "rejects": CubeWord.DROP,
+    "refuses": CubeWord.DROP,
+    "doubles": CubeWord.DOUBLE,
+    "beavers": CubeWord.BEAVER,
+    "raccoons": CubeWord.RACCOON,
+}
+
+
+def _fail(line: int, message: str) -> InvalidNotationError:
+    return InvalidNotationError(f"line {line}: {message}")
+
+
+def _split_rating(text: str) -> tuple[str, str | None]:
+    """`BlueNote,1798` -> ("BlueNote", "1798"); a name without a rating is kept whole."""
+    match = _RATING.match(text)
+    if match:
+        return match.group("name"), match.group("rating")
+    return text, None
+
+
+def _parse_cell(text: str, side: int, row: int, line: int) -> Action | WinLine:
+    """Reads one cell (already stripped)."""
+    roll = _ROLL.match(text)
+    if roll:
+        dice = (int(roll.group("d1")), int(roll.group("d2")))
+        play = " ".join(roll.group("play").split())
+        if play in _UNPLAYED:
+            return Roll(side, dice, "", row, line, unplayed=True)
+        if play.lower() in _NO_PLAY:
+            play = ""
+        return Roll(side, dice, play, row, line)
+    cube = _CUBE.match(text)
+    if cube:
+        value = int(cube.group("value")) if cube.group("value") else None
+        return CubeAction(side, _WORDS[cube.group("word").lower()], row, line, value)
+    word = text.lower()
+    if word in _WORDS:
+        return CubeAction(side, _WORDS[word], row, line)
+    win = _WIN.match(text)
+    if win:
+        return WinLine(side, int(win.group("points")), line, bool(win.group("match")), row)
+    resign = _RESIGN.match(text)
+    if resign:
+        points = int(resign.group("points")) if resign.group("points") else None
+        return Resignation(side, row, line, points)
+    raise _fail(line, f"cannot read the cell {text!r}")
+
+
+def _cells(text: str, start: int, split: int, line: int) -> list[tuple[int, str]]:
+    """The cells of a row or result line as (side, text).
+
+    `start` is the column where the left cell may begin (after `NN)`), `split` the column of the
+    right name in the score line. Two cells are told apart by their opening words (`DD:`,
+    `Doubles`, `Takes`, `Wins`...); a lone cell belongs to the side whose column it is nearer.
+    """
+    starts = [m.start() for m in _CELL_START.finditer(text, start)]
+    if not starts:
+        if text[start:].strip():
+            raise _fail(line, f"cannot read {text[start:].strip()!r}")
+        return []
+    if len(starts) > 2:
+        raise _fail(line, "more than two cells in one row")
+    if starts[0] > start and text[start : starts[0]].strip():
+        raise _fail(line, f"cannot read {text[start:starts[0]].strip()!r}")
+    if len(starts) == 2:
+        return [(LEFT, text[starts[0] : starts[1]].strip()), (RIGHT, text[starts[1] :].strip())]
+    side = LEFT if starts[0] - start < (split - start) / 2 else RIGHT
+    return [(side, text[starts[0] :].strip())]
+
+
+class _GameBuilder:
+    """Collects the rows of one game while the file is read."""
+
+    def __init__(self, number: int, line: int):
+        self.number = number
+        self.line = line
+        self.names: tuple[str, str] | None = None
+        self.ratings: tuple[str | None, str | None] = (None, None)
+        self.score = (0, 0)
+        self.split = 33
+        self.actions: list[Action] = []
+        self.win: WinLine | None = None
+        self.last_row = 0
+
+    def read_score_line(self, text: str, line: int) -> None:
+        match = _SCORE.match(text)
+        if not match:
+            raise _fail(line, f"expected the players' names and scores after Game {self.number}")
+        left, left_rating = _split_rating(match.group("left"))
+        right, right_rating = _split_rating(match.group("right"))
+        self.names = (left, right)
+        self.ratings = (left_rating, right_rating)
+        self.score = (int(match.group("lscore")), int(match.group("rscore")))
+        self.split = match.start("right")
+
+    def read_cells(self, text: str, start: int, row: int | None, line: int) -> None:
+        for side, cell in _cells(text, start, self.split, line):
+            if self.win is not None:
+                raise _fail(line, f"game {self.number} goes on after its result line")
+            parsed = _parse_cell(cell, side, row if row is not None else self.last_row, line)
+            if isinstance(parsed, WinLine):
+                self.win = parsed if row is not None else dataclasses.replace(parsed, row=None)
+            else:
+                if row is None:
+                    raise _fail(line, f"{cell!r} outside a numbered row")
+                self.actions.append(parsed)
+
+    def build(self) -> MatchFileGame:
+        if self.names is None:
+            raise _fail(self.line, f"Game {self.number} has no score line")
+        return MatchFileGame(
+            number=self.number,
+            line=self.line,
+            names=self.names,
+            ratings=self.ratings,
+            score=self.score,
+            actions=tuple(self.actions),
+            win=self.win,
+        )
+
+
+def read_match_file(text: str) -> MatchFile:
+    """Reads a `.mat` file's text into a `MatchFile`, without checking the plays or scores.
+
+    Accepts a UTF-8 byte order mark, CRLF or CR line ends, trailing spaces, header tags, names with
+    spaces or a `,rating`, every column layout of the known writers, and files that continue an
+    interrupted match (first score not 0-0). Raises `InvalidNotationError` naming the line when
+    the text is not a match file.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.splitlines()
+    tags: list[tuple[str, str]] = []
+    length: int | None = None
+    games: list[MatchFileGame] = []
+    game: _GameBuilder | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        if length is None:
+            tag = _TAG.match(line)
+            if tag:
+                tags.append((tag.group("key").strip(), tag.group("value")))
+                continue
+            if line.lstrip().startswith(";"):
+                continue
+            match = _LENGTH.match(line)
+            if match:
+                length = int(match.group("length"))
+                continue
+            if _MONEY.match(line):
+                length = 0
+                continue
+            raise _fail(number, f"expected header tags or 'N point match', found {line.strip()!r}")
+        heading = _GAME.match(line)
+        if heading:
+            if game is not None:
+                games.append(game.build())
+            game = _GameBuilder(int(heading.group("number")), number)
+            continue
+        if game is None:
+            if line.lstrip().startswith(";"):
+                continue
+            raise _fail(number, f"expected 'Game 1', found {line.strip()!r}")
+        if game.names is None:
+            game.read_score_line(line, number)
+            continue
+        row = _ROW.match(line)
+        if row:
+            row_number = int(row.group("row"))
+            if row_number != game.last_row + 1:
+                raise _fail(number, f"row {row_number} follows row {game.last_row}")
+            game.last_row = row_number
+            game.read_cells(line, row.end(), row_number, number)
+        else:
+            game.read_cells(line, 0, None, number)
+    if length is None:
+        raise _fail(len(lines) or 1, "no 'N point match' line")
+    if game is not None:
+        games.append(game.build())
+    return MatchFile(match_length=length, games=tuple(games), tags=tuple(tags))
