@@ -25,6 +25,7 @@ other for callers that replay games.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from games.engine.errors import IllegalPlayError
@@ -39,22 +40,31 @@ OFF_POINT = 0
 """Off the board, as a point number in steps and notation."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Play:
     """One legal way to play a roll.
 
     ``steps`` lists one ``(from, to)`` per die used, in the mover's numbering (25 = bar,
     0 = off). ``position`` is the position after the play, *still seen from the side that
     moved* (call ``.swap()`` for the opponent to be on roll, which is how GNU Backgammon shows
-    it and what its Position ID after the play describes). ``notation`` is GNU Backgammon's
-    text for the play ("24/18 13/10", "bar/22*", "6/off", "8/4(2)"); it is ``""`` for the empty
-    play of a roll that cannot be played. ``hits`` counts the opposing checkers sent to the bar.
+    it and what its Position ID after the play describes). ``hits`` counts the opposing
+    checkers sent to the bar. ``before`` is the position the play starts from. ``notation`` is
+    GNU Backgammon's text for the play ("24/18 13/10", "bar/22*", "6/off", "8/4(2)"); it is
+    ``""`` for the empty play of a roll that cannot be played.
+
+    Two plays are equal when they start from the same position and take the same steps to the
+    same result.
     """
 
     steps: tuple[Step, ...]
     position: Position
-    notation: str
-    hits: int = 0
+    hits: int
+    before: Position
+
+    @functools.cached_property
+    def notation(self) -> str:
+        """GNU Backgammon's text for the play (written on first use, then kept)."""
+        return format_steps(self.steps, _board_of(self.before))
 
     @property
     def dice_used(self) -> int:
@@ -69,6 +79,9 @@ class Play:
     def result_id(self) -> str:
         """Position ID after the play with the opponent on roll, as GNU Backgammon writes it."""
         return self.position.swap().position_id()
+
+    def __repr__(self) -> str:
+        return f"Play({self.notation or 'no play'!r} from {self.before.position_id()})"
 
     def __str__(self) -> str:
         return self.notation or "(no play)"
@@ -98,34 +111,32 @@ def _position_of(board: tuple[int, ...] | list[int]) -> Position:
     return Position._trusted(mine, theirs)
 
 
-def _not_home(board: list[int]) -> int:
-    """Mover's checkers outside his home board (points 7..24 and the bar)."""
-    return sum(n for n in board[7:26] if n > 0)
-
-
 class _Search:
     """Depth-first search over the ways to play the dice, collecting distinct results.
 
-    Keeps only the results that use the most dice; for each result the first step sequence
-    found. For doubles the sources never increase along a sequence, which reaches every
-    distinct result once per ordering class instead of once per permutation.
+    Works on two mutable lists, ``mine`` and ``theirs``, laid out like ``Position`` sides (index
+    ``p - 1`` for a side's own point ``p``, 24 for its bar); the mover's point ``p`` is the
+    opponent's index ``24 - p``. Keeps only the results that use the most dice, and for each
+    result the first step sequence found. For doubles the starting points never increase along
+    a sequence, which reaches every distinct result without trying every permutation.
     """
 
-    __slots__ = ("board", "dice", "double", "results", "best", "steps", "not_home")
+    __slots__ = ("mine", "theirs", "dice", "double", "results", "best", "steps", "not_home")
 
-    def __init__(self, board: list[int], dice: tuple[int, ...]):
-        self.board = board
+    def __init__(self, position: Position, dice: tuple[int, ...]):
+        self.mine = list(position.on_roll)
+        self.theirs = list(position.opponent)
         self.dice = dice
         self.double = len(dice) == 4
-        self.results: dict[tuple[int, ...], tuple[Step, ...]] = {}
+        self.results: dict[tuple, tuple[Step, ...]] = {}
         self.best = 0
         self.steps: list[Step] = []
-        self.not_home = _not_home(board)
+        self.not_home = sum(self.mine[6:])
 
     def record(self, depth: int) -> None:
         if depth < self.best:
             return
-        key = tuple(self.board)
+        key = (tuple(self.mine), tuple(self.theirs))
         if depth > self.best:
             self.best = depth
             self.results = {key: tuple(self.steps)}
@@ -133,83 +144,83 @@ class _Search:
             self.results[key] = tuple(self.steps)
 
     def run(self, depth: int, top: int) -> None:
-        board = self.board
+        mine = self.mine
+        theirs = self.theirs
         dice = self.dice
         if depth == len(dice):
             self.record(depth)
             return
         die = dice[depth]
-        moved = False
+        last = depth + 1 == len(dice)
         steps = self.steps
-        if board[25] > 0:
+        double = self.double
+        moved = False
+        if mine[24]:
             sources: range | tuple[int, ...] = (25,)
         else:
-            sources = range(min(top, 24), 0, -1)
+            sources = range(top if top < 24 else 24, 0, -1)
         for source in sources:
-            if board[source] <= 0:
+            if not mine[source - 1]:
                 continue
             target = source - die
             if target > 0:
-                landing = board[target]
-                if landing < -1:
+                blockers = theirs[24 - target]
+                if blockers > 1:
                     continue
-                # Move one checker from source to target, hitting a blot if there is one.
-                board[source] -= 1
-                hit = landing == -1
-                if hit:
-                    board[target] = 1
-                    board[26] += 1
-                else:
-                    board[target] = landing + 1
-                entered_home = source > 6 >= target
-                if entered_home:
+                mine[source - 1] -= 1
+                mine[target - 1] += 1
+                if blockers:
+                    theirs[24 - target] = 0
+                    theirs[24] += 1
+                came_home = source > 6 >= target
+                if came_home:
                     self.not_home -= 1
                 steps.append((source, target))
-                self.run(depth + 1, source if self.double else 25)
+                if last:
+                    self.record(depth + 1)
+                else:
+                    self.run(depth + 1, source if double else 25)
                 steps.pop()
-                if entered_home:
+                if came_home:
                     self.not_home += 1
-                if hit:
-                    board[26] -= 1
-                board[target] = landing
-                board[source] += 1
+                if blockers:
+                    theirs[24] -= 1
+                    theirs[24 - target] = 1
+                mine[target - 1] -= 1
+                mine[source - 1] += 1
                 moved = True
-            else:
-                if self.not_home:
-                    continue
-                if target < 0 and any(board[p] > 0 for p in range(source + 1, 7)):
-                    continue
-                board[source] -= 1
-                board[0] += 1
+            elif not self.not_home and (target == 0 or not any(mine[source:6])):
+                mine[source - 1] -= 1
                 steps.append((source, 0))
-                self.run(depth + 1, source if self.double else 25)
+                if last:
+                    self.record(depth + 1)
+                else:
+                    self.run(depth + 1, source if double else 25)
                 steps.pop()
-                board[0] -= 1
-                board[source] += 1
+                mine[source - 1] += 1
                 moved = True
         if not moved:
             self.record(depth)
 
 
-def _search(position: Position, dice: tuple[int, int]) -> tuple[list[int], dict, int]:
-    """Run the search; return the starting board, the results and the number of dice used."""
+def _search(position: Position, dice: tuple[int, int]) -> tuple[dict, int]:
+    """Run the search; return the results and the number of dice they use."""
     high, low = max(dice), min(dice)
-    board = _board_of(position)
     if high == low:
-        search = _Search(board, (high,) * 4)
+        search = _Search(position, (high,) * 4)
         search.run(0, 25)
-        return board, search.results, search.best
-    search = _Search(board, (high, low))
+        return search.results, search.best
+    search = _Search(position, (high, low))
     search.run(0, 25)
     search.dice = (low, high)
     search.run(0, 25)
     if search.best == 1:
         # Only one die can be played: the higher one if it can be.
-        alone = _Search(board, (high,))
+        alone = _Search(position, (high,))
         alone.run(0, 25)
         if alone.best == 1:
-            return board, alone.results, 1
-    return board, search.results, search.best
+            return alone.results, 1
+    return search.results, search.best
 
 
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
@@ -219,16 +230,15 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     holding exactly one empty ``Play`` (no steps, notation ``""``, the position unchanged).
     """
     dice = _check_dice(dice)
-    board, results, used = _search(position, dice)
+    results, used = _search(position, dice)
     if used == 0:
-        return [Play((), position, "", 0)]
-    start_bar = board[26]
-    plays = []
-    for key, steps in results.items():
-        plays.append(
-            Play(steps, _position_of(key), format_steps(steps, board), key[26] - start_bar)
-        )
-    return plays
+        return [Play((), position, 0, position)]
+    start_bar = position.opponent[24]
+    trusted = Position._trusted
+    return [
+        Play(steps, trusted(mine, theirs), theirs[24] - start_bar, position)
+        for (mine, theirs), steps in results.items()
+    ]
 
 
 def _check_dice(dice) -> tuple[int, int]:

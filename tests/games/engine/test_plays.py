@@ -90,7 +90,8 @@ def test_an_unplayable_roll_has_exactly_one_empty_play():
     for row in dances:
         position = Position.from_position_id(row["position_id"])
         plays = legal_plays(position, tuple(row["dice"]))
-        assert plays == [Play((), position, "", 0)]
+        assert plays == [Play((), position, 0, position)]
+        assert plays[0].notation == ""
         assert plays[0].is_empty and plays[0].dice_used == 0
 
 
