@@ -4,6 +4,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.engine.errors import ScoringError
+
+from .errors import ConflictError
+
 
 class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
@@ -12,6 +16,10 @@ class Conflict(exceptions.APIException):
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, ConflictError):
+        exc = Conflict(str(exc) or None)
+    if isinstance(exc, ScoringError):
+        exc = exceptions.ValidationError({exc.field: [exc.message]})
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "error_dict"):
             exc = exceptions.ValidationError(exc.message_dict)

@@ -1,0 +1,215 @@
+"""REST API for players, matches and their games. Every write goes through `games.services`."""
+
+import django_filters
+from django.db.models import ProtectedError, Q
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.filters import SearchFilter
+from rest_framework.response import Response
+
+from . import selectors, services
+from .models import Game, Match, MatchStatus, Player
+from .serializers import (
+    KIND_NAMES,
+    ForfeitSerializer,
+    GameInputSerializer,
+    MatchCreateSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    PlayerSerializer,
+)
+
+
+class IsStaffOrReadOnly(permissions.BasePermission):
+    """Anyone reads; staff write."""
+
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_staff)
+
+
+class PlayerFilter(django_filters.FilterSet):
+    country = django_filters.CharFilter(lookup_expr="iexact")
+    club = django_filters.CharFilter(lookup_expr="iexact")
+
+    class Meta:
+        model = Player
+        fields = ["country", "club", "federation_id"]
+
+
+class PlayerViewSet(viewsets.ModelViewSet):
+    """Players. `?search=` finds them by name."""
+
+    serializer_class = PlayerSerializer
+    permission_classes = [IsStaffOrReadOnly]
+    filterset_class = PlayerFilter
+    filter_backends = [django_filters.rest_framework.DjangoFilterBackend, SearchFilter]
+    search_fields = ["name"]
+    queryset = Player.objects.all()
+
+    def get_queryset(self):
+        return selectors.player_list()
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        serializer.instance = services.player_create(by=self.request.user, **data)
+
+    def perform_update(self, serializer):
+        data = dict(serializer.validated_data)
+        data.pop("confirm_duplicate", None)
+        serializer.instance = services.player_update(player=serializer.instance, by=self.request.user, **data)
+
+    def perform_destroy(self, instance):
+        try:
+            instance.delete()
+        except ProtectedError:
+            raise serializers.ValidationError(
+                {"non_field_errors": [f"{instance.name} has played matches: a player with results is never deleted."]}
+            ) from None
+
+
+class MatchFilter(django_filters.FilterSet):
+    player = django_filters.NumberFilter(method="filter_player", help_text="Matches of this player id.")
+    played_after = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="gte")
+    played_before = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="lte")
+    state = django_filters.ChoiceFilter(field_name="status", choices=MatchStatus.choices)
+
+    class Meta:
+        model = Match
+        fields = ["kind", "rated", "length"]
+
+    def filter_player(self, queryset, name, value):
+        return queryset.filter(Q(player_a_id=value) | Q(player_b_id=value))
+
+
+@extend_schema_view(
+    create=extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer}),
+)
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                   viewsets.GenericViewSet):
+    """Matches and money sessions, with their games and the score derived from them."""
+
+    permission_classes = [IsStaffOrReadOnly]
+    filterset_class = MatchFilter
+    queryset = Match.objects.none()
+
+    def get_queryset(self):
+        if self.action == "list":
+            return selectors.match_list()
+        return selectors.match_detail()
+
+    def get_serializer_class(self):
+        if self.action == "list":
+            return MatchSerializer
+        if self.action == "create":
+            return MatchCreateSerializer
+        return MatchDetailSerializer
+
+    def _detail(self, match: Match, code=status.HTTP_200_OK) -> Response:
+        fresh = selectors.match_detail().get(pk=match.pk)
+        return Response(MatchDetailSerializer(fresh, context=self.get_serializer_context()).data, status=code)
+
+    def create(self, request, *args, **kwargs):
+        serializer = MatchCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = services.match_create(by=request.user, **serializer.validated_data)
+        return self._detail(match, status.HTTP_201_CREATED)
+
+    @extend_schema(request=GameInputSerializer, responses={201: MatchDetailSerializer})
+    @action(detail=True, methods=["post"], url_path="games")
+    def games(self, request, pk=None):
+        """Record the next game; the answer is the new match state."""
+        match = self.get_object()
+        serializer = GameInputSerializer(data=request.data, context={"match": match})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = services.game_record(
+            match=match, number=data["number"], game=_game_input(data), by=request.user,
+            expected_version=data["version"],
+        )
+        return self._detail(match, status.HTTP_201_CREATED)
+
+    @extend_schema(request=GameInputSerializer, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["put", "delete"], url_path=r"games/(?P<number>\d+)")
+    def game(self, request, pk=None, number=None):
+        """PUT corrects game `number` (the earlier version is kept); DELETE removes the last game."""
+        match = self.get_object()
+        number = int(number)
+        if request.method == "DELETE":
+            last = len(match.games.all())
+            if number != last:
+                raise serializers.ValidationError({"number": [f"Only the last game (game {last}) can be deleted."]})
+            version = request.query_params.get("version")
+            match = services.game_delete_last(
+                match=match, by=request.user, expected_version=int(version) if version and version.isdigit() else None
+            )
+            return self._detail(match)
+        body = dict(request.data.items()) if hasattr(request.data, "items") else {}
+        body["number"] = number
+        serializer = GameInputSerializer(data=body, context={"match": match})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = services.game_correct(
+            match=match, number=number, game=_game_input(data), by=request.user, reason=data["reason"],
+            expected_version=data["version"],
+        )
+        return self._detail(match)
+
+    @extend_schema(request=ForfeitSerializer, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request, pk=None):
+        """A player gives the match up: the opponent wins and the match is not rated."""
+        match = self.get_object()
+        serializer = ForfeitSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        player = next((p for p in (match.player_a, match.player_b) if p.pk == data["forfeited_by"]), None)
+        if player is None:
+            raise serializers.ValidationError({"forfeited_by": ["Give the id of one of the two players."]})
+        match = services.match_forfeit(match=match, forfeited_by=player, by=request.user, reason=data["reason"],
+                                       expected_version=data["version"])
+        return self._detail(match)
+
+    @action(detail=True, methods=["get"])
+    def history(self, request, pk=None):
+        """The audit trail: every version of the match and its games, who changed it and when."""
+        match = self.get_object()
+        entries = []
+        for row in match.history.select_related("history_user").order_by("history_date"):
+            entries.append(_history_entry(row, "match", None))
+        for row in Game.history.filter(match_id=match.pk).select_related("history_user").order_by("history_date"):
+            entries.append(_history_entry(row, "game", row.number))
+        entries.sort(key=lambda e: e["at"])
+        return Response(entries)
+
+
+def _history_entry(row, what, number):
+    kinds = {"+": "created", "~": "changed", "-": "deleted"}
+    entry = {
+        "at": row.history_date.isoformat(),
+        "what": what,
+        "action": kinds[row.history_type],
+        "by": row.history_user.get_username() if row.history_user else None,
+        "reason": row.history_change_reason,
+    }
+    if what == "game":
+        entry.update(number=number, winner=row.winner, end=row.end, kind=row.kind, cube=row.cube, points=row.points)
+    else:
+        entry.update(status=row.status, score=[row.score_a, row.score_b], version=row.version)
+    return entry
+
+
+def _game_input(data) -> services.GameInput:
+    kind = {name: k for k, name in KIND_NAMES.items()}[data["kind"]]
+    return services.GameInput(
+        winner=data["winner_side"],
+        end=data["end"],
+        kind=kind,
+        cube=data["cube"],
+        cube_owner=data["cube_owner_side"],
+        beavered=data["beavered"],
+        raccooned=data["raccooned"],
+        automatic_doubles=data["automatic_doubles"],
+        points=data["points"],
+    )
+

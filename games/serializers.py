@@ -1,0 +1,162 @@
+"""Shapes of players, matches and games in the API. No rules here: the services hold them."""
+
+from rest_framework import serializers
+
+from .engine.scoring import GameEnd, MatchKind, ResultKind
+from .models import Game, Match, Player
+
+KIND_NAMES = {kind: kind.name.lower() for kind in ResultKind}
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    confirm_duplicate = serializers.BooleanField(
+        write_only=True, required=False, default=False,
+        help_text="Add this player even though one of the same name and club exists.",
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "country", "club", "federation_id", "confirm_duplicate"]
+        extra_kwargs = {"federation_id": {"validators": []}}
+
+
+class PlayerBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "country", "club"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    winner = serializers.SerializerMethodField(help_text="Player id of the winner.")
+    cube_owner = serializers.SerializerMethodField(help_text="Player id of the cube's owner; null if centred.")
+    kind = serializers.SerializerMethodField()
+    score_after = serializers.SerializerMethodField()
+    has_moves = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "number", "winner", "end", "kind", "cube", "cube_owner", "beavered", "raccooned",
+            "automatic_doubles", "points", "crawford", "score_after", "has_moves",
+        ]
+
+    def _player_id(self, game: Game, side):
+        if side is None:
+            return None
+        return game.match.player_a_id if side == 0 else game.match.player_b_id
+
+    def get_winner(self, game: Game) -> int:
+        return self._player_id(game, game.winner)
+
+    def get_cube_owner(self, game: Game) -> int | None:
+        return self._player_id(game, game.cube_owner)
+
+    def get_kind(self, game: Game) -> str:
+        return KIND_NAMES[ResultKind(game.kind)]
+
+    def get_score_after(self, game: Game) -> list[int]:
+        return [game.score_a_after, game.score_b_after]
+
+    def get_has_moves(self, game: Game) -> bool:
+        return bool(game.moves)
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    player_a = PlayerBriefSerializer()
+    player_b = PlayerBriefSerializer()
+    score = serializers.SerializerMethodField()
+    winner = serializers.PrimaryKeyRelatedField(read_only=True)
+    forfeited_by = serializers.PrimaryKeyRelatedField(read_only=True)
+    next_game = serializers.SerializerMethodField(help_text="Number of the next game; null once the match is over.")
+    next_game_is_crawford = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id", "player_a", "player_b", "kind", "length", "cube_cap", "jacoby", "beavers", "raccoons",
+            "automatic_doubles", "automatic_double_cap", "played_on", "rated", "source", "status", "score",
+            "crawford_game", "post_crawford", "next_game", "next_game_is_crawford", "winner", "forfeited_by",
+            "finished_at", "version",
+        ]
+
+    def get_score(self, match: Match) -> list[int]:
+        return [match.score_a, match.score_b]
+
+    def get_next_game(self, match: Match) -> int | None:
+        if match.finished:
+            return None
+        count = getattr(match, "game_count", None)
+        if count is None:
+            count = len(match.games.all())
+        return count + 1
+
+    def get_next_game_is_crawford(self, match: Match) -> bool:
+        next_game = self.get_next_game(match)
+        return next_game is not None and match.crawford_game == next_game
+
+
+class MatchDetailSerializer(MatchSerializer):
+    games = GameSerializer(many=True, read_only=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = MatchSerializer.Meta.fields + ["games"]
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    kind = serializers.ChoiceField(choices=[k.value for k in MatchKind], default=MatchKind.MATCH.value)
+    length = serializers.IntegerField(min_value=0, max_value=99, default=0)
+    cube_cap = serializers.IntegerField(min_value=2, required=False, allow_null=True, default=None)
+    jacoby = serializers.BooleanField(default=False)
+    beavers = serializers.BooleanField(default=False)
+    raccoons = serializers.BooleanField(default=False)
+    automatic_doubles = serializers.BooleanField(default=False)
+    automatic_double_cap = serializers.IntegerField(min_value=0, max_value=10, default=0)
+    played_on = serializers.DateTimeField(required=False)
+    rated = serializers.BooleanField(default=True)
+
+
+class GameInputSerializer(serializers.Serializer):
+    """One game of a score sheet. Players are given by their ids."""
+
+    number = serializers.IntegerField(
+        min_value=1, max_value=999,
+        help_text="The game's number in the match. Two people entering the same number: one gets 409.",
+    )
+    winner = serializers.IntegerField(help_text="Player id of the winner.")
+    end = serializers.ChoiceField(choices=[e.value for e in GameEnd], default=GameEnd.PLAYED_OUT.value)
+    kind = serializers.ChoiceField(choices=list(KIND_NAMES.values()), default="single")
+    cube = serializers.IntegerField(min_value=1, max_value=2**30, default=1)
+    cube_owner = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                          help_text="Player id of the cube's owner; null if centred or unknown.")
+    beavered = serializers.BooleanField(default=False)
+    raccooned = serializers.BooleanField(default=False)
+    automatic_doubles = serializers.IntegerField(min_value=0, max_value=10, default=0)
+    points = serializers.IntegerField(min_value=1, max_value=2**32, required=False, allow_null=True, default=None,
+                                      help_text="Points won; checked against kind × cube when given.")
+    version = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The match version you saw; a different one gives 409.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+    def validate(self, data):
+        match = self.context["match"]
+        sides = {match.player_a_id: 0, match.player_b_id: 1}
+        errors = {}
+        if data["winner"] not in sides:
+            errors["winner"] = [f"The winner must be one of the players of this match ({match.player_a_id} or "
+                                f"{match.player_b_id})."]
+        owner = data.get("cube_owner")
+        if owner is not None and owner not in sides:
+            errors["cube_owner"] = ["The cube's owner must be one of the players of this match, or null."]
+        if errors:
+            raise serializers.ValidationError(errors)
+        data["winner_side"] = sides[data["winner"]]
+        data["cube_owner_side"] = None if owner is None else sides[owner]
+        return data
+
+
+class ForfeitSerializer(serializers.Serializer):
+    forfeited_by = serializers.IntegerField(help_text="Player id of the player who gives the match up.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)

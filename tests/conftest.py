@@ -1,0 +1,44 @@
+import itertools
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from games import services
+
+_names = itertools.count(1)
+
+
+@pytest.fixture
+def staff(db):
+    return get_user_model().objects.create_user("td", password="pw-td-12345", is_staff=True)
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def staff_api(staff):
+    client = APIClient()
+    client.force_authenticate(staff)
+    return client
+
+
+@pytest.fixture
+def make_player(db):
+    def make(name=None, **fields):
+        return services.player_create(name=name or f"Player {next(_names)}", **fields)
+
+    return make
+
+
+@pytest.fixture
+def make_match(make_player):
+    def make(length=5, player_a=None, player_b=None, **fields):
+        return services.match_create(
+            player_a=player_a or make_player(), player_b=player_b or make_player(), length=length, **fields
+        )
+
+    return make
