@@ -545,6 +545,9 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
     where = win if win.line else None
     if not replay.verified:
         return
+    if not game.actions:
+        _result_only(replay, win)
+        return
     if replay.ended is None:
         if replay.offer is not None:
             doubler, _ = replay.offer
@@ -575,6 +578,25 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
             GameEnd.RESIGNED: f"the resignation with the cube on {replay.cube}",
         }[replay.ended]
         replay.error(ErrorKind.RESULT, f"{how} is worth {expected} point(s), the file says {win.points}", where)
+
+
+def _result_only(replay: _GameReplay, win) -> None:
+    """A game written with its result line alone (stored without its moves).
+
+    It counts as resigned; the cube is the smallest that makes the points a single, gammon or
+    backgammon (in the Crawford game the cube stays at 1).
+    """
+    replay.ended = GameEnd.RESIGNED
+    replay.winner = win.side
+    cube = 1
+    while not replay.crawford and cube * 3 < win.points:
+        cube *= 2
+    if win.points % cube == 0 and 1 <= win.points // cube <= 3:
+        replay.cube = cube
+        replay.kind = ResultKind(win.points // cube)
+        return
+    replay.cube = cube
+    replay.kind = replay.resigned_kind(win.points, win)
 
 
 def _result_of(replay: _GameReplay, game: MatchFileGame) -> GameResult:
