@@ -1,0 +1,61 @@
+"""Rating systems for backgammon, in plain Python.
+
+Two systems, each rating a whole history of matches in one pass:
+
+* ``fibs`` — FIBS Elo (`FibsRating`), the rating backgammon players know;
+* ``crawford`` — the variance-adjusted rating (`CrawfordRating`): Glicko-2 with the FIBS
+  match-length scaling, deviation growing with time away, provisional while uncertain.
+
+Nothing here imports Django; the ratings app loads matches, calls `get_system(name).run(...)`
+and saves what comes back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ratings.systems.crawford import CrawfordParameters, CrawfordRating
+from ratings.systems.fibs import FibsRating
+from ratings.systems.history import (
+    MatchRecord,
+    PlayerRating,
+    Prediction,
+    RatingChange,
+    RatingInputError,
+    RunResult,
+    UnknownRatingSystemError,
+)
+
+SYSTEMS: dict[str, type[FibsRating] | type[CrawfordRating]] = {
+    "fibs": FibsRating,
+    "crawford": CrawfordRating,
+}
+"""Every rating system by the name it goes by."""
+
+
+def get_system(name: str, **options: Any) -> FibsRating | CrawfordRating:
+    """The rating system called `name`, built with `options` (e.g. `parameters=` for crawford,
+    `experience_includes_current=` for fibs). Raises `UnknownRatingSystemError`, a
+    `ValueError`, naming the known systems."""
+    try:
+        system = SYSTEMS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(SYSTEMS))
+        raise UnknownRatingSystemError(f"no rating system is called {name!r}; known systems: {known}") from None
+    return system(**options)
+
+
+__all__ = [
+    "SYSTEMS",
+    "CrawfordParameters",
+    "CrawfordRating",
+    "FibsRating",
+    "MatchRecord",
+    "PlayerRating",
+    "Prediction",
+    "RatingChange",
+    "RatingInputError",
+    "RunResult",
+    "UnknownRatingSystemError",
+    "get_system",
+]

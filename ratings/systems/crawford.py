@@ -1,0 +1,409 @@
+"""The variance-adjusted rating, Crawford's own (`crawford`).
+
+Glicko-2 (rating, deviation, volatility) on the FIBS scale, whose expected score for an N-point
+match uses the FIBS length scaling. On the Glicko-2 scale (μ = (r − 1500)/173.7178,
+φ = RD/173.7178) the chance that a player beats opponent j over N points is
+
+    E = 1 / (1 + exp(−k(N)·g(φ_j)·(μ − μ_j))),   k(N) = sqrt(S(N)) / 5,
+    g(φ) = 1 / sqrt(1 + 3φ²/π²),
+
+S(N) being the match's effective length, S(N) = 1 + C·(N − 1)/2 (or a table). With zero
+deviation this is the FIBS curve 1 / (1 + 10^(−D·sqrt(S(N))/2000)), because
+400/2000·sqrt(S) = sqrt(S)/5; at S = 25 the factor is 1 and the update is plain Glicko-2.
+
+The history is rated one match at a time, in time order, each match its own update with one
+game against one opponent (Glickman's steps 3-8 with k in the expectation, the variance
+v = 1/(k²g²E(1 − E)) and the improvement Δ = v·k·g·(s − E); the new volatility by the Illinois
+iteration). Before a match, each player's deviation is brought to the day of the match by the
+time elapsed since his previous one, φ* = sqrt(φ² + σ²·t) with t = days / PERIOD_DAYS, capped at
+the maximum deviation; there is no other growth, so matches on the same day add none between
+them. A player is provisional while his deviation exceeds the provisional threshold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from ratings.systems import params
+from ratings.systems.glicko import (
+    CONVERGENCE_TOLERANCE,
+    GLICKO2_SCALE,
+    RATING_CENTRE,
+    deviation_after,
+    g,
+)
+from ratings.systems.history import (
+    PROGRESS_EVERY,
+    MatchRecord,
+    PlayerRating,
+    Prediction,
+    ProgressCallback,
+    RatingChange,
+    RunResult,
+    check_record,
+    collector_paused,
+    day_number,
+    out_of_order_error,
+)
+
+INTERVAL_Z = 1.959963984540054
+"""Standard normal quantile of a two-sided 95% interval."""
+
+_THREE_OVER_PI_SQUARED = 3.0 / (math.pi * math.pi)
+
+
+@dataclass(frozen=True, slots=True)
+class CrawfordParameters:
+    """The parameters of the variance-adjusted rating; defaults in `params` (fitted).
+
+    Deviations are in rating points, volatility on the Glicko-2 scale. `effective_lengths`
+    maps a match length to its effective length S(N) where the formula
+    S(N) = 1 + length_constant·(N − 1)/2 should not be used.
+    """
+
+    initial_rating: float = params.INITIAL_RATING
+    initial_deviation: float = params.INITIAL_DEVIATION
+    initial_volatility: float = params.INITIAL_VOLATILITY
+    tau: float = params.TAU
+    length_constant: float = params.LENGTH_CONSTANT
+    period_days: float = params.PERIOD_DAYS
+    provisional_deviation: float = params.PROVISIONAL_DEVIATION
+    maximum_deviation: float = params.MAXIMUM_DEVIATION
+    effective_lengths: Mapping[int, float] = field(default_factory=dict)
+    tolerance: float = CONVERGENCE_TOLERANCE
+
+    def __post_init__(self) -> None:
+        for name in ("initial_deviation", "initial_volatility", "tau", "period_days", "maximum_deviation"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
+        if self.length_constant < 0:
+            raise ValueError(f"length_constant must not be negative, not {self.length_constant!r}")
+
+    def effective_length(self, length: int) -> float:
+        """S(N): the length of a skill-only match that tells as much as this one."""
+        if length in self.effective_lengths:
+            return float(self.effective_lengths[length])
+        return 1.0 + self.length_constant * (length - 1) / 2.0
+
+    def length_factor(self, length: int) -> float:
+        """k(N) = sqrt(S(N))/5, the factor on g·(μ − μ_j) in the expected score."""
+        return math.sqrt(self.effective_length(length)) / 5.0
+
+
+def _one_game(
+    mu: float,
+    phi: float,
+    sigma2: float,
+    log_sigma2: float,
+    opponent_mu: float,
+    kg: float,
+    score: float,
+    tau: float,
+    exp_minus_tau: float,
+    tolerance: float,
+) -> tuple[float, float, float, float, float]:
+    """Glicko-2 steps 3-8 for one game (Glicko-2 scale), with no deviation growth in step 6.
+
+    The volatility travels as σ² and ln σ² (the Illinois iteration's variable), `kg` is
+    k(N)·g(φ_j) and `exp_minus_tau` is exp(−τ). Returns (μ', φ', σ'², ln σ'², E), E being the
+    expected score before the game. Written out flat: a recompute calls it twice per match.
+    """
+    exp = math.exp
+    e = 1.0 / (1.0 + exp(-kg * (mu - opponent_mu)))
+    information = kg * kg * e * (1.0 - e)
+    if information <= 0.0:
+        return mu, phi, sigma2, log_sigma2, e
+    variance = 1.0 / information
+    surprise = kg * (score - e)
+    delta = variance * surprise
+    phi2 = phi * phi
+    base = phi2 + variance
+    excess = delta * delta - base
+    a = log_sigma2
+    tau2 = tau * tau
+    big_a = a
+    denominator = base + sigma2
+    f_a = sigma2 * (excess - sigma2) / (2.0 * denominator * denominator)
+    if excess > 0.0:
+        big_b = math.log(excess)
+        denominator = base + excess
+        f_b = -(big_b - a) / tau2
+    else:
+        steps = 1
+        ex = sigma2
+        while True:
+            ex *= exp_minus_tau
+            big_b = a - steps * tau
+            denominator = base + ex
+            f_b = ex * (excess - ex) / (2.0 * denominator * denominator) + steps / tau
+            if f_b >= 0.0:
+                break
+            steps += 1
+    while abs(big_b - big_a) > tolerance:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        ex = exp(big_c)
+        denominator = base + ex
+        f_c = ex * (excess - ex) / (2.0 * denominator * denominator) - (big_c - a) / tau2
+        if f_c * f_b <= 0.0:
+            big_a = big_b
+            f_a = f_b
+        else:
+            f_a *= 0.5
+        big_b = big_c
+        f_b = f_c
+    phi_new = 1.0 / math.sqrt(1.0 / phi2 + information)
+    return mu + phi_new * phi_new * surprise, phi_new, exp(big_a), big_a, e
+
+
+class CrawfordRating:
+    """The variance-adjusted rating system (see the module's description)."""
+
+    name = "crawford"
+
+    def __init__(self, parameters: CrawfordParameters | None = None) -> None:
+        self.parameters = parameters if parameters is not None else CrawfordParameters()
+
+    def __repr__(self) -> str:
+        return f"CrawfordRating({self.parameters!r})"
+
+    def new_rating(self, player: Hashable) -> PlayerRating:
+        """The rating of a player who has not played yet."""
+        p = self.parameters
+        return PlayerRating(
+            player,
+            p.initial_rating,
+            p.initial_deviation,
+            p.initial_volatility,
+            0,
+            0,
+            None,
+            p.initial_deviation > p.provisional_deviation,
+        )
+
+    def is_provisional(self, rating: PlayerRating) -> bool:
+        """True while the rating's deviation exceeds the provisional threshold."""
+        return rating.deviation is None or rating.deviation > self.parameters.provisional_deviation
+
+    def rating_as_of(self, rating: PlayerRating, moment: date | datetime) -> PlayerRating:
+        """The rating with its deviation grown to `moment` by the time since the player's last
+        match (the ± to show today for a player who has been away)."""
+        if rating.last_played is None or rating.deviation is None or rating.volatility is None:
+            return rating
+        p = self.parameters
+        elapsed = (day_number(moment) - day_number(rating.last_played)) / p.period_days
+        if elapsed <= 0.0:
+            return rating
+        deviation = deviation_after(rating.deviation, rating.volatility, elapsed, p.maximum_deviation)
+        return PlayerRating(
+            rating.player,
+            rating.rating,
+            deviation,
+            rating.volatility,
+            rating.experience,
+            rating.matches,
+            rating.last_played,
+            deviation > p.provisional_deviation,
+        )
+
+    def predict(
+        self,
+        rating_a: PlayerRating,
+        rating_b: PlayerRating,
+        length: int,
+        *,
+        on: date | datetime | None = None,
+    ) -> Prediction:
+        """Each player's chance of winning an N-point match, with both deviations integrated
+        (g(sqrt(φ_a² + φ_b²))), and a 95% interval for player A's chance from the deviation of
+        the rating difference. With `on`, deviations are first grown to that day."""
+        if on is not None:
+            rating_a = self.rating_as_of(rating_a, on)
+            rating_b = self.rating_as_of(rating_b, on)
+        k = self.parameters.length_factor(length)
+        difference = (rating_a.rating - rating_b.rating) / GLICKO2_SCALE
+        phi = math.hypot(rating_a.deviation or 0.0, rating_b.deviation or 0.0) / GLICKO2_SCALE
+        p_a = _logistic(k * g(phi) * difference)
+        return Prediction(
+            p_a=p_a,
+            p_b=1.0 - p_a,
+            difference_deviation=phi * GLICKO2_SCALE,
+            p_a_low=_logistic(k * (difference - INTERVAL_Z * phi)),
+            p_a_high=_logistic(k * (difference + INTERVAL_Z * phi)),
+        )
+
+    def run(
+        self,
+        records: Iterable[MatchRecord],
+        *,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
+    ) -> RunResult:
+        """Rate a whole history in one pass, one match per update, in the order given (see
+        `history` for the contract), and return every player's final rating and, unless
+        `keep_changes` is False, two `RatingChange`s per match.
+
+        Players start as new players unless `starting_ratings` gives their rating (from an
+        earlier run of the same system) to continue from; the final ratings include every
+        starting rating, played or not."""
+        if not isinstance(records, Sequence):
+            records = list(records)
+        with collector_paused():
+            return self._run(records, progress, keep_changes, starting_ratings or {})
+
+    def _run(
+        self,
+        records: Sequence[MatchRecord],
+        progress: ProgressCallback | None,
+        keep_changes: bool,
+        starting_ratings: Mapping[Hashable, PlayerRating],
+    ) -> RunResult:
+        total = len(records)
+        p = self.parameters
+        scale = GLICKO2_SCALE
+        mu_initial = (p.initial_rating - RATING_CENTRE) / scale
+        phi_initial = p.initial_deviation / scale
+        sigma2_initial = p.initial_volatility * p.initial_volatility
+        log_sigma2_initial = math.log(sigma2_initial)
+        phi_cap = p.maximum_deviation / scale
+        per_day = 1.0 / p.period_days
+        tau = p.tau
+        exp_minus_tau = math.exp(-tau)
+        tolerance = p.tolerance
+        three_over_pi2 = _THREE_OVER_PI_SQUARED
+        sqrt = math.sqrt
+        one_game = _one_game
+        # per player: [μ, φ, σ², ln σ², day of last match, experience, matches, last played]
+        states: dict[Hashable, list] = {
+            player: self._state_from(start) for player, start in starting_ratings.items()
+        }
+        changes: list[RatingChange] = []
+        keep = changes.append if keep_changes else None
+        factors: dict[int, float] = {}
+        days: dict[date | datetime, float] = {}
+        previous_day = -math.inf
+        done = 0
+        for record in records:
+            length = record.length
+            k = factors.get(length)
+            if k is None:
+                check_record(record)
+                k = factors[length] = p.length_factor(length)
+            winner = record.winner
+            if winner == "a":
+                score_a = 1.0
+            elif winner == "b":
+                score_a = 0.0
+            else:
+                check_record(record)
+            player_a = record.player_a
+            player_b = record.player_b
+            if player_a == player_b:
+                check_record(record)
+            played_on = record.played_on
+            day = days.get(played_on)
+            if day is None:
+                day = days[played_on] = day_number(played_on)
+            if day < previous_day:
+                raise out_of_order_error(record)
+            previous_day = day
+
+            state_a = states.get(player_a)
+            if state_a is None:
+                state_a = states[player_a] = [
+                    mu_initial, phi_initial, sigma2_initial, log_sigma2_initial, day, 0, 0, None
+                ]
+            state_b = states.get(player_b)
+            if state_b is None:
+                state_b = states[player_b] = [
+                    mu_initial, phi_initial, sigma2_initial, log_sigma2_initial, day, 0, 0, None
+                ]
+            mu_a, phi_a, sigma2_a, log_sigma2_a, last_a = state_a[:5]
+            mu_b, phi_b, sigma2_b, log_sigma2_b, last_b = state_b[:5]
+            if day > last_a:
+                grown = sqrt(phi_a * phi_a + sigma2_a * (day - last_a) * per_day)
+                phi_a = grown if grown <= phi_cap else max(phi_a, phi_cap)
+            if day > last_b:
+                grown = sqrt(phi_b * phi_b + sigma2_b * (day - last_b) * per_day)
+                phi_b = grown if grown <= phi_cap else max(phi_b, phi_cap)
+            new_mu_a, new_phi_a, state_a[2], state_a[3], expected_a = one_game(
+                mu_a, phi_a, sigma2_a, log_sigma2_a, mu_b,
+                k / sqrt(1.0 + three_over_pi2 * phi_b * phi_b), score_a,
+                tau, exp_minus_tau, tolerance,
+            )
+            new_mu_b, new_phi_b, state_b[2], state_b[3], expected_b = one_game(
+                mu_b, phi_b, sigma2_b, log_sigma2_b, mu_a,
+                k / sqrt(1.0 + three_over_pi2 * phi_a * phi_a), 1.0 - score_a,
+                tau, exp_minus_tau, tolerance,
+            )
+            state_a[0] = new_mu_a
+            state_a[1] = new_phi_a
+            state_a[4] = day
+            state_a[5] += length
+            state_a[6] += 1
+            state_a[7] = played_on
+            state_b[0] = new_mu_b
+            state_b[1] = new_phi_b
+            state_b[4] = day
+            state_b[5] += length
+            state_b[6] += 1
+            state_b[7] = played_on
+            if keep is not None:
+                match_id = record.match_id
+                a_won = score_a == 1.0
+                keep(
+                    RatingChange(
+                        match_id, player_a, player_b, a_won,
+                        RATING_CENTRE + scale * mu_a, RATING_CENTRE + scale * new_mu_a,
+                        scale * phi_a, scale * new_phi_a, expected_a,
+                    )
+                )
+                keep(
+                    RatingChange(
+                        match_id, player_b, player_a, not a_won,
+                        RATING_CENTRE + scale * mu_b, RATING_CENTRE + scale * new_mu_b,
+                        scale * phi_b, scale * new_phi_b, expected_b,
+                    )
+                )
+            done += 1
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress(done, total)
+        if progress is not None and done % PROGRESS_EVERY != 0:
+            progress(done, total)
+        threshold = p.provisional_deviation
+        ratings = {}
+        for player, (mu, phi, sigma2, _, _, experience, matches, last) in states.items():
+            deviation = scale * phi
+            ratings[player] = PlayerRating(
+                player, RATING_CENTRE + scale * mu, deviation, math.sqrt(sigma2), experience,
+                matches, last, deviation > threshold,
+            )
+        return RunResult(self.name, ratings, tuple(changes), done)
+
+    def _state_from(self, start: PlayerRating) -> list:
+        """The run's working state for a player continuing from `start`."""
+        p = self.parameters
+        deviation = p.initial_deviation if start.deviation is None else start.deviation
+        volatility = p.initial_volatility if start.volatility is None else start.volatility
+        sigma2 = volatility * volatility
+        last_day = math.inf if start.last_played is None else day_number(start.last_played)
+        return [
+            (start.rating - RATING_CENTRE) / GLICKO2_SCALE,
+            deviation / GLICKO2_SCALE,
+            sigma2,
+            math.log(sigma2),
+            last_day,
+            start.experience,
+            start.matches,
+            start.last_played,
+        ]
+
+
+def _logistic(x: float) -> float:
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    ex = math.exp(x)
+    return ex / (1.0 + ex)
