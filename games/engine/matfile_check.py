@@ -5,8 +5,10 @@ file, and checks the cube actions; it derives each game's result from the moves 
 when the last checker is borne off, the refused double, or the points of a resignation), records
 the outcomes in a `MatchScore` (which knows the Crawford rule and the end of the match), and
 compares the score line of every game with the score so far. Nothing stops at the first error:
-a game whose replay breaks off is reported as such and the next game is checked from its own
-score line.
+a game whose replay breaks off is reported as such and credited with the result its `Wins` line
+declares, and the next game is checked as usual. A score line that disagrees with the results
+before it is reported, and the score derived from the moves stays the reference, so one wrong
+line gives one error.
 
 Sides: 0 is the left column of the file (GNU Backgammon's player X), 1 the right column.
 """
@@ -662,8 +664,6 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
                     game.line + 1,
                 )
             )
-            crawford_played = crawford_played or match_score._crawford_game is not None
-            match_score = _score_at(rules, players, game.score, _crawford_state(length, game.score, crawford_played))
         crawford = bool(length) and match_score.next_game_is_crawford and not match_score.finished
         replay = _GameReplay(game, crawford, bool(length), errors)
         replay.run()
