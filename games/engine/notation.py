@@ -1,0 +1,139 @@
+"""Reading and writing checker plays as text: "24/18 13/10", "bar/22*", "6/off", "8/4(2)".
+
+Writing follows GNU Backgammon exactly (see ``games.engine.plays.format_steps``). Reading is
+forgiving, because match files disagree on spelling:
+
+* the bar as ``bar``, ``Bar``, ``b`` or ``25``; off as ``off``, ``Off``, ``o`` or ``0``;
+* moves separated by spaces or commas, each ``from/to`` (``from-to`` is read too), possibly
+  chained through the points a checker visits (``24/18/13``, ``13/7*/5``);
+* a repeat count after a move: ``8/4(2)``, ``8/4 (2)``, ``6/4*(2)``;
+* hits marked with ``*`` or not at all: a checker landing on a lone opposing checker hits it,
+  marked or not;
+* one entry per die (``13/7 13/7 8/2 8/2``) or combined (``13/1``), in any order;
+* a roll that cannot be played as empty text, ``Cannot Move`` or ``no move``.
+
+A play is recognised by the position it leaves, never by its text: the text is turned into
+checker movements, applied to the position and compared with every legal play's result.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.engine.errors import IllegalPlayError, InvalidNotationError
+from games.engine.plays import Play, _board_of, apply_steps, format_steps, legal_plays
+from games.engine.position import Position
+
+_NO_MOVE = {"", "cannot move", "can't move", "no move", "(no move)", "no legal move",
+            "no legal moves", "no play"}
+_REPEAT = re.compile(r"\s*\(\s*(\d)\s*\)")
+_MOVE = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d)\))?$")
+_POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<hit>\**)$")
+
+
+def _point(text: str, move: str) -> tuple[int, bool]:
+    match = _POINT.match(text)
+    if not match:
+        raise InvalidNotationError(f"Cannot read the point {text!r} in {move!r}.")
+    name = match.group("name")
+    hit = bool(match.group("hit"))
+    if name in ("bar", "b"):
+        return 25, hit
+    if name in ("off", "o"):
+        return 0, hit
+    point = int(name)
+    if point > 25:
+        raise InvalidNotationError(f"There is no point {point} (in {move!r}).")
+    return point, hit
+
+
+def read_movements(text: str) -> tuple[list[tuple[int, int]], int]:
+    """The checker movements a play's text describes, and how many hits it marks.
+
+    Each movement is ``(from, to)`` in the mover's numbering (25 = bar, 0 = off) and may cover
+    several dice (``24/13``). ``13/7*/5`` gives ``(13, 7)`` and ``(7, 5)``; ``8/4(2)`` gives
+    ``(8, 4)`` twice. Raises ``InvalidNotationError`` if the text is not a play.
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"A play is text, not {type(text).__name__}.")
+    cleaned = " ".join(text.lower().replace(",", " ").split())
+    if cleaned in _NO_MOVE:
+        return [], 0
+    cleaned = _REPEAT.sub(r"(\1)", cleaned)  # "8/4 (2)" -> "8/4(2)"
+    cleaned = re.sub(r"\s*([/-])\s*", r"\1", cleaned)  # "24 / 18" -> "24/18"
+    movements: list[tuple[int, int]] = []
+    marked = 0
+    for move in cleaned.split():
+        match = _MOVE.match(move)
+        if not match:
+            raise InvalidNotationError(f"Cannot read the move {move!r}.")
+        parts = re.split(r"[/-]", match.group("path"))
+        if len(parts) < 2:
+            raise InvalidNotationError(f"A move goes from one point to another, not {move!r}.")
+        points = [_point(part, move) for part in parts]
+        if points[0][1]:
+            raise InvalidNotationError(f"A hit is marked where the checker lands, not in {move!r}.")
+        count = int(match.group("count") or 1)
+        if count < 1:
+            raise InvalidNotationError(f"A move is repeated at least once, not in {move!r}.")
+        marked += count * sum(hit for _, hit in points)
+        for _ in range(count):
+            movements.extend((a, b) for (a, _), (b, _) in zip(points, points[1:]))
+    return movements, marked
+
+
+def parse_play(text: str, position: Position, dice: tuple[int, int]) -> Play:
+    """The legal play of ``dice`` that ``text`` describes for the player on roll.
+
+    Raises ``InvalidNotationError`` when the text cannot be read as a play, and
+    ``IllegalPlayError`` (its ``legal`` holding every legal play's notation) when it can be
+    read but is not a legal play here, or could be more than one of them.
+    """
+    movements, marked = read_movements(text)
+    plays = legal_plays(position, dice)
+    candidates = _matching(plays, position, movements, marked)
+    if len(candidates) == 1:
+        return candidates[0]
+    legal = tuple(play.notation for play in plays)
+    high, low = max(dice), min(dice)
+    shown = ", ".join(notation or "no move" for notation in legal[:10])
+    if len(legal) > 10:
+        shown += f" and {len(legal) - 10} more"
+    if candidates:
+        found = " or ".join(play.notation for play in candidates)
+        raise IllegalPlayError(
+            f"{text.strip()!r} could be {found}: write the point of the hit.", legal=legal
+        )
+    raise IllegalPlayError(
+        f"{text.strip() or 'No move'!r} is not a legal play of {high}{low}; legal: {shown}.",
+        legal=legal,
+    )
+
+
+def _matching(plays: list[Play], position: Position, movements, marked: int) -> list[Play]:
+    """The legal plays that the movements describe (one, or several if they are ambiguous)."""
+    if not movements:
+        return [play for play in plays if play.is_empty]
+    if any(target >= source for source, target in movements):
+        return []
+    # A checker that passes through a point moves before the one that starts there.
+    ordered = sorted(movements, key=lambda step: -step[0])
+    result = apply_steps(position, ordered)
+    if result is None:
+        return []
+    exact = [play for play in plays if play.position == result]
+    if exact:
+        return exact
+    # The text left out a hit on the way ("24/13" for 24/18*/13): accept it when the player's
+    # own checkers end where the text says and the hits are those marked, or unambiguous.
+    same_checkers = [play for play in plays if play.position.on_roll == result.on_roll]
+    if len(same_checkers) > 1 and marked:
+        by_hits = [play for play in same_checkers if play.hits == marked]
+        if by_hits:
+            same_checkers = by_hits
+    return same_checkers
+
+
+def format_play(steps, position: Position) -> str:
+    """GNU Backgammon's notation for the steps played from ``position`` (no legality check)."""
+    return format_steps(tuple(steps), _board_of(position))
