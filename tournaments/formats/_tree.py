@@ -123,7 +123,7 @@ class Tree:
             node.feeds[i].ref
             for node in self._nodes
             for i in (0, 1)
-            if node.feeds[i].kind is FeedKind.LOSER
+            if node.feeds[i].kind is FeedKind.LOSER and node.reset_of is None
         }
         self._states: dict[str, MatchState] = {}
         for node in self._nodes:

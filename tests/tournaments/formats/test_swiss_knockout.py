@@ -1,0 +1,38 @@
+"""Swiss rounds, then the top of the standings in a seeded knockout."""
+
+import pytest
+
+from tournaments.formats import BracketUserError, Competitor, Result
+from tournaments.formats.swiss_knockout import SwissKnockout
+
+
+def field(n):
+    return [Competitor(seed, seed) for seed in range(1, n + 1)]
+
+
+def test_sixteen_players_three_swiss_rounds_then_the_top_eight_in_a_knockout():
+    pairings, results = [], []
+    event = SwissKnockout(field(16), swiss_rounds=3, qualifiers=8)
+    while not event.swiss.is_finished:
+        new = event.swiss.pair_next_round()
+        pairings += new
+        results += [Result(p.slot, min(p.a, p.b)) for p in new]
+        event = SwissKnockout(field(16), swiss_rounds=3, qualifiers=8,
+                              swiss_pairings=pairings, swiss_results=results)
+    # With the better seed always winning: 1 and 2 finish 3-0, 3 to 8 on 2 points, each pair
+    # (3, 4), (5, 6), (7, 8) level on every tie-break and listed by seed.
+    ranked = [s.competitor for s in event.swiss.standings()[:8]]
+    assert ranked == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [c.seed for c in event.knockout.competitors] == list(range(1, 9))
+    assert [(p.a, p.b) for p in event.knockout.ready()] == [(1, 8), (4, 5), (2, 7), (3, 6)]
+    ko_results = []
+    while not event.is_finished:
+        ko_results += [Result(p.slot, min(p.a, p.b)) for p in event.knockout.ready()]
+        event = SwissKnockout(field(16), swiss_rounds=3, qualifiers=8, swiss_pairings=pairings,
+                              swiss_results=results, knockout_results=ko_results)
+    assert event.champion == 1
+
+
+def test_the_knockout_takes_no_results_before_the_swiss_is_over():
+    with pytest.raises(BracketUserError, match="before the Swiss is over"):
+        SwissKnockout(field(8), swiss_rounds=2, qualifiers=4, knockout_results=[Result("R1-1", 1)])

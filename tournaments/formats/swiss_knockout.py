@@ -1,0 +1,91 @@
+"""Swiss, then knockout: a number of Swiss rounds, then the top of the standings play a seeded
+single elimination, seeded by their Swiss rank."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .base import Competitor, CompetitorId, Result
+from .elimination import SingleElimination
+from .errors import BracketUserError
+from .swiss import Swiss, SwissSettings
+
+
+def knockout_field(swiss: Swiss, qualifiers: int) -> tuple[Competitor, ...]:
+    """The top ``qualifiers`` of a finished Swiss, seeded 1..M by their Swiss rank.
+
+    Players sharing a rank after every tie-break keep the standings order (by seed); a
+    withdrawn player does not qualify and the next one takes his place.
+    """
+    if not swiss.is_finished:
+        raise BracketUserError(f"{swiss.name} is not finished: the knockout field is not known yet.")
+    if qualifiers < 2:
+        raise BracketUserError("The knockout needs at least two qualifiers.")
+    eligible = [s for s in swiss.standings() if s.competitor not in swiss.withdrawn]
+    if len(eligible) < qualifiers:
+        raise BracketUserError(
+            f"{qualifiers} players are to qualify, but only {len(eligible)} can."
+        )
+    ratings = {c.id: c.rating for c in swiss.competitors}
+    return tuple(
+        Competitor(line.competitor, seed, ratings[line.competitor])
+        for seed, line in enumerate(eligible[:qualifiers], start=1)
+    )
+
+
+class SwissKnockout:
+    """k Swiss rounds, then the top M in a seeded knockout.
+
+    The state is the Swiss state (pairings, results, withdrawals) and the knockout results.
+    """
+
+    def __init__(
+        self,
+        competitors: Sequence[Competitor],
+        *,
+        swiss_rounds: int,
+        qualifiers: int,
+        swiss_settings: SwissSettings | None = None,
+        knockout_lengths: Sequence[int] = (),
+        swiss_pairings: Iterable = (),
+        swiss_results: Iterable[Result] = (),
+        knockout_results: Iterable[Result] = (),
+        withdrawn: Iterable[CompetitorId] = (),
+    ) -> None:
+        if qualifiers > len(competitors):
+            raise BracketUserError(
+                f"{qualifiers} players are to qualify from a field of {len(competitors)}."
+            )
+        base = swiss_settings or SwissSettings()
+        settings = SwissSettings(
+            rounds=swiss_rounds,
+            out_after_losses=base.out_after_losses,
+            tie_breaks=base.tie_breaks,
+            lengths=base.lengths,
+        )
+        withdrawn = frozenset(withdrawn)
+        self.swiss = Swiss(
+            competitors, settings, pairings=swiss_pairings, results=swiss_results,
+            withdrawn=withdrawn, name="Swiss",
+        )
+        knockout_results = tuple(knockout_results)
+        self.knockout: SingleElimination | None = None
+        if self.swiss.is_finished:
+            self.knockout = SingleElimination(
+                knockout_field(self.swiss, qualifiers),
+                lengths=knockout_lengths,
+                results=knockout_results,
+                name="Knockout",
+            )
+        elif knockout_results:
+            raise BracketUserError("The knockout cannot have results before the Swiss is over.")
+
+    @property
+    def champion(self) -> CompetitorId | None:
+        """The knockout winner, once decided."""
+        return self.knockout.champion if self.knockout else None
+
+    @property
+    def is_finished(self) -> bool:
+        """True when the knockout is over."""
+        return self.knockout is not None and self.knockout.is_finished
