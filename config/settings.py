@@ -152,6 +152,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MatchKindEnum": "games.models.MatchKindChoice",
+        "ResultKindEnum": "games.models.ResultKindChoice",
+        "GameEndEnum": "games.engine.scoring.GameEnd",
+    },
 }
 
 # Celery: no broker configured means tasks run eagerly, in-process.

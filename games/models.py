@@ -31,6 +31,19 @@ class Player(models.Model):
         return f"{self.name} ({self.club})" if self.club else self.name
 
 
+class MatchKindChoice(models.TextChoices):
+    MATCH = MatchKind.MATCH.value, "Match to N points"
+    SESSION = MatchKind.SESSION.value, "Money session"
+
+
+class ResultKindChoice(models.TextChoices):
+    """Result kinds by name, as the API spells them."""
+
+    SINGLE = "single", "Single"
+    GAMMON = "gammon", "Gammon"
+    BACKGAMMON = "backgammon", "Backgammon"
+
+
 class MatchStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", "In progress"
     FINISHED = "finished", "Finished"
@@ -42,7 +55,7 @@ class Match(models.Model):
 
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    kind = models.CharField(max_length=10, choices=[(k.value, k.name.title()) for k in MatchKind])
+    kind = models.CharField(max_length=10, choices=MatchKindChoice.choices)
     length = models.PositiveSmallIntegerField(help_text="Points to win; 0 for a money session.")
     cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text="Highest cube value; empty for none.")
     jacoby = models.BooleanField(default=False)

@@ -1,9 +1,10 @@
 """Shapes of players, matches and games in the API. No rules here: the services hold them."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .engine.scoring import GameEnd, MatchKind, ResultKind
-from .models import Game, Match, Player
+from .models import Game, Match, MatchKindChoice, Player, ResultKindChoice
 
 KIND_NAMES = {kind: kind.name.lower() for kind in ResultKind}
 
@@ -51,6 +52,7 @@ class GameSerializer(serializers.ModelSerializer):
     def get_cube_owner(self, game: Game) -> int | None:
         return self._player_id(game, game.cube_owner)
 
+    @extend_schema_field(serializers.ChoiceField(choices=ResultKindChoice.choices))
     def get_kind(self, game: Game) -> str:
         return KIND_NAMES[ResultKind(game.kind)]
 
@@ -105,7 +107,7 @@ class MatchDetailSerializer(MatchSerializer):
 class MatchCreateSerializer(serializers.Serializer):
     player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    kind = serializers.ChoiceField(choices=[k.value for k in MatchKind], default=MatchKind.MATCH.value)
+    kind = serializers.ChoiceField(choices=MatchKindChoice.choices, default=MatchKind.MATCH.value)
     length = serializers.IntegerField(min_value=0, max_value=99, default=0)
     cube_cap = serializers.IntegerField(min_value=2, required=False, allow_null=True, default=None)
     jacoby = serializers.BooleanField(default=False)
@@ -126,7 +128,7 @@ class GameInputSerializer(serializers.Serializer):
     )
     winner = serializers.IntegerField(help_text="Player id of the winner.")
     end = serializers.ChoiceField(choices=[e.value for e in GameEnd], default=GameEnd.PLAYED_OUT.value)
-    kind = serializers.ChoiceField(choices=list(KIND_NAMES.values()), default="single")
+    kind = serializers.ChoiceField(choices=ResultKindChoice.choices, default="single")
     cube = serializers.IntegerField(min_value=1, max_value=2**30, default=1)
     cube_owner = serializers.IntegerField(required=False, allow_null=True, default=None,
                                           help_text="Player id of the cube's owner; null if centred or unknown.")
