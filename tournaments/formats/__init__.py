@@ -13,12 +13,18 @@ from .elimination import (
     SingleElimination,
     seeded_first_round,
 )
+from .double_elimination import DoubleElimination
 from .errors import BracketUserError
+from .round_robin import RoundRobin, berger_table
 from .seeding import SeedingMethod, bracket_order, seed_competitors
+from .standings import Standing, TieBreak, standings
+from .swiss import Swiss, SwissSettings
+from .swiss_knockout import SwissKnockout, knockout_field
 
 __all__ = [
     "BracketUserError",
     "Competitor",
+    "DoubleElimination",
     "Feeder",
     "FlightKind",
     "FlightSpec",
@@ -27,9 +33,18 @@ __all__ = [
     "Placing",
     "ProgressiveBracket",
     "Result",
+    "RoundRobin",
     "SeedingMethod",
     "SingleElimination",
+    "Standing",
+    "Swiss",
+    "SwissKnockout",
+    "SwissSettings",
+    "TieBreak",
+    "berger_table",
     "bracket_order",
+    "knockout_field",
     "seed_competitors",
     "seeded_first_round",
+    "standings",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, index_results
 from .errors import BracketUserError
@@ -51,12 +51,8 @@ class _Record:
     wins: int = 0
     losses: int = 0
     byes: int = 0
-    beaten: list = None
-    lost_to: list = None
-
-    def __post_init__(self) -> None:
-        self.beaten = []
-        self.lost_to = []
+    beaten: list = field(default_factory=list)
+    lost_to: list = field(default_factory=list)
 
 
 def records(
