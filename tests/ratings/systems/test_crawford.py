@@ -2,7 +2,7 @@ from datetime import date
 
 import pytest
 
-from ratings.systems import CrawfordParameters, CrawfordRating, PlayerRating, RatingInputError
+from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, PlayerRating, RatingInputError
 from ratings.systems.fibs import match_winning_chance
 from ratings.systems.glicko import (
     GameResult,
@@ -93,7 +93,7 @@ def test_deviation_never_grows_past_a_new_players():
 
 
 def test_a_new_player_is_provisional_until_his_deviation_falls_below_the_threshold():
-    system = CrawfordRating(CrawfordParameters(provisional_deviation=100.0))
+    system = CrawfordRating(CrawfordParameters(provisional_deviation=100.0, initial_volatility=0.06, tau=0.5))
     assert system.new_rating("zoe").provisional
     history = [match(i, "ann", f"p{i % 7}", 7, "ab"[i % 2], day=i // 10) for i in range(200)]
     settled = system.run(history).ratings["ann"]
@@ -148,7 +148,7 @@ def test_a_history_that_goes_back_in_time_is_refused():
     [match(1, "ann", "bob", 0, "a"), match(1, "ann", "bob", 5, "c"), match(1, "ann", "ann", 5, "a")],
 )
 def test_a_match_that_cannot_be_rated_is_refused_with_its_reason(bad_match):
-    for system in (CrawfordRating(), __import__("ratings.systems").systems.FibsRating()):
+    for system in (CrawfordRating(), FibsRating()):
         with pytest.raises(RatingInputError, match="match 1"):
             system.run([bad_match])
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ratings.systems import CrawfordRating, FibsRating
 
-from .helpers import experienced, match
+from .helpers import OPENING_DAY, experienced, match
 
 lengths = st.integers(min_value=1, max_value=25)
 ratings = st.floats(min_value=800.0, max_value=2300.0)
@@ -100,7 +100,7 @@ def test_the_history_engine_agrees_with_the_reference_glicko2_update(
     from ratings.systems.glicko import GameResult, Glicko2Rating, rating_period_update
 
     system = CrawfordRating()
-    ann = experienced("ann", rating_a, deviation=deviation_a, volatility=volatility, last_played=match(0, "x", "y", 1, "a").played_on)
+    ann = experienced("ann", rating_a, deviation=deviation_a, volatility=volatility, last_played=OPENING_DAY)
     bob = experienced("bob", rating_b, deviation=deviation_b, volatility=volatility, last_played=ann.last_played)
     rated = system.run([match(1, "ann", "bob", length, winner)], starting_ratings={"ann": ann, "bob": bob}).ratings
     k = system.parameters.length_factor(length)
