@@ -8,11 +8,18 @@ from rest_framework.decorators import action
 from rest_framework.filters import SearchFilter
 from rest_framework.response import Response
 
+from django.conf import settings
+from django.http import HttpResponse
+from rest_framework.parsers import FormParser, MultiPartParser
+
 from . import selectors, services
-from .models import Game, Match, MatchStatus, Player
+from .matfiles import MatchFileRejected, decode_match_file, match_file_export, match_file_import
+from .models import Game, Match, MatchFile, MatchStatus, Player
 from .serializers import (
     KIND_NAMES,
     ForfeitSerializer,
+    MatchFileSerializer,
+    MatchFileUploadSerializer,
     GameInputSerializer,
     MatchCreateSerializer,
     MatchDetailSerializer,
@@ -170,6 +177,15 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
                                        expected_version=data["version"])
         return self._detail(match)
 
+    @extend_schema(responses={(200, "text/plain"): str})
+    @action(detail=True, methods=["get"])
+    def mat(self, request, pk=None):
+        """The match as a .mat file (GNU Backgammon's layout), with its moves where they are known."""
+        match = self.get_object()
+        response = HttpResponse(match_file_export(match), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="crawford-match-{match.pk}.mat"'
+        return response
+
     @action(detail=True, methods=["get"])
     def history(self, request, pk=None):
         """The audit trail: every version of the match and its games, who changed it and when."""
@@ -213,3 +229,39 @@ def _game_input(data) -> services.GameInput:
         points=data["points"],
     )
 
+
+
+class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Match files: upload one to verify it move by move and store it as a match."""
+
+    permission_classes = [IsStaffOrReadOnly]
+    serializer_class = MatchFileSerializer
+    parser_classes = [MultiPartParser, FormParser]
+    queryset = MatchFile.objects.order_by("-uploaded_at", "-id").only("id", "name", "sha256", "uploaded_at", "match_id")
+
+    @extend_schema(request={"multipart/form-data": MatchFileUploadSerializer},
+                   responses={201: MatchDetailSerializer, 400: None, 409: None})
+    def create(self, request, *args, **kwargs):
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise serializers.ValidationError({"file": ["Attach the match file as the form field \"file\"."]})
+        limit = settings.CRAWFORD_MAX_MATCH_FILE_BYTES
+        if upload.size > limit:
+            raise serializers.ValidationError(
+                {"file": [f"The file is {upload.size:,} bytes; match files up to {limit:,} bytes are accepted."]}
+            )
+        try:
+            text = decode_match_file(upload.read())
+            match, created = match_file_import(text=text, name=upload.name or "match.mat", by=request.user)
+        except MatchFileRejected as rejected:
+            body = {"file": rejected.errors_text}
+            if rejected.report is not None:
+                body["report"] = rejected.report.to_dict()
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if not created:
+            return Response(
+                {"detail": f"This match file was already imported as match {match.pk}.", "match": match.pk},
+                status=status.HTTP_409_CONFLICT,
+            )
+        fresh = selectors.match_detail().get(pk=match.pk)
+        return Response(MatchDetailSerializer(fresh).data, status=status.HTTP_201_CREATED)

@@ -1,8 +1,9 @@
 from rest_framework.routers import DefaultRouter
 
-from .api import MatchViewSet, PlayerViewSet
+from .api import MatchFileViewSet, MatchViewSet, PlayerViewSet
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
+router.register("match-files", MatchFileViewSet, basename="match-file")
 urlpatterns = router.urls

@@ -162,3 +162,15 @@ class ForfeitSerializer(serializers.Serializer):
     forfeited_by = serializers.IntegerField(help_text="Player id of the player who gives the match up.")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class MatchFileUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="A .mat / .txt match file as GNU Backgammon, eXtreme Gammon or BGBlitz write.")
+
+
+class MatchFileSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    sha256 = serializers.CharField()
+    uploaded_at = serializers.DateTimeField()
+    match = serializers.IntegerField(source="match_id")

@@ -320,6 +320,7 @@ class _GameReplay:
         self.match_play = match_play
         self.errors = errors
         self.position = Position.initial()
+        self.position_id: str | None = None
         self.on_roll: int | None = None
         self.cube = 1
         self.owner: int | None = None
@@ -391,6 +392,7 @@ class _GameReplay:
             self.unplayed = roll.dice
             return True
         before = self.position
+        before_id = self.position_id or before.position_id()
         try:
             play = resolve_play(before, roll.dice, roll.play)
         except InvalidNotationError as exc:
@@ -404,13 +406,14 @@ class _GameReplay:
             self.error(ErrorKind.ILLEGAL_PLAY, f"{self.name(roll.side)} rolled {roll.dice[0]}{roll.dice[1]}: {exc}", roll)
             return False
         after = play.position.swap()
+        after_id = after.position_id()
         self.turns.append(
             Turn(
                 side=roll.side,
                 dice=roll.dice,
                 notation=play.notation,
-                position_id_before=before.position_id(),
-                position_id_after=after.position_id(),
+                position_id_before=before_id,
+                position_id_after=after_id,
                 move=roll.row,
                 line=roll.line,
                 written=roll.play,
@@ -423,6 +426,7 @@ class _GameReplay:
             self.winner = roll.side
             self.kind = outcome[1]
         self.position = after
+        self.position_id = after_id
         self.on_roll = 1 - roll.side
         return True
 

@@ -43,6 +43,11 @@ def movements(text: str) -> list[tuple[int, int]]:
     """
     result: list[tuple[int, int]] = []
     for move in text.split():
+        source, _, target = move.partition("/")
+        if source.isdigit() and target.isdigit():
+            # The common case, one move per die: "13/8".
+            result.append((int(source), int(target)))
+            continue
         match = _MOVE.match(move)
         if not match:
             raise InvalidNotationError(f"cannot read the move {move!r}")
