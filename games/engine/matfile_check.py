@@ -32,6 +32,7 @@ from games.engine.matfile_text import (
 )
 from games.engine.position import Position
 from games.engine.scoring import (
+    CrawfordState,
     GameEnd,
     GameOutcome,
     MatchRules,
@@ -280,18 +281,11 @@ def _score_at(rules, players, score: tuple[int, int], crawford: str) -> MatchSco
     """A `MatchScore` that starts at `score` instead of 0-0.
 
     Needed for files that continue an interrupted match and to go on checking after a game
-    that could not be recorded. `MatchScore` has no public way to start elsewhere, so its
-    running score and Crawford state are set here. `crawford` is "pending" (the next game is the
-    Crawford game), "played" (it was played before), or "none".
+    that could not be recorded. `crawford` is "pending" (the next game is the Crawford game),
+    "played" (it was played before), or "none".
     """
-    match_score = MatchScore(rules, players=players)
-    if score != (0, 0):
-        match_score._score = [score[0], score[1]]
-    if crawford == "pending":
-        match_score._crawford_pending = True
-    elif crawford == "played":
-        match_score._crawford_game = 0
-    return match_score
+    state = {"pending": CrawfordState.NEXT, "played": CrawfordState.PLAYED}.get(crawford, CrawfordState.NOT_YET)
+    return MatchScore.resume(rules, score=score, crawford=state, players=players)
 
 
 def _advance(rules, players, match_score: MatchScore, winner: int, points: int, length: int, crawford_played: bool):
@@ -684,7 +678,7 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
         if result is GameResult.UNVERIFIED:
             # Trust the file's result line so that the next games are checked from a sound score.
             winner, points = game.win.side, game.win.points
-            crawford_played = crawford_played or crawford or match_score._crawford_game is not None
+            crawford_played = crawford_played or crawford or match_score.crawford_played
             match_score = _advance(rules, players, match_score, winner, points, length, crawford_played)
         elif result is not GameResult.UNFINISHED:
             outcome = GameOutcome(
@@ -705,7 +699,7 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
                 if not (crawford and replay.cube_events):
                     kind = ErrorKind.AFTER_END if match_score.finished else ErrorKind.SCORE
                     errors.append(MatchFileError(kind, str(exc), game.number, None, game.line))
-                crawford_played = crawford_played or crawford or match_score._crawford_game is not None
+                crawford_played = crawford_played or crawford or match_score.crawford_played
                 match_score = _advance(rules, players, match_score, winner, points, length, crawford_played)
         reports.append(
             GameReport(

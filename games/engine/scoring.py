@@ -38,6 +38,17 @@ class GameEnd(enum.StrEnum):
     """The loser refused a double and paid the cube value before it."""
 
 
+class CrawfordState(enum.StrEnum):
+    """Where a match stands with respect to its Crawford game."""
+
+    NOT_YET = "not_yet"
+    """Nobody has reached N−1 yet."""
+    NEXT = "next"
+    """The next game is the Crawford game."""
+    PLAYED = "played"
+    """The Crawford game has been played."""
+
+
 class MatchKind(enum.StrEnum):
     """What two players are playing."""
 
@@ -178,6 +189,35 @@ class MatchScore:
         self._score = [0, 0]
         self._crawford_game: int | None = None
         self._crawford_pending = False
+        self._crawford_before_start = False
+
+    @classmethod
+    def resume(
+        cls,
+        rules: Rules,
+        *,
+        score: tuple[int, int],
+        crawford: CrawfordState = CrawfordState.NOT_YET,
+        players: tuple[str, str] = ("Player 1", "Player 2"),
+    ) -> MatchScore:
+        """Pick up a match at `score` (a continued match file, a score sheet begun elsewhere).
+
+        Game numbers still start at 1: they count the games recorded here.
+        """
+        resumed = cls(rules, players=players)
+        if any(not isinstance(points, int) or points < 0 for points in score):
+            raise ScoringError("A score is two whole numbers, 0 or more.", field="score")
+        resumed._score = [score[0], score[1]]
+        if crawford is CrawfordState.NEXT:
+            away = rules.length - 1
+            if resumed.finished or not (rules.kind is MatchKind.MATCH and max(score) == away and min(score) < away):
+                raise ScoringError(
+                    f"At {score[0]}–{score[1]} the next game cannot be the Crawford game.", field="score"
+                )
+            resumed._crawford_pending = True
+        elif crawford is CrawfordState.PLAYED:
+            resumed._crawford_before_start = True
+        return resumed
 
     @classmethod
     def from_outcomes(
@@ -213,9 +253,14 @@ class MatchScore:
         return None
 
     @property
+    def crawford_played(self) -> bool:
+        """The Crawford game has been played (here, or before a resumed score)."""
+        return self._crawford_game is not None or self._crawford_before_start
+
+    @property
     def post_crawford(self) -> bool:
         """The Crawford game has been played and the match goes on."""
-        return self._crawford_game is not None and not self.finished
+        return self.crawford_played and not self.finished
 
     @property
     def finished(self) -> bool:
@@ -366,7 +411,7 @@ class MatchScore:
         points = self.check(outcome)
         before = self.score
         crawford = self.next_game_is_crawford
-        post_crawford = self._crawford_game is not None
+        post_crawford = self.crawford_played
         if crawford:
             self._crawford_game = self.next_game_number
             self._crawford_pending = False
@@ -388,7 +433,7 @@ class MatchScore:
         length = self.rules.length
         if self.rules.kind is not MatchKind.MATCH or length < 2 or self.finished:
             return
-        if self._crawford_game is not None or self._crawford_pending:
+        if self.crawford_played or self._crawford_pending:
             return
         away = length - 1
         if self._score[winner] == away and self._score[1 - winner] < away:

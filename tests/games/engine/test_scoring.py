@@ -272,3 +272,22 @@ def test_scores_only_grow_a_finished_match_takes_no_game_and_crawford_happens_on
         if game.crawford:
             assert game.outcome.cube == 1 and game.outcome.end is not GameEnd.DOUBLE_REFUSED
             assert max(game.score_before) == length - 1 and min(game.score_before) < length - 1
+
+
+def test_a_resumed_match_carries_on_from_its_score():
+    score = MatchScore.resume(MatchRules(length=7), score=(5, 3))
+    score.record(GameOutcome(winner=WHITE))
+    assert score.score == (6, 3) and score.next_game_is_crawford and score.crawford_game == 2
+
+
+def test_a_resumed_match_knows_its_crawford_game_was_played():
+    from games.engine.scoring import CrawfordState
+
+    score = MatchScore.resume(MatchRules(length=7), score=(6, 4), crawford=CrawfordState.PLAYED)
+    assert score.post_crawford and not score.next_game_is_crawford
+    assert score.record(GameOutcome(winner=BLACK, cube=2, cube_owner=WHITE)).post_crawford
+    next_is_crawford = MatchScore.resume(MatchRules(length=7), score=(6, 4), crawford=CrawfordState.NEXT)
+    with pytest.raises(ScoringError, match="Game 1 is the Crawford game"):
+        next_is_crawford.record(GameOutcome(winner=BLACK, cube=2, cube_owner=WHITE))
+    with pytest.raises(ScoringError, match="cannot be the Crawford game"):
+        MatchScore.resume(MatchRules(length=7), score=(4, 4), crawford=CrawfordState.NEXT)
