@@ -58,23 +58,13 @@ def _decode_sides(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         raw = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError):
         raise InvalidNotationError(f"{position_id!r} is not a Position ID (bad characters).")
-    bits = int.from_bytes(raw, "little")
-    sides: list[list[int]] = [[], []]
-    side = 0
-    count = 0
-    for index in range(80):
-        if bits >> index & 1:
-            count += 1
-        else:
-            sides[side].append(count)
-            count = 0
-            if len(sides[side]) == 25:
-                side += 1
-                if side == 2:
-                    break
-    if side != 2 or bits >> (index + 1):
+    # Bit 0 first: runs of ones separated by zeros, one run per point and bar, 50 in all.
+    bits = format(int.from_bytes(raw, "little"), "080b")[::-1]
+    runs = bits.split("0")
+    if len(runs) < 51 or "1" in "".join(runs[50:]):
         raise InvalidNotationError(f"{position_id!r} is not a Position ID (wrong bit pattern).")
-    return tuple(sides[0]), tuple(sides[1])
+    counts = tuple(map(len, runs[:50]))
+    return counts[:25], counts[25:]
 
 
 @dataclass(frozen=True, slots=True)

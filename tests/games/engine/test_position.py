@@ -165,3 +165,24 @@ def test_a_position_id_round_trips(position):
 def test_fifteen_checkers_a_side_counting_those_borne_off(position):
     for player in (0, 1):
         assert sum(position.side(player)) + position.borne_off(player) == 15
+
+
+def test_the_move_engine_imports_only_the_standard_library_and_itself():
+    import ast
+    import sys
+
+    engine = Path(__file__).resolve().parents[3] / "games" / "engine"
+    for name in ("position.py", "plays.py", "notation.py", "match_id.py"):
+        tree = ast.parse((engine / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                assert top in sys.stdlib_module_names or module.startswith("games.engine"), (
+                    f"{name} imports {module}"
+                )
