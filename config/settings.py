@@ -117,13 +117,16 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
+        # Hashed, compressed names once `collectstatic` has run (production); plain names before.
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or env_bool("CRAWFORD_PLAIN_STATIC")
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if (STATIC_ROOT / "staticfiles.json").exists() and not DEBUG
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
+# Before `collectstatic`, WhiteNoise serves straight from the apps' static folders.
+WHITENOISE_USE_FINDERS = not (STATIC_ROOT / "staticfiles.json").exists()
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "media/"
 

@@ -1,5 +1,6 @@
 """Admin for players, matches and games. Games are entered and corrected through the services."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from simple_history.admin import SimpleHistoryAdmin
@@ -75,14 +76,54 @@ class MatchAdmin(SimpleHistoryAdmin):
                 self.message_user(request, f"{match}: {error}", messages.ERROR)
 
 
+class GameEntryForm(forms.ModelForm):
+    """Record the next game of a match; the rules engine checks it before anything is saved."""
+
+    class Meta:
+        model = Game
+        fields = ["match", "winner", "end", "kind", "cube", "cube_owner", "beavered", "raccooned",
+                  "automatic_doubles", "points"]
+
+    points = forms.IntegerField(required=False, min_value=1, help_text="Leave empty: the rules compute it.")
+
+    def clean(self):
+        data = super().clean()
+        match = data.get("match")
+        if match is None or self.errors:
+            return data
+        self.entry = services.GameInput(
+            winner=data["winner"], end=data["end"], kind=data["kind"], cube=data["cube"],
+            cube_owner=data.get("cube_owner"), beavered=data["beavered"], raccooned=data["raccooned"],
+            automatic_doubles=data["automatic_doubles"], points=data.get("points"),
+        )
+        try:
+            services.game_validate(match=match, game=self.entry)
+        except ScoringError as error:
+            field = error.field if error.field in self.fields else None
+            raise ValidationError({field: error.message} if field else error.message) from None
+        return data
+
+
 @admin.register(Game)
 class GameAdmin(SimpleHistoryAdmin):
     list_display = ["match", "number", "winner", "kind", "cube", "points", "crawford"]
     list_select_related = ["match__player_a", "match__player_b"]
-    readonly_fields = [f.name for f in Game._meta.fields]
+    autocomplete_fields = ["match"]
 
-    def has_add_permission(self, request):
-        return False
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = GameEntryForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in Game._meta.fields] if obj else []
+
+    def save_model(self, request, obj, form, change):
+        match = services.game_record(
+            match=form.cleaned_data["match"], number=form.cleaned_data["match"].games.count() + 1,
+            game=form.entry, by=request.user,
+        )
+        obj.pk = match.games.order_by("-number").values_list("pk", flat=True).first()
 
 
 @admin.register(MatchFile)

@@ -316,6 +316,14 @@ def _store_game(match: Match, record, *, moves, by, game: Game | None = None, re
     return game
 
 
+def game_validate(*, match: Match, game: GameInput):
+    """Check `game` as the next game of `match` without storing it (for forms that explain first)."""
+    if match.status == MatchStatus.FORFEITED:
+        raise ScoringError("The match was forfeited: no game can be recorded.")
+    games = list(match.games.order_by("number"))
+    return _replay(match, [_outcome_of(g) for g in games]).record(game.outcome())
+
+
 def game_record(
     *, match: Match, number: int, game: GameInput, by=None, expected_version: int | None = None
 ) -> Match:
