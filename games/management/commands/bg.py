@@ -19,6 +19,7 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 class Command(BaseCommand):
     help = "Backgammon tools: legal plays of a position, verification of a match file."
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         commands = parser.add_subparsers(dest="tool", required=True, metavar="{moves,check-mat}")
