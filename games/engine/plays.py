@@ -121,7 +121,9 @@ class _Search:
     a sequence, which reaches every distinct result without trying every permutation.
     """
 
-    __slots__ = ("mine", "theirs", "dice", "double", "results", "best", "steps", "not_home")
+    __slots__ = (
+        "mine", "theirs", "dice", "double", "results", "best", "steps", "not_home", "reversed"
+    )
 
     def __init__(self, position: Position, dice: tuple[int, ...]):
         self.mine = list(position.on_roll)
@@ -132,6 +134,7 @@ class _Search:
         self.best = 0
         self.steps: list[Step] = []
         self.not_home = sum(self.mine[6:])
+        self.reversed = False
 
     def record(self, depth: int) -> None:
         if depth < self.best:
@@ -155,6 +158,11 @@ class _Search:
         steps = self.steps
         double = self.double
         moved = False
+        # Playing the dice the other way round, two moves of different checkers that neither
+        # enter nor bear off give what the first order already found: only note they exist.
+        commuting = None
+        if self.reversed and depth == 1 and steps[0][0] != 25 and steps[0][1] != 0:
+            commuting = steps[0][1]
         if mine[24]:
             sources: range | tuple[int, ...] = (25,)
         else:
@@ -166,6 +174,9 @@ class _Search:
             if target > 0:
                 blockers = theirs[24 - target]
                 if blockers > 1:
+                    continue
+                if commuting is not None and source != commuting and source != 25:
+                    moved = True
                     continue
                 mine[source - 1] -= 1
                 mine[target - 1] += 1
@@ -213,6 +224,7 @@ def _search(position: Position, dice: tuple[int, int]) -> tuple[dict, int]:
     search = _Search(position, (high, low))
     search.run(0, 25)
     search.dice = (low, high)
+    search.reversed = True
     search.run(0, 25)
     if search.best == 1:
         # Only one die can be played: the higher one if it can be.
