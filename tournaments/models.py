@@ -1,0 +1,340 @@
+"""Events, flights, entries, rounds, pairings and result reports.
+
+Rows hold what the TD decided (the flights, the seeds, the draw, the random seed) and what was
+played (decided pairings, result reports). Everything else (who meets whom next, byes, champions,
+standings) is worked out again from them by `tournaments.formats`, through `tournaments.services`
+and `tournaments.selectors`.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+from games.models import Match, Player
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    OPEN = "open", "Open for entries"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class ByePolicy(models.TextChoices):
+    TOP_SEEDS = "top_seeds", "Byes to the top seeds"
+    """Knockouts give byes to the best seeds; Swiss to the lowest player who has had none."""
+
+
+class CorrectionPolicy(models.TextChoices):
+    TD_AFTER_NEXT_ROUND = "td_after_next_round", "A TD corrects once a later match has started"
+    TD_ONLY = "td_only", "Only a TD corrects a confirmed result"
+
+
+class Tournament(models.Model):
+    """An event and its public rule profile."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    venue = models.CharField(max_length=200, blank=True)
+    start_date = models.DateField()
+    end_date = models.DateField()
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments")
+    cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text="Highest cube value; empty for none.")
+    clock = models.CharField(max_length=120, blank=True, help_text='The clock as announced, e.g. "2 min + 12 s/move".')
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Reserve time per player, seconds.")
+    bye_policy = models.CharField(max_length=20, choices=ByePolicy.choices, default=ByePolicy.TOP_SEEDS)
+    correction_policy = models.CharField(
+        max_length=30, choices=CorrectionPolicy.choices, default=CorrectionPolicy.TD_AFTER_NEXT_ROUND
+    )
+    status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords(excluded_fields=["version"])
+
+    class Meta:
+        ordering = ["-start_date", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_ends_after_start"),
+            models.CheckConstraint(condition=Q(cube_cap__isnull=True) | Q(cube_cap__gte=2), name="tournament_cube_cap"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def crawford(self) -> bool:
+        """Matches of an event are always played with the Crawford rule."""
+        return True
+
+
+class FlightFormat(models.TextChoices):
+    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", "Round robin"
+    SWISS_KNOCKOUT = "swiss_knockout", "Swiss, then knockout"
+
+
+class FlightKindChoice(models.TextChoices):
+    MAIN = "main", "Main"
+    CONSOLATION = "consolation", "Consolation"
+    LAST_CHANCE = "last_chance", "Last chance"
+    SIDE = "side", "Side event"
+
+
+class SeedingChoice(models.TextChoices):
+    MANUAL = "manual", "The TD's order"
+    RANDOM = "random", "Random draw"
+    RATING = "rating", "By rating"
+
+
+class FlightStatus(models.TextChoices):
+    DRAFT = "draft", "Not started"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Flight(models.Model):
+    """A part of an event played under one format: main, consolation, last chance or a side event.
+
+    `feeders` lists where a fed flight's players come from:
+    `[{"source": "Main", "source_round": 1, "entry_round": 1}, ...]` (losers of round
+    `source_round` of the flight named `source` enter in round `entry_round`). A flight without
+    feeders takes entries.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="flights")
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=12, choices=FlightKindChoice.choices, default=FlightKindChoice.MAIN)
+    format = models.CharField(max_length=20, choices=FlightFormat.choices)
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order of the flights in the event.")
+    lengths = models.JSONField(default=list, help_text="Match length per round, e.g. [7, 7, 9, 9, 11, 11].")
+    feeders = models.JSONField(default=list, blank=True)
+    seeding = models.CharField(max_length=8, choices=SeedingChoice.choices, default=SeedingChoice.MANUAL)
+    random_seed = models.BigIntegerField(null=True, blank=True, help_text="The number the random draw used.")
+    first_round = models.JSONField(null=True, blank=True, help_text="The draw: [[player, player or null], ...].")
+    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_after_losses = models.PositiveSmallIntegerField(null=True, blank=True)
+    tie_breaks = models.JSONField(default=list, blank=True)
+    qualifiers = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss then knockout: how many.")
+    auto_pair = models.BooleanField(default=True, help_text="Pair the next Swiss round when the last match ends.")
+    status = models.CharField(max_length=10, choices=FlightStatus.choices, default=FlightStatus.DRAFT)
+    champion = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    version = models.PositiveIntegerField(default=0)
+    history = HistoricalRecords(excluded_fields=["version"])
+
+    class Meta:
+        ordering = ["tournament", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="flight_name_unique_in_tournament"),
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(seeding__in=["manual", "rating"]) | Q(random_seed__isnull=False),
+                name="flight_random_draw_keeps_its_seed",
+            ),
+            models.CheckConstraint(
+                condition=Q(champion__isnull=True) | Q(status="finished"), name="flight_champion_only_when_finished"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}: {self.name}"
+
+    @property
+    def takes_entries(self) -> bool:
+        return not self.feeders
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", "Registered"
+    CHECKED_IN = "checked_in", "Checked in"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class Entry(models.Model):
+    """A player entered in a flight that takes entries, with his seed."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="1 is the best; set at the draw.")
+    status = models.CharField(max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
+    late = models.BooleanField(default=False, help_text="Entered after the flight started.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["flight", "seed", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "player"], name="entry_player_once_per_flight"),
+            models.UniqueConstraint(
+                fields=["flight", "seed"], condition=Q(seed__isnull=False), name="entry_seed_unique_in_flight"
+            ),
+            models.CheckConstraint(condition=Q(seed__isnull=True) | Q(seed__gte=1), name="entry_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} in {self.flight.name}"
+
+
+class RoundStatus(models.TextChoices):
+    PENDING = "pending", "Not started"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Round(models.Model):
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    length = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Match length in this round.")
+    status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.PENDING)
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="Announced start, for the schedule.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["flight", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "number"], name="round_number_unique_in_flight"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flight.name} round {self.number}"
+
+
+class PairingStatus(models.TextChoices):
+    PENDING = "pending", "To play"
+    PLAYING = "playing", "Playing"
+    FINISHED = "finished", "Finished"
+    WALKOVER = "walkover", "Walkover"
+    BYE = "bye", "Bye"
+
+
+DECIDED = (PairingStatus.FINISHED, PairingStatus.WALKOVER, PairingStatus.BYE)
+
+
+class Pairing(models.Model):
+    """A match of a draw (slot `R<round>-<n>`), a bye when `player_b` is empty."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="pairings")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    slot = models.CharField(max_length=12)
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="pairing")
+    status = models.CharField(max_length=10, choices=PairingStatus.choices, default=PairingStatus.PENDING)
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    score_a = models.PositiveIntegerField(null=True, blank=True)
+    score_b = models.PositiveIntegerField(null=True, blank=True)
+    table = models.CharField(max_length=20, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="Raised by every write; guards against lost updates.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["flight", "round__number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "slot"], name="pairing_slot_unique_in_flight"),
+            models.CheckConstraint(condition=~Q(player_a=F("player_b")), name="pairing_two_different_players"),
+            models.CheckConstraint(
+                condition=Q(status="bye", player_b__isnull=True) | (~Q(status="bye") & Q(player_b__isnull=False)),
+                name="pairing_bye_has_one_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner=F("player_a")) | Q(winner=F("player_b")),
+                name="pairing_winner_played_it",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "playing"], winner__isnull=True)
+                | Q(status__in=["finished", "walkover", "bye"], winner__isnull=False),
+                name="pairing_decided_has_winner",
+            ),
+        ]
+        indexes = [models.Index(fields=["flight", "status"])]
+
+    def __str__(self) -> str:
+        b = self.player_b.name if self.player_b_id else "bye"
+        return f"{self.flight.name} {self.slot}: {self.player_a.name} v {b}"
+
+    @property
+    def decided(self) -> bool:
+        return self.status in DECIDED
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
+
+
+class ReportStatus(models.TextChoices):
+    PENDING = "pending", "Awaiting the opponent"
+    CONFIRMED = "confirmed", "Confirmed"
+    DISPUTED = "disputed", "Disputed: for the TD"
+    SUPERSEDED = "superseded", "Replaced by a later version"
+
+
+class ResultReport(models.Model):
+    """One version of a pairing's result as someone reported it. Never edited, only superseded.
+
+    `games` is the score sheet (a list of games as the games API takes them) or empty for a
+    final-score-only report.
+    """
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="reports")
+    version = models.PositiveIntegerField()
+    score_a = models.PositiveIntegerField()
+    score_b = models.PositiveIntegerField()
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    games = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=ReportStatus.choices, default=ReportStatus.PENDING)
+    by_td = models.BooleanField(default=False, help_text="Entered or overridden by a TD (or staff).")
+    override = models.BooleanField(default=False, help_text="A TD's ruling that replaces earlier versions.")
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    submitted_for = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        help_text="The player of the match who reported it (empty for a TD).",
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    dispute_reason = models.TextField(blank=True)
+    note = models.TextField(blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["pairing", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["pairing", "version"], name="report_version_unique"),
+            models.UniqueConstraint(
+                fields=["pairing"], condition=Q(status__in=["pending", "disputed"]), name="report_one_open_per_pairing"
+            ),
+            models.UniqueConstraint(
+                fields=["pairing"], condition=Q(status="confirmed"), name="report_one_confirmed_per_pairing"
+            ),
+            models.CheckConstraint(condition=~Q(score_a=F("score_b")), name="report_has_a_winner"),
+            models.CheckConstraint(
+                condition=Q(confirmed_by__isnull=True) | Q(status__in=["confirmed", "superseded"]),
+                name="report_confirmed_by_only_when_confirmed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing} v{self.version}: {self.score_a}-{self.score_b} ({self.status})"
+
+
+class PlayerAccount(models.Model):
+    """Links a login to the player it belongs to, so he can report his own matches."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="account")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="player_account"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.player.name} = {self.user}"
