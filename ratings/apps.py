@@ -3,3 +3,15 @@ from django.apps import AppConfig
 
 class RatingsConfig(AppConfig):
     name = "ratings"
+    verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from games.models import Match
+        from games.signals import match_result_changed
+
+        from . import receivers
+
+        match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
+        post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")

@@ -1,0 +1,163 @@
+"""Published ratings, their history match by match, and the runs that compute them.
+
+A run rates the whole history with one system (`ratings.systems`) and writes its own rows,
+tagged with the run. Nothing a run writes is visible until the run is published: the system's
+`RatingSystemState.published_run` pointer is flipped in one short transaction, and every reader
+selects the rows of the run that pointer names in the same statement (`selectors`). The rows of
+older runs are deleted afterwards.
+"""
+
+from django.db import models
+from django.db.models import Q
+
+from games.models import Match, Player
+
+
+class SystemChoice(models.TextChoices):
+    FIBS = "fibs", "FIBS Elo"
+    CRAWFORD = "crawford", "Variance-adjusted (Glicko-2)"
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+    SUPERSEDED = "superseded", "Superseded"
+
+
+class RunStage(models.TextChoices):
+    WAITING = "waiting", "Waiting"
+    LOADING = "loading", "Loading the history"
+    RATING = "rating", "Rating the matches"
+    WRITING = "writing", "Writing the results"
+    PUBLISHED = "published", "Published"
+
+
+class RatingRun(models.Model):
+    """One recompute of one system from the whole history."""
+
+    system = models.CharField(max_length=20, choices=SystemChoice.choices)
+    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    stage = models.CharField(max_length=12, choices=RunStage.choices, default=RunStage.WAITING)
+    requested_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Touched while the run works; a stale one means its worker died."
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    matches_total = models.PositiveIntegerField(default=0)
+    matches_done = models.PositiveIntegerField(default=0)
+    players = models.PositiveIntegerField(default=0)
+    covers_requests = models.PositiveBigIntegerField(
+        default=0, help_text="The system's request counter when the run was claimed: the requests it answers."
+    )
+    published = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            # Two workers never rate the same system at once: the claim that would make a
+            # second run of a system "running" fails on this index.
+            models.UniqueConstraint(
+                fields=["system"], condition=Q(status=RunStatus.RUNNING), name="one_running_run_per_system"
+            ),
+            models.CheckConstraint(condition=Q(matches_done__lte=models.F("matches_total")), name="run_done_le_total"),
+        ]
+        indexes = [models.Index(fields=["system", "-requested_at"], name="run_system_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.system} run {self.pk} ({self.status})"
+
+    @property
+    def progress(self) -> float | None:
+        """The share of the matches rated so far, 0 to 1 (None before the history is loaded)."""
+        if not self.matches_total:
+            return 1.0 if self.status == RunStatus.DONE else None
+        return self.matches_done / self.matches_total
+
+
+class RatingSystemState(models.Model):
+    """Per system: which run is published, and the requests that call for a new one.
+
+    `requested` counts requests; a run claims them by copying the counter into
+    `RatingRun.covers_requests` and `claimed`; a request that arrives later raises `requested`
+    past `claimed`, which tells the finishing run to go again. `queued_at` is set while a run
+    is queued, so that a burst of requests enqueues one run.
+    """
+
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, primary_key=True)
+    requested = models.PositiveBigIntegerField(default=0)
+    claimed = models.PositiveBigIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    published_run = models.ForeignKey(RatingRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.system}: published run {self.published_run_id}"
+
+
+class Rating(models.Model):
+    """A player's current rating in one system, as computed by one run."""
+
+    run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+")
+    system = models.CharField(max_length=20, choices=SystemChoice.choices)
+    player = models.ForeignKey(Player, on_delete=models.DB_CASCADE, related_name="ratings")
+    rating = models.FloatField()
+    deviation = models.FloatField(null=True, blank=True, help_text="Rating points; variance-adjusted only.")
+    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 scale; variance-adjusted only.")
+    experience = models.PositiveIntegerField(help_text="Sum of the lengths of the rated matches played.")
+    matches = models.PositiveIntegerField()
+    last_played = models.DateTimeField(null=True, blank=True)
+    provisional = models.BooleanField()
+
+    class Meta:
+        ordering = ["-rating", "player_id"]
+        constraints = [models.UniqueConstraint(fields=["run", "player"], name="rating_one_per_player_per_run")]
+        indexes = [models.Index(fields=["system", "run", "-rating"], name="rating_list")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.system} {self.rating:.1f}"
+
+
+class RatingChange(models.Model):
+    """How one match moved one player's rating, as computed by one run.
+
+    Two rows per rated match. `sequence` is the match's place in the run's time order, so a
+    player's history reads in the order it was rated. The match and player columns carry no
+    database constraint and no index of their own (the run's neither): a run writes millions of these rows in one
+    go, and they are rebuilt by the next run whenever a match changes.
+    """
+
+    run = models.ForeignKey(
+        RatingRun, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    sequence = models.PositiveIntegerField()
+    match = models.ForeignKey(
+        Match, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    opponent = models.ForeignKey(
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    played_on = models.DateTimeField()
+    length = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_before = models.FloatField(null=True, blank=True)
+    deviation_after = models.FloatField(null=True, blank=True)
+    expected = models.FloatField(help_text="The player's chance of winning as the update saw it.")
+
+    class Meta:
+        ordering = ["run", "player", "sequence"]
+        indexes = [models.Index(fields=["run", "player", "sequence"], name="rating_change_history")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}: {self.player_id} {self.rating_before:.1f} → {self.rating_after:.1f}"
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before
