@@ -123,11 +123,15 @@ class MatchId:
         if text.lower().startswith("match id:"):
             text = text[len("match id:"):].strip()
         if len(text) != 12:
-            raise InvalidNotationError(f"A Match ID has 12 characters; {match_id!r} has {len(text)}.")
+            raise InvalidNotationError(
+                f"A Match ID has 12 characters; {match_id!r} has {len(text)}."
+            )
         try:
             raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError(f"{match_id!r} is not a Match ID (bad characters).") from None
+            raise InvalidNotationError(
+                f"{match_id!r} is not a Match ID (bad characters)."
+            ) from None
         bits = int.from_bytes(raw, "little")
         values = {name: bits >> first & ((1 << width) - 1) for name, first, width in _FIELDS}
         owner = values["cube_owner"]

@@ -1,6 +1,6 @@
 """Reading and writing checker plays as text: "24/18 13/10", "bar/22*", "6/off", "8/4(2)".
 
-Writing follows GNU Backgammon exactly (see ``games.engine.plays.format_steps``). Reading is
+Writing follows GNU Backgammon exactly (``format_play``, from ``games.engine.plays``). Reading is
 forgiving, because match files disagree on spelling:
 
 * the bar as ``bar``, ``Bar``, ``b`` or ``25``; off as ``off``, ``Off``, ``o`` or ``0``;
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from games.engine.errors import IllegalPlayError, InvalidNotationError
-from games.engine.plays import Play, _board_of, apply_steps, format_steps, legal_plays
+from games.engine.plays import Play, apply_steps, format_play, legal_plays
 from games.engine.position import Position
 
 _NO_MOVE = {"", "cannot move", "can't move", "no move", "(no move)", "no legal move",
@@ -133,7 +133,4 @@ def _matching(plays: list[Play], position: Position, movements, marked: int) -> 
             same_checkers = by_hits
     return same_checkers
 
-
-def format_play(steps, position: Position) -> str:
-    """GNU Backgammon's notation for the steps played from ``position`` (no legality check)."""
-    return format_steps(tuple(steps), _board_of(position))
+__all__ = ["format_play", "parse_play", "read_movements"]

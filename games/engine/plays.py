@@ -64,7 +64,7 @@ class Play:
     @functools.cached_property
     def notation(self) -> str:
         """GNU Backgammon's text for the play (written on first use, then kept)."""
-        return format_steps(self.steps, _board_of(self.before))
+        return format_play(self.steps, self.before)
 
     @property
     def dice_used(self) -> int:
@@ -89,9 +89,9 @@ class Play:
 
 # --- the working board ---------------------------------------------------------------------
 #
-# Generation works on a list of 27 ints: [0] the mover's checkers borne off, [1..24] the points
-# in the mover's numbering (positive: the mover's checkers, negative: the opponent's), [25] the
-# mover's bar, [26] the opponent's bar. A tuple of it identifies a resulting position.
+# Applying steps and writing notation use a list of 27 ints: [0] the mover's checkers borne
+# off, [1..24] the points in the mover's numbering (positive: the mover's checkers, negative:
+# the opponent's), [25] the mover's bar, [26] the opponent's bar.
 
 
 def _board_of(position: Position) -> list[int]:
@@ -258,7 +258,7 @@ def _check_dice(dice) -> tuple[int, int]:
         first, second = dice
     except (TypeError, ValueError):
         raise ValueError(f"Dice are two numbers from 1 to 6, not {dice!r}.") from None
-    if not (isinstance(first, int) and isinstance(second, int) and 1 <= first <= 6 and 1 <= second <= 6):
+    if not all(isinstance(die, int) and 1 <= die <= 6 for die in (first, second)):
         raise ValueError(f"Dice are two numbers from 1 to 6, not {dice!r}.")
     return first, second
 
@@ -277,7 +277,7 @@ def play_from_steps(position: Position, dice: tuple[int, int], steps) -> Play:
             if play.position == target:
                 return play
     raise IllegalPlayError(
-        f"{format_steps(tuple(steps), _board_of(position)) or 'no move'} is not a legal play "
+        f"{format_play(steps, position) or 'no move'} is not a legal play "
         f"of {max(dice)}{min(dice)}.",
         legal=tuple(play.notation for play in plays),
     )
@@ -318,8 +318,8 @@ def _point_name(point: int) -> str:
     return str(point)
 
 
-def format_steps(steps: tuple[Step, ...], board: list[int]) -> str:
-    """GNU Backgammon's notation for ``steps`` played from ``board`` (the working board).
+def format_play(steps, position: Position) -> str:
+    """GNU Backgammon's notation for ``steps`` played from ``position`` (no legality check).
 
     Steps are listed from the highest starting point down. A checker that moves on after a
     step is written as one move ("24/13"), keeping the intermediate point only where it hit
@@ -328,6 +328,7 @@ def format_steps(steps: tuple[Step, ...], board: list[int]) -> str:
     """
     if not steps:
         return ""
+    board = _board_of(position)
     ordered = sorted(steps, key=lambda step: (-step[0], -step[1]))
     blots = {point for point in range(1, 25) if board[point] == -1}
     # Each chain is the list of points one checker visits; steps join the first chain ending

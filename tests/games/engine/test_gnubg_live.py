@@ -11,7 +11,9 @@ import pytest
 from games.engine.plays import legal_plays
 from games.engine.position import Position
 
-gnubg = pytest.importorskip("gnubg_nn", reason="GNU Backgammon's move generator (pip install gnubg-nn) is not installed")
+gnubg = pytest.importorskip(
+    "gnubg_nn", reason="GNU Backgammon's move generator (pip install gnubg-nn) is not installed"
+)
 
 pytestmark = pytest.mark.gnubg
 
@@ -29,11 +31,12 @@ def gnubg_results(position: Position, dice: tuple[int, int]) -> set[str]:
 
 
 def our_results(position: Position, dice: tuple[int, int]) -> set[str]:
-    return {play.position.position_id() for play in legal_plays(position, dice) if not play.is_empty}
+    plays = legal_plays(position, dice)
+    return {play.position.position_id() for play in plays if not play.is_empty}
 
 
 def scattered(rng: random.Random) -> Position:
-    """Checkers dropped at random, sometimes all in the home boards, sometimes with some on the bar."""
+    """Checkers dropped at random; about a third of the time all in the home boards."""
     mine = [0] * 25
     theirs = [0] * 25
     home_only = rng.random() < 0.35

@@ -86,7 +86,8 @@ def test_the_bar_is_read_as_bar_or_25_and_off_as_off_or_0():
     assert result("bar/22 24/23", entering) == result("Bar/22 24/23", entering)
     assert result("25/22 24/23", entering) == result("b/22 24/23", entering)
     bearing_off = Position(on_roll=side({6: 2, 5: 3, 1: 1}), opponent=side({13: 2}))
-    plays = {result(text, bearing_off, (6, 5)) for text in ("6/off 5/off", "6/0 5/0", "6/Off 5/OFF")}
+    texts = ("6/off 5/off", "6/0 5/0", "6/Off 5/OFF")
+    plays = {result(text, bearing_off, (6, 5)) for text in texts}
     assert len(plays) == 1
 
 

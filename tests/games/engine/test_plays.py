@@ -308,7 +308,7 @@ dice_strategy = st.tuples(st.integers(1, 6), st.integers(1, 6))
 @settings(max_examples=300, deadline=None)
 @given(positions(), dice_strategy)
 def test_every_play_keeps_fifteen_checkers_a_side(position, dice):
-    before = (sum(position.on_roll) + position.borne_off(0), sum(position.opponent) + position.borne_off(1))
+    before = tuple(sum(position.side(player)) + position.borne_off(player) for player in (0, 1))
     for play in legal_plays(position, dice):
         after = play.position
         assert sum(after.on_roll) + after.borne_off(0) == 15 == before[0]
