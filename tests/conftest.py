@@ -42,3 +42,30 @@ def make_match(make_player):
         )
 
     return make
+
+
+@pytest.fixture
+def make_user(db):
+    """A login; `player=` links it to that player so he can report his own matches."""
+
+    def make(username=None, player=None, **fields):
+        from tournaments.models import PlayerAccount
+
+        user = get_user_model().objects.create_user(username or f"user{next(_names)}", password=None, **fields)
+        if player is not None:
+            PlayerAccount.objects.update_or_create(player=player, defaults={"user": user})
+        return user
+
+    return make
+
+
+@pytest.fixture
+def client_for():
+    """An APIClient signed in as `user`."""
+
+    def make(user):
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return make

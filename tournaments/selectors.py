@@ -1,1 +1,252 @@
-"""Reads."""
+"""Reads: lists with a fixed number of queries, brackets, standings, placings, exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from . import draws
+from . import services
+from .models import Entry, Flight, Pairing, ResultReport, ReportStatus, Round, Tournament
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.prefetch_related("organisers").annotate(
+        flight_count=Count("flights", distinct=True), entry_count=Count("entries", distinct=True)
+    ).order_by("-start_date", "-id")
+
+
+def flight_list() -> QuerySet[Flight]:
+    return Flight.objects.select_related("tournament", "champion").order_by("tournament", "position", "id")
+
+
+def entry_list() -> QuerySet[Entry]:
+    return Entry.objects.select_related("player", "flight", "tournament").order_by("flight__position", "seed", "id")
+
+
+def round_list() -> QuerySet[Round]:
+    return Round.objects.select_related("flight").annotate(
+        pairing_count=Count("pairings"),
+        open_count=Count("pairings", filter=Q(pairings__status__in=["pending", "playing"])),
+    ).order_by("flight__position", "number")
+
+
+def pairing_list() -> QuerySet[Pairing]:
+    return Pairing.objects.select_related(
+        "flight", "flight__tournament", "round", "player_a", "player_b", "winner", "match"
+    ).order_by("flight__position", "round__number", "id")
+
+
+def report_list() -> QuerySet[ResultReport]:
+    return ResultReport.objects.select_related(
+        "pairing", "pairing__flight", "winner", "submitted_by", "submitted_for", "confirmed_by", "disputed_by"
+    ).order_by("pairing_id", "version")
+
+
+def dispute_queue(tournament: Tournament) -> QuerySet[ResultReport]:
+    """The reports a TD has to rule on, oldest first."""
+    return report_list().filter(pairing__flight__tournament=tournament, status=ReportStatus.DISPUTED).order_by(
+        "submitted_at", "id")
+
+
+# -- worked out from the formats --------------------------------------------------------------
+
+
+def flight_views(flight: Flight) -> dict[int, draws.FlightView]:
+    flights = services._unit_of(flight)
+    entries, pairings, withdrawn = services._load(flights)
+    return services._views(flights, entries, pairings, withdrawn)
+
+
+def _names(player_ids) -> dict[int, dict]:
+    from games.models import Player
+
+    return {p.pk: {"id": p.pk, "name": p.name, "country": p.country}
+            for p in Player.objects.filter(pk__in=[i for i in player_ids if i is not None])}
+
+
+def bracket(flight: Flight) -> dict:
+    """The flight for drawing: rounds as columns, each slot with its players (or a bye, or not
+    known yet), its state and its winner."""
+    if flight.status == "draft":
+        return {"flight": flight.pk, "name": flight.name, "format": flight.format, "rounds": [], "champion": None}
+    view = flight_views(flight)[flight.pk]
+    stored = {p.slot: p for p in Pairing.objects.filter(flight=flight)}
+    seeds = dict(Entry.objects.filter(flight__tournament=flight.tournament, seed__isnull=False)
+                 .values_list("player_id", "seed"))
+    ids = {x for s in view.slots for x in (s.a, s.b, s.winner)}
+    names = _names(ids)
+
+    def player(pid):
+        if pid is None:
+            return None
+        return {**names[pid], "seed": seeds.get(pid)}
+
+    columns: dict[int, dict] = {}
+    for s in view.slots:
+        if s.state == "void":
+            continue
+        column = columns.setdefault(s.round_number, {"round": s.round_number, "name": s.round_name,
+                                                      "length": s.length, "slots": []})
+        row = stored.get(s.slot)
+        column["slots"].append({
+            "slot": s.slot,
+            "pairing": row.pk if row else None,
+            "player_a": player(s.a),
+            "player_b": player(s.b),
+            "bye": s.state == "bye",
+            "state": {"waiting": "pending", "ready": "ready", "played": "played", "bye": "bye"}[s.state],
+            "status": row.status if row else "waiting",
+            "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,
+            "winner": s.winner,
+        })
+    return {
+        "flight": flight.pk,
+        "name": flight.name,
+        "format": flight.format,
+        "rounds": [columns[n] for n in sorted(columns)],
+        "champion": player(view.champion),
+    }
+
+
+def standings(flight: Flight) -> list[dict]:
+    """Swiss and round robin standings with their tie-breaks."""
+    view = flight_views(flight).get(flight.pk)
+    if view is None or view.engine is None:
+        return []
+    engine = view.engine
+    swiss = getattr(engine, "swiss", None)
+    engine = swiss or engine
+    if not hasattr(engine, "standings"):
+        return []
+    lines = engine.standings()
+    names = _names([line.competitor for line in lines])
+    return [
+        {"rank": line.rank, "player": names[line.competitor], "points": line.points, "wins": line.wins,
+         "losses": line.losses, "byes": line.byes,
+         "tie_breaks": {kind.value: value for kind, value in line.tie_breaks}}
+        for line in lines
+    ]
+
+
+def placings(flight: Flight) -> list[dict]:
+    """Final places of a finished flight: "1", "2", "3-4", ..."""
+    view = flight_views(flight).get(flight.pk)
+    if view is None or not view.finished:
+        return []
+    engine = view.engine
+    if hasattr(engine, "placings"):
+        places = [(p.competitor, p.first, p.last) for p in engine.placings()]
+    elif getattr(engine, "knockout", None) is not None:
+        places = [(p.competitor, p.first, p.last) for p in engine.knockout.placings()]
+    else:
+        places = []
+        lines = engine.standings()
+        for line in lines:
+            tied = [other for other in lines if other.rank == line.rank]
+            places.append((line.competitor, line.rank, line.rank + len(tied) - 1))
+    names = _names([p[0] for p in places])
+    return [{"player": names[pid], "place": str(first) if first == last else f"{first}-{last}",
+             "first": first, "last": last} for pid, first, last in places]
+
+
+def correction_preview(*, pairing: Pairing, winner_id: int) -> dict:
+    """What a new winner of `pairing` would undo downstream (nothing is written)."""
+    affected = services.correction_affected(pairing=pairing, winner_id=winner_id)
+    return {
+        "pairing": pairing.pk,
+        "slot": pairing.slot,
+        "winner_now": pairing.winner_id,
+        "winner_after": winner_id,
+        "needs_confirmation": any(a["started"] for a in affected),
+        "affected": affected,
+    }
+
+
+# -- exports -----------------------------------------------------------------------------------
+
+
+def entries_csv(tournament: Tournament) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["flight", "seed", "player_id", "name", "country", "club", "status", "late"])
+    for e in entry_list().filter(tournament=tournament):
+        writer.writerow([e.flight.name, e.seed or "", e.player_id, e.player.name, e.player.country, e.player.club,
+                         e.status, "yes" if e.late else "no"])
+    return out.getvalue()
+
+
+def results_csv(tournament: Tournament) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["flight", "round", "slot", "length", "player_a", "player_b", "score_a", "score_b", "winner",
+                     "status", "match_id"])
+    for p in pairing_list().filter(flight__tournament=tournament):
+        writer.writerow([
+            p.flight.name, p.round.number, p.slot, p.round.length or "", p.player_a.name,
+            p.player_b.name if p.player_b_id else "(bye)",
+            "" if p.score_a is None else p.score_a, "" if p.score_b is None else p.score_b,
+            p.winner.name if p.winner_id else "", p.status, p.match_id or "",
+        ])
+    return out.getvalue()
+
+
+def _ics_text(value: str) -> str:
+    return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n"))
+
+
+def _fold(line: str) -> str:
+    """RFC 5545 3.1: lines longer than 75 octets continue on the next line after a space."""
+    raw = line.encode("utf-8")
+    if len(raw) <= 75:
+        return line
+    parts, current = [], b""
+    for char in line:
+        encoded = char.encode("utf-8")
+        if len(current) + len(encoded) > (75 if not parts else 74):
+            parts.append(current.decode("utf-8"))
+            current = b""
+        current += encoded
+    parts.append(current.decode("utf-8"))
+    return "\r\n ".join(parts)
+
+
+def schedule_ics(tournament: Tournament, host: str = "crawford") -> str:
+    """The event and its announced rounds as an iCalendar (RFC 5545) calendar."""
+    stamp = timezone.now().astimezone(dt_timezone.utc)
+    stamp_text = stamp.strftime("%Y%m%dT%H%M%SZ")
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Crawford//Tournament schedule//EN", "CALSCALE:GREGORIAN",
+             f"X-WR-CALNAME:{_ics_text(tournament.name)}"]
+    lines += [
+        "BEGIN:VEVENT",
+        f"UID:tournament-{tournament.pk}@{host}",
+        f"DTSTAMP:{stamp_text}",
+        f"DTSTART;VALUE=DATE:{tournament.start_date:%Y%m%d}",
+        f"DTEND;VALUE=DATE:{tournament.end_date + timedelta(days=1):%Y%m%d}",
+        f"SUMMARY:{_ics_text(tournament.name)}",
+    ]
+    if tournament.venue:
+        lines.append(f"LOCATION:{_ics_text(tournament.venue)}")
+    lines.append("END:VEVENT")
+    for rnd in round_list().filter(flight__tournament=tournament, starts_at__isnull=False):
+        start: datetime = rnd.starts_at.astimezone(stamp.tzinfo)
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:round-{rnd.pk}@{host}",
+            f"DTSTAMP:{stamp_text}",
+            f"DTSTART:{start:%Y%m%dT%H%M%SZ}",
+            f"DTEND:{start + timedelta(hours=2):%Y%m%dT%H%M%SZ}",
+            f"SUMMARY:{_ics_text(f'{tournament.name}: {rnd.flight.name} round {rnd.number}')}",
+        ]
+        if rnd.length:
+            lines.append(f"DESCRIPTION:{_ics_text(f'{rnd.length}-point matches')}")
+        if tournament.venue:
+            lines.append(f"LOCATION:{_ics_text(tournament.venue)}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(_fold(line) for line in lines) + "\r\n"

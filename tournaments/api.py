@@ -1,0 +1,333 @@
+"""REST API for events. Every write goes through `tournaments.services`; reads through selectors."""
+
+import django_filters
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from . import selectors, services
+from .models import Entry, Flight, Pairing, ResultReport, Round, Tournament
+from .permissions import ReadOnlyOrSignedIn, require_td
+from .serializers import (
+    DisputeSerializer,
+    EntryCreateSerializer,
+    EntrySerializer,
+    FlightCreateSerializer,
+    FlightSerializer,
+    FlightStartSerializer,
+    OrganiserSerializer,
+    OverrideInputSerializer,
+    PairingSerializer,
+    PlayerAccountSerializer,
+    PreviewInputSerializer,
+    ReportInputSerializer,
+    ResultReportSerializer,
+    RoundSerializer,
+    RoundStartSerializer,
+    TournamentCreateSerializer,
+    TournamentSerializer,
+)
+
+
+def _valid(serializer_class, data):
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Events. Staff create them; the creator is a TD. `?status=` filters."""
+
+    serializer_class = TournamentSerializer
+    permission_classes = [ReadOnlyOrSignedIn]
+    lookup_field = "slug"
+    filterset_fields = ["status"]
+    queryset = Tournament.objects.none()
+
+    def get_queryset(self):
+        return selectors.tournament_list()
+
+    def _detail(self, tournament, code=status.HTTP_200_OK):
+        fresh = selectors.tournament_list().get(pk=tournament.pk)
+        return Response(TournamentSerializer(fresh).data, status=code)
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
+    def create(self, request):
+        data = _valid(TournamentCreateSerializer, request.data)
+        return self._detail(services.tournament_create(by=request.user, **data), status.HTTP_201_CREATED)
+
+    @extend_schema(request=OrganiserSerializer, responses={200: TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def organisers(self, request, slug=None):
+        """Add a TD to this tournament."""
+        data = _valid(OrganiserSerializer, request.data)
+        user = get_user_model().objects.filter(username=data["username"]).first()
+        if user is None:
+            raise serializers.ValidationError({"username": [f"There is no user called {data['username']}."]})
+        tournament = services.tournament_organiser_add(tournament=self.get_object(), user=user, by=request.user)
+        return self._detail(tournament)
+
+    @extend_schema(responses={200: ResultReportSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def disputes(self, request, slug=None):
+        """The TD's queue: disputed results waiting for a ruling."""
+        tournament = self.get_object()
+        require_td(request.user, tournament)
+        return Response(ResultReportSerializer(selectors.dispute_queue(tournament), many=True).data)
+
+    @extend_schema(responses={(200, "text/csv"): str})
+    @action(detail=True, methods=["get"], url_path="entries.csv")
+    def entries_csv(self, request, slug=None):
+        tournament = self.get_object()
+        return _download(selectors.entries_csv(tournament), "text/csv", f"{tournament.slug}-entries.csv")
+
+    @extend_schema(responses={(200, "text/csv"): str})
+    @action(detail=True, methods=["get"], url_path="results.csv")
+    def results_csv(self, request, slug=None):
+        tournament = self.get_object()
+        return _download(selectors.results_csv(tournament), "text/csv", f"{tournament.slug}-results.csv")
+
+    @extend_schema(responses={(200, "text/calendar"): str})
+    @action(detail=True, methods=["get"], url_path="schedule.ics")
+    def schedule(self, request, slug=None):
+        tournament = self.get_object()
+        text = selectors.schedule_ics(tournament, host=request.get_host().split(":")[0] or "crawford")
+        return _download(text, "text/calendar", f"{tournament.slug}.ics")
+
+
+def _download(text: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class FlightFilter(django_filters.FilterSet):
+    tournament = django_filters.CharFilter(field_name="tournament__slug")
+
+    class Meta:
+        model = Flight
+        fields = ["tournament", "format", "kind", "status"]
+
+
+class FlightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Flights of events: main, consolation, last chance, side events. `?tournament=<slug>`."""
+
+    serializer_class = FlightSerializer
+    permission_classes = [ReadOnlyOrSignedIn]
+    filterset_class = FlightFilter
+    queryset = Flight.objects.none()
+
+    def get_queryset(self):
+        return selectors.flight_list()
+
+    def _detail(self, flight, code=status.HTTP_200_OK):
+        return Response(FlightSerializer(selectors.flight_list().get(pk=flight.pk)).data, status=code)
+
+    @extend_schema(request=FlightCreateSerializer, responses={201: FlightSerializer})
+    def create(self, request):
+        data = _valid(FlightCreateSerializer, request.data)
+        return self._detail(services.flight_create(by=request.user, **data), status.HTTP_201_CREATED)
+
+    @extend_schema(request=FlightStartSerializer, responses={200: FlightSerializer})
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        """Seed and draw the first round (or check the TD's own draw); the random seed is kept."""
+        data = _valid(FlightStartSerializer, request.data)
+        flight = services.flight_start(flight=self.get_object(), by=request.user, first_round=data["first_round"],
+                                       random_seed=data["random_seed"], expected_version=data["version"])
+        return self._detail(flight)
+
+    @extend_schema(request=RoundStartSerializer, responses={200: RoundSerializer})
+    @action(detail=True, methods=["post"], url_path="start-round")
+    def start_round(self, request, pk=None):
+        """Start the next round: pair a Swiss round (or check the TD's tables), open a drawn knockout round."""
+        data = _valid(RoundStartSerializer, request.data)
+        rnd = services.round_start(flight=self.get_object(), by=request.user, pairings=data["pairings"],
+                                   expected_version=data["version"])
+        return Response(RoundSerializer(selectors.round_list().get(pk=rnd.pk)).data)
+
+    @action(detail=True, methods=["get"])
+    def bracket(self, request, pk=None):
+        """The flight for drawing: rounds as columns, slots with players, byes, pending matches, winners."""
+        return Response(selectors.bracket(self.get_object()))
+
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        """Swiss and round robin standings with tie-breaks."""
+        return Response(selectors.standings(self.get_object()))
+
+    @action(detail=True, methods=["get"])
+    def placings(self, request, pk=None):
+        """Final places once the flight is finished."""
+        return Response(selectors.placings(self.get_object()))
+
+
+class EntryFilter(django_filters.FilterSet):
+    tournament = django_filters.CharFilter(field_name="tournament__slug")
+
+    class Meta:
+        model = Entry
+        fields = ["tournament", "flight", "status", "player"]
+
+
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Entries: a TD enters players; a player (or TD) checks in or withdraws."""
+
+    serializer_class = EntrySerializer
+    permission_classes = [ReadOnlyOrSignedIn]
+    filterset_class = EntryFilter
+    queryset = Entry.objects.none()
+
+    def get_queryset(self):
+        return selectors.entry_list()
+
+    def _detail(self, entry, code=status.HTTP_200_OK):
+        return Response(EntrySerializer(selectors.entry_list().get(pk=entry.pk)).data, status=code)
+
+    @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer})
+    def create(self, request):
+        data = _valid(EntryCreateSerializer, request.data)
+        return self._detail(services.entry_add(by=request.user, **data), status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: EntrySerializer})
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request, pk=None):
+        return self._detail(services.entry_check_in(entry=self.get_object(), by=request.user))
+
+    @extend_schema(request=DisputeSerializer, responses={200: EntrySerializer})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        """The player leaves: his remaining matches are walkovers (not rated)."""
+        reason = request.data.get("reason", "") if hasattr(request.data, "get") else ""
+        return self._detail(services.entry_withdraw(entry=self.get_object(), by=request.user, reason=reason))
+
+
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = RoundSerializer
+    permission_classes = [ReadOnlyOrSignedIn]
+    filterset_fields = ["flight", "status"]
+    queryset = Round.objects.none()
+
+    def get_queryset(self):
+        return selectors.round_list()
+
+
+class PairingFilter(django_filters.FilterSet):
+    tournament = django_filters.CharFilter(field_name="flight__tournament__slug")
+    round = django_filters.NumberFilter(field_name="round__number")
+    player = django_filters.NumberFilter(method="filter_player")
+
+    class Meta:
+        model = Pairing
+        fields = ["tournament", "flight", "round", "status", "slot"]
+
+    def filter_player(self, queryset, name, value):
+        return queryset.filter(player_a_id=value) | queryset.filter(player_b_id=value)
+
+
+class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Pairings with their matches. Players report their own results here; TDs rule."""
+
+    serializer_class = PairingSerializer
+    permission_classes = [ReadOnlyOrSignedIn]
+    filterset_class = PairingFilter
+    queryset = Pairing.objects.none()
+
+    def get_queryset(self):
+        return selectors.pairing_list()
+
+    @extend_schema(request=ReportInputSerializer, responses={201: ResultReportSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def reports(self, request, pk=None):
+        """GET: every version reported for this match. POST: report its result (games or final score)."""
+        pairing = self.get_object()
+        if request.method == "GET":
+            return Response(ResultReportSerializer(selectors.report_list().filter(pairing=pairing), many=True).data)
+        data = _valid(ReportInputSerializer, request.data)
+        report = services.result_report(
+            pairing=pairing, by=request.user, score_a=data["score_a"], score_b=data["score_b"],
+            games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
+            expected_version=data["version"],
+        )
+        return Response(ResultReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=OverrideInputSerializer, responses={201: ResultReportSerializer})
+    @action(detail=True, methods=["post"])
+    def override(self, request, pk=None):
+        """A TD rules: settles a dispute or corrects a result (see correction-preview first)."""
+        data = _valid(OverrideInputSerializer, request.data)
+        report = services.result_override(
+            pairing=self.get_object(), by=request.user, score_a=data["score_a"], score_b=data["score_b"],
+            games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
+            apply_downstream=data["apply_downstream"], expected_version=data["version"],
+        )
+        return Response(ResultReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PreviewInputSerializer)
+    @action(detail=True, methods=["post"], url_path="correction-preview")
+    def correction_preview(self, request, pk=None):
+        """Dry run: which later pairings a new winner would undo. Nothing is changed."""
+        pairing = self.get_object()
+        require_td(request.user, pairing.flight.tournament)
+        data = _valid(PreviewInputSerializer, request.data)
+        if data["winner"] not in (pairing.player_a_id, pairing.player_b_id):
+            raise serializers.ValidationError({"winner": ["The winner must be one of the two players (their id)."]})
+        return Response(selectors.correction_preview(pairing=pairing, winner_id=data["winner"]))
+
+    @extend_schema(request=None, responses={200: PairingSerializer})
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        """The players sit down: the match is created for entering games as they are played."""
+        pairing = services.pairing_start(pairing=self.get_object(), by=request.user)
+        return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
+
+
+class ReportFilter(django_filters.FilterSet):
+    tournament = django_filters.CharFilter(field_name="pairing__flight__tournament__slug")
+
+    class Meta:
+        model = ResultReport
+        fields = ["tournament", "pairing", "status"]
+
+
+class ResultReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Result reports, every version kept. The opponent confirms or disputes; a TD overrides."""
+
+    serializer_class = ResultReportSerializer
+    permission_classes = [ReadOnlyOrSignedIn]
+    filterset_class = ReportFilter
+    queryset = ResultReport.objects.none()
+
+    def get_queryset(self):
+        return selectors.report_list()
+
+    @extend_schema(request=None, responses={200: ResultReportSerializer})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        report = services.result_confirm(report=self.get_object(), by=request.user)
+        return Response(ResultReportSerializer(selectors.report_list().get(pk=report.pk)).data)
+
+    @extend_schema(request=DisputeSerializer, responses={200: ResultReportSerializer})
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        data = _valid(DisputeSerializer, request.data)
+        report = services.result_dispute(report=self.get_object(), by=request.user, reason=data["reason"])
+        return Response(ResultReportSerializer(selectors.report_list().get(pk=report.pk)).data)
+
+
+class PlayerAccountViewSet(viewsets.GenericViewSet):
+    """Staff link a login to a player, so he can report his own matches."""
+
+    permission_classes = [ReadOnlyOrSignedIn]
+    serializer_class = PlayerAccountSerializer
+
+    def create(self, request):
+        data = _valid(PlayerAccountSerializer, request.data)
+        user = get_object_or_404(get_user_model(), username=data["username"])
+        account = services.player_account_link(player=data["player"], user=user, by=request.user)
+        return Response({"player": account.player_id, "username": user.get_username()},
+                        status=status.HTTP_201_CREATED)

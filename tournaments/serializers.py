@@ -1,0 +1,206 @@
+"""Shapes of events in the API. No rules here: the services hold them."""
+
+from rest_framework import serializers
+
+from games.models import Match, Player
+from games.serializers import PlayerBriefSerializer
+
+from .models import Entry, Flight, FlightFormat, FlightKindChoice, Pairing, ResultReport, Round, SeedingChoice, Tournament
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organisers = serializers.SerializerMethodField()
+    flight_count = serializers.IntegerField(read_only=True)
+    entry_count = serializers.IntegerField(read_only=True)
+    crawford = serializers.BooleanField(read_only=True, help_text="Always on for the matches of an event.")
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "slug", "name", "venue", "start_date", "end_date", "status", "organisers", "crawford",
+                  "cube_cap", "clock", "clock_seconds", "bye_policy", "correction_policy", "flight_count",
+                  "entry_count"]
+
+    def get_organisers(self, tournament) -> list[str]:
+        return [user.get_username() for user in tournament.organisers.all()]
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.CharField(max_length=80, required=False, default="")
+    venue = serializers.CharField(max_length=200, required=False, default="")
+    start_date = serializers.DateField()
+    end_date = serializers.DateField(required=False, default=None)
+    cube_cap = serializers.IntegerField(required=False, allow_null=True, default=None)
+    clock = serializers.CharField(max_length=120, required=False, default="")
+    clock_seconds = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    bye_policy = serializers.CharField(required=False, default="top_seeds")
+    correction_policy = serializers.CharField(required=False, default="td_after_next_round")
+
+
+class OrganiserSerializer(serializers.Serializer):
+    username = serializers.CharField()
+
+
+class FeederSerializer(serializers.Serializer):
+    source = serializers.CharField(help_text="Name of the flight whose losers enter.")
+    source_round = serializers.IntegerField(min_value=1)
+    entry_round = serializers.IntegerField(min_value=1)
+
+
+class FlightSerializer(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    champion = PlayerBriefSerializer(read_only=True)
+
+    class Meta:
+        model = Flight
+        fields = ["id", "tournament", "name", "kind", "format", "position", "lengths", "feeders", "seeding",
+                  "random_seed", "first_round", "swiss_rounds", "out_after_losses", "tie_breaks", "qualifiers",
+                  "auto_pair", "status", "champion", "version"]
+
+
+class FlightCreateSerializer(serializers.Serializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    name = serializers.CharField(max_length=80)
+    format = serializers.ChoiceField(choices=FlightFormat.choices)
+    kind = serializers.ChoiceField(choices=FlightKindChoice.choices, default="main")
+    lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+    feeders = FeederSerializer(many=True, required=False, default=list)
+    seeding = serializers.ChoiceField(choices=SeedingChoice.choices, default="manual")
+    random_seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    swiss_rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    out_after_losses = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    qualifiers = serializers.IntegerField(min_value=2, required=False, allow_null=True, default=None)
+    auto_pair = serializers.BooleanField(default=True)
+
+
+class FlightStartSerializer(serializers.Serializer):
+    first_round = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
+        required=False, allow_null=True, default=None,
+        help_text="A hand-made draw: [[player id, player id or null for a bye], ...].",
+    )
+    random_seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class RoundStartSerializer(serializers.Serializer):
+    pairings = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
+        required=False, allow_null=True, default=None, help_text="Hand-made Swiss tables (player ids).",
+    )
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer(read_only=True)
+    flight = serializers.PrimaryKeyRelatedField(read_only=True)
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "tournament", "flight", "player", "seed", "status", "late"]
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    flight = serializers.PrimaryKeyRelatedField(queryset=Flight.objects.select_related("tournament"))
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+
+
+class WithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    pairing_count = serializers.IntegerField(read_only=True)
+    open_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "flight", "number", "length", "status", "starts_at", "started_at", "pairing_count",
+                  "open_count"]
+
+
+class MatchBriefSerializer(serializers.ModelSerializer):
+    score = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "status", "length", "score", "rated", "winner", "version"]
+
+    def get_score(self, match) -> list[int]:
+        return [match.score_a, match.score_b]
+
+
+class PairingSerializer(serializers.ModelSerializer):
+    tournament = serializers.SerializerMethodField()
+    flight_name = serializers.CharField(source="flight.name", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    length = serializers.IntegerField(source="round.length", read_only=True)
+    player_a = PlayerBriefSerializer(read_only=True)
+    player_b = PlayerBriefSerializer(read_only=True)
+    winner = serializers.PrimaryKeyRelatedField(read_only=True)
+    match = MatchBriefSerializer(read_only=True)
+    score = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Pairing
+        fields = ["id", "tournament", "flight", "flight_name", "round", "slot", "length", "player_a", "player_b",
+                  "status", "score", "winner", "match", "table", "version"]
+
+    def get_tournament(self, pairing) -> str:
+        return pairing.flight.tournament.slug
+
+    def get_score(self, pairing) -> list[int] | None:
+        return None if pairing.score_a is None else [pairing.score_a, pairing.score_b]
+
+
+class ResultReportSerializer(serializers.ModelSerializer):
+    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    disputed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    slot = serializers.CharField(source="pairing.slot", read_only=True)
+    flight = serializers.CharField(source="pairing.flight.name", read_only=True)
+
+    class Meta:
+        model = ResultReport
+        fields = ["id", "pairing", "flight", "slot", "version", "score_a", "score_b", "winner", "games", "status",
+                  "by_td", "override", "submitted_by", "submitted_for", "submitted_at", "confirmed_by",
+                  "confirmed_at", "disputed_by", "dispute_reason", "note"]
+
+
+class GameLineSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="Player id of the winner.")
+    end = serializers.CharField(required=False, default="played_out")
+    kind = serializers.CharField(required=False, default="single")
+    cube = serializers.IntegerField(min_value=1, required=False, default=1)
+    cube_owner = serializers.IntegerField(required=False, allow_null=True, default=None)
+    points = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class ReportInputSerializer(serializers.Serializer):
+    score_a = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    score_b = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    games = GameLineSerializer(many=True, required=False, allow_null=True, default=None)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+    version = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The pairing's version you saw; a stale one answers 409.")
+
+
+class OverrideInputSerializer(ReportInputSerializer):
+    apply_downstream = serializers.BooleanField(
+        default=False, help_text="Apply even though later matches that have started are undone (see the preview).")
+
+
+class PreviewInputSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="Player id of the corrected winner.")
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True, required=False, default="")
+
+
+class PlayerAccountSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    username = serializers.CharField()
