@@ -1,11 +1,18 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import views as games_views
+from tournaments import views as tournament_views
 
 urlpatterns = [
-    path("", games_views.home, name="home"),
+    path("", tournament_views.home, name="home"),
+    path("players/<int:pk>/", tournament_views.player_detail, name="player"),
+    path("matches/", include("games.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("", include("tournaments.urls")),
+    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

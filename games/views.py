@@ -1,7 +1,341 @@
-from django.shortcuts import render
+"""Match pages: the score sheet, the replay of a match file, and the TD's score-sheet entry.
 
-from . import selectors
+Views read through selectors and write through `games.services`; the rules of match play are
+the services' (the form only checks the shape of what was typed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from config.errors import ConflictError
+
+from . import selectors, services
+from .engine.errors import EngineError, ScoringError
+from .engine.position import Position
+from .forms import GameEntryForm, UndoForm
+from .models import Game, Match, MatchFile
+
+END_WORDS = {"played_out": "", "resigned": "resigned", "double_refused": "double refused"}
+KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
-def home(request):
-    return render(request, "home.html", {"recent": selectors.match_list().filter(status="finished")[:20]})
+# -- reads ---------------------------------------------------------------------------------------
+
+
+def _match_page_query():
+    """A match with its players, its event (if any) and its games without their moves: 2 queries."""
+    games = Game.objects.defer("moves").annotate(
+        has_moves=ExpressionWrapper(Q(moves__isnull=False), output_field=BooleanField())
+    ).order_by("number")
+    return (
+        selectors.match_list()
+        .select_related("winner", "pairing__flight__tournament", "pairing__round")
+        .annotate(has_file=Exists(MatchFile.objects.filter(match=OuterRef("pk"))))
+        .prefetch_related(Prefetch("games", queryset=games))
+    )
+
+
+def _get_match(pk: int) -> Match:
+    try:
+        return _match_page_query().get(pk=pk)
+    except Match.DoesNotExist:
+        raise Http404("No such match.") from None
+
+
+def _pairing(match: Match):
+    try:
+        return match.pairing
+    except ObjectDoesNotExist:  # a match played outside any event
+        return None
+
+
+@dataclass
+class SheetLine:
+    number: int
+    winner_name: str
+    winner_side: int
+    result: str
+    cube: str
+    points: int
+    score_a: int
+    score_b: int
+    crawford: bool
+    has_moves: bool
+
+
+def score_sheet(match: Match) -> list[SheetLine]:
+    names = (match.player_a.name, match.player_b.name)
+    lines = []
+    for game in match.games.all():
+        result = KIND_WORDS.get(game.kind, "")
+        if game.end == "double_refused":
+            result = "double refused"
+        elif game.end == "resigned":
+            result = f"{result}, resigned"
+        if game.cube == 1:
+            cube = "centred"
+        else:
+            owner = f", {names[game.cube_owner]}" if game.cube_owner is not None else ""
+            cube = f"{game.cube}{owner}"
+        lines.append(SheetLine(
+            number=game.number, winner_name=names[game.winner], winner_side=game.winner, result=result, cube=cube,
+            points=game.points, score_a=game.score_a_after, score_b=game.score_b_after, crawford=game.crawford,
+            has_moves=getattr(game, "has_moves", False),
+        ))
+    return lines
+
+
+def can_enter_results(user, match: Match) -> bool:
+    """Staff may enter any match; a TD the matches of his own events."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    pairing = _pairing(match)
+    return pairing is not None and pairing.flight.tournament.organisers.filter(pk=user.pk).exists()
+
+
+def match_detail(request, pk: int):
+    match = _get_match(pk)
+    lines = score_sheet(match)
+    return render(request, "games/match_detail.html", {
+        "match": match,
+        "lines": lines,
+        "pairing": _pairing(match),
+        "any_moves": any(line.has_moves for line in lines),
+        "can_enter": can_enter_results(request.user, match),
+    })
+
+
+# -- the replay ----------------------------------------------------------------------------------
+
+# Board geometry (SVG user units): 12 columns of 22, a bar of 22, a tray for borne-off checkers.
+COL = 22
+LEFT = 8
+BAR_X = LEFT + 6 * COL
+RIGHT = BAR_X + COL
+TRAY_X = RIGHT + 6 * COL + 4
+TOP, BOTTOM, MID = 8, 242, 125
+R = 10
+
+
+def _column_x(point: int) -> tuple[int, bool]:
+    """Left edge of the column of point `point` (numbered for player A) and whether it is on top."""
+    if point <= 12:
+        column, top = 12 - point, False
+    else:
+        column, top = point - 13, True
+    x = LEFT + column * COL if column < 6 else RIGHT + (column - 6) * COL
+    return x, top
+
+
+POINTS_SVG = []
+for _point in range(1, 25):
+    _x, _top = _column_x(_point)
+    _tip = TOP + 95 if _top else BOTTOM - 95
+    _base = TOP if _top else BOTTOM
+    POINTS_SVG.append({
+        "d": f"M{_x} {_base}L{_x + COL // 2} {_tip}L{_x + COL} {_base}Z",
+        "dark": _point % 2 == 0,
+        "label_x": _x + COL // 2,
+        "label_y": TOP + 105 if _top else BOTTOM - 100,
+        "number": _point,
+    })
+
+
+@dataclass
+class Frame:
+    index: int
+    caption: str
+    checkers: list = field(default_factory=list)
+    off: list = field(default_factory=list)
+    pips: tuple[int, int] = (167, 167)
+    off_counts: tuple[int, int] = (0, 0)
+    cube: int = 1
+    cube_owner: int | None = None
+    cube_y: int = MID - 11
+    dice: str = ""
+
+
+def _checkers(a_side: tuple[int, ...], b_side: tuple[int, ...]) -> list[tuple[int, int, int, str]]:
+    """(cx, cy, side, label) for every checker drawn; stacks over five show their count on top."""
+    drawn = []
+    for side, counts in ((0, a_side), (1, b_side)):
+        for index in range(24):
+            count = counts[index]
+            if not count:
+                continue
+            point = index + 1 if side == 0 else 24 - index
+            x, top = _column_x(point)
+            for i in range(min(count, 5)):
+                cy = TOP + R + i * 2 * R if top else BOTTOM - R - i * 2 * R
+                label = str(count) if count > 5 and i == 4 else ""
+                drawn.append((x + COL // 2, cy, side, label))
+        bar = counts[24]
+        for i in range(min(bar, 3)):
+            cy = MID - 24 - i * 2 * R if side == 0 else MID + 24 + i * 2 * R
+            drawn.append((BAR_X + COL // 2, cy, side, str(bar) if bar > 3 and i == 2 else ""))
+    return drawn
+
+
+def _frame(index: int, caption: str, a_side, b_side, cube: int, owner: int | None, dice: str = "") -> Frame:
+    off_a, off_b = 15 - sum(a_side), 15 - sum(b_side)
+    off = [(TRAY_X, BOTTOM - 6 * (i + 1), 0) for i in range(off_a)]
+    off += [(TRAY_X, TOP + 6 * i + 1, 1) for i in range(off_b)]
+    pips = (sum(n * (i + 1) for i, n in enumerate(a_side)), sum(n * (i + 1) for i, n in enumerate(b_side)))
+    cube_y = MID - 11 if owner is None else (MID + 40 if owner == 0 else MID - 62)
+    return Frame(index=index, caption=caption, checkers=_checkers(a_side, b_side), off=off, pips=pips,
+                 off_counts=(off_a, off_b), cube=cube, cube_owner=owner, cube_y=cube_y, dice=dice)
+
+
+def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
+    """One frame for the opening position, then one per play and per cube action."""
+    start = Position.initial()
+    a_side, b_side = start.on_roll, start.opponent
+    frames = [_frame(0, "Opening position", a_side, b_side, 1, None)]
+    cube, owner = 1, None
+    for action in moves:
+        side = action.get("side", 0)
+        who = names[side] if side in (0, 1) else "?"
+        if action.get("type") == "cube":
+            verb = action.get("action", "")
+            if verb in ("double", "beaver", "raccoon"):
+                offered = action.get("to") or cube * 2
+                text = f"{who} {'doubles' if verb == 'double' else verb + 's'} to {offered}"
+                if verb != "double":
+                    cube, owner = offered, side
+            elif verb == "take":
+                cube, owner = action.get("to") or cube * 2, side
+                text = f"{who} takes: the cube is on {cube}, {who} owns it"
+            elif verb == "drop":
+                text = f"{who} passes and loses {cube} point{'s' if cube != 1 else ''}"
+            else:
+                text = f"{who}: {verb}"
+            frames.append(_frame(len(frames), f"Move {action.get('move', '')}: {text}", a_side, b_side, cube, owner))
+            continue
+        try:
+            after = Position.from_position_id(action["position_id_after"])
+        except (KeyError, EngineError):
+            continue
+        # After the play the opponent of the mover is on roll.
+        if side == 0:
+            a_side, b_side = after.opponent, after.on_roll
+        else:
+            a_side, b_side = after.on_roll, after.opponent
+        dice = "-".join(str(d) for d in action.get("dice", []))
+        play = action.get("notation") or "cannot move"
+        caption = f"Move {action.get('move', '')}: {who} rolls {dice} and plays {play}"
+        frames.append(_frame(len(frames), caption, a_side, b_side, cube, owner, dice=dice))
+    return frames
+
+
+def game_replay(request, pk: int, number: int):
+    match = _get_match(pk)
+    games = list(match.games.all())
+    if not 1 <= number <= len(games):
+        raise Http404("No such game.")
+    moves = Game.objects.filter(match=match, number=number).values_list("moves", flat=True).first() or []
+    names = (match.player_a.name, match.player_b.name)
+    game = games[number - 1]
+    return render(request, "games/replay.html", {
+        "match": match,
+        "game": game,
+        "line": score_sheet(match)[number - 1],
+        "frames": replay_frames(moves, names),
+        "points_svg": POINTS_SVG,
+        "previous_game": games[number - 2] if number > 1 else None,
+        "next_game": games[number] if number < len(games) else None,
+        "geometry": {"bar_x": BAR_X, "tray_x": TRAY_X, "right": RIGHT, "col": COL, "mid": MID},
+    })
+
+
+# -- the TD's score-sheet entry ------------------------------------------------------------------
+
+
+def _add_service_error(form: GameEntryForm, error: Exception) -> None:
+    """Put the service's message next to the field it names (or above the form)."""
+    if isinstance(error, ScoringError):
+        target = error.field if error.field in form.fields and error.field not in ("number", "version") else None
+        form.add_error(target, error.message)
+    elif isinstance(error, ValidationError) and hasattr(error, "message_dict"):
+        for name, texts in error.message_dict.items():
+            target = name if name in form.fields and name not in ("number", "version") else None
+            for text in texts:
+                form.add_error(target, text)
+    else:
+        form.add_error(None, "; ".join(getattr(error, "messages", [str(error)])))
+
+
+@login_required(login_url="login")
+def match_enter(request, pk: int):
+    match = _get_match(pk)
+    if not can_enter_results(request.user, match):
+        raise PermissionDenied("Only a TD of this event (or staff) may enter its results.")
+    names = (match.player_a.name, match.player_b.name)
+    lines = score_sheet(match)
+    next_number = len(lines) + 1
+    form = None
+    if request.method == "POST" and request.POST.get("action") == "undo":
+        undo = UndoForm(request.POST)
+        if undo.is_valid() and lines:
+            try:
+                services.game_delete_last(match=match, by=request.user, expected_version=undo.cleaned_data["version"])
+                messages.success(request, f"Game {len(lines)} removed.")
+            except ConflictError as error:
+                messages.error(request, str(error))
+            except (ValidationError, ScoringError) as error:
+                messages.error(request, getattr(error, "message", None) or "; ".join(error.messages))
+        return redirect("match-enter", pk=match.pk)
+    if request.method == "POST":
+        form = GameEntryForm(request.POST, names=names)
+        if form.is_valid():
+            data = form.cleaned_data
+            game = services.GameInput(
+                winner=data["winner"], end=data["end"], kind=data["kind"], cube=data["cube"],
+                cube_owner=data["cube_owner"],
+            )
+            try:
+                updated = services.game_record(
+                    match=match, number=data["number"], game=game, by=request.user,
+                    expected_version=data["version"],
+                )
+            except ConflictError as error:
+                form.add_error(None, f"{error} (The sheet below has been reloaded.)")
+                match = _get_match(pk)
+                lines = score_sheet(match)
+                next_number = len(lines) + 1
+            except (ScoringError, ValidationError) as error:
+                _add_service_error(form, error)
+            else:
+                sheet = f"{updated.score_a}–{updated.score_b}"
+                if updated.finished:
+                    messages.success(request, f"Game {data['number']} recorded. Match over: "
+                                              f"{updated.winner.name} wins {sheet}.")
+                else:
+                    messages.success(request, f"Game {data['number']} recorded: {names[0]} {sheet} {names[1]}.")
+                return redirect("match-enter", pk=match.pk)
+    if form is None or not form.is_bound:
+        form = GameEntryForm(initial={"number": next_number, "version": match.version}, names=names)
+    else:
+        # Keep what was typed, but always submit against the sheet shown.
+        form.data = form.data.copy()
+        form.data["number"] = next_number
+        form.data["version"] = match.version
+    crawford_next = match.crawford_game == next_number and not match.finished
+    return render(request, "games/match_enter.html", {
+        "match": match,
+        "lines": lines,
+        "form": form,
+        "next_number": next_number,
+        "crawford_next": crawford_next,
+        "pairing": _pairing(match),
+        "nav": "desk",
+    }, status=400 if form.is_bound and form.errors else 200)

@@ -1,0 +1,53 @@
+"""Forms for the match pages. They check the shape of what was typed; the rules are the services'."""
+
+from django import forms
+
+from .engine.scoring import GameEnd, ResultKind
+
+CUBE_VALUES = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+
+
+class GameEntryForm(forms.Form):
+    """One line of a score sheet: who won, how, and where the cube stood."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Winner")
+    end = forms.ChoiceField(
+        label="How it ended",
+        widget=forms.RadioSelect,
+        initial=GameEnd.PLAYED_OUT.value,
+        choices=[
+            (GameEnd.PLAYED_OUT.value, "Played out"),
+            (GameEnd.RESIGNED.value, "Resigned"),
+            (GameEnd.DOUBLE_REFUSED.value, "Double refused"),
+        ],
+    )
+    kind = forms.TypedChoiceField(
+        label="Won as",
+        coerce=int,
+        widget=forms.RadioSelect,
+        initial=int(ResultKind.SINGLE),
+        choices=[(int(ResultKind.SINGLE), "Single"), (int(ResultKind.GAMMON), "Gammon"),
+                 (int(ResultKind.BACKGAMMON), "Backgammon")],
+    )
+    cube = forms.TypedChoiceField(
+        label="Cube value",
+        coerce=int,
+        initial=1,
+        choices=[(v, "1 (centred, never turned)" if v == 1 else str(v)) for v in CUBE_VALUES],
+        help_text="For a refused double: the value before the double.",
+    )
+    cube_owner = forms.TypedChoiceField(
+        label="Cube owner", coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args, names: tuple[str, str] = ("Player A", "Player B"), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [(0, names[0]), (1, names[1])]
+        self.fields["cube_owner"].choices = [("", "Nobody (centred)"), (0, names[0]), (1, names[1])]
+        self.fields["cube_owner"].initial = ""
+
+
+class UndoForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)

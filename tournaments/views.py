@@ -1,0 +1,550 @@
+"""Public pages that draw on every app (home, player, events) and the TD's desk.
+
+Views read through selectors (or the fixed-count queries in the `_read_*` helpers below) and
+write only through `tournaments.services` and `games.services`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+
+from config.errors import ConflictError
+from games import selectors as game_selectors
+from games import services as game_services
+from games.engine.errors import ScoringError
+from games.models import Match, MatchStatus, Player
+from ratings import selectors as rating_selectors
+from ratings.models import Rating, SystemChoice
+from ratings.views import runs_context
+
+from . import selectors, services
+from .forms import EventForm, FlightForm, NewPlayerForm, PlayerSearchForm, ScoreForm
+from .models import (
+    Entry,
+    EntryStatus,
+    Flight,
+    FlightFormat,
+    Pairing,
+    PairingStatus,
+    ReportStatus,
+    ResultReport,
+    Tournament,
+    TournamentStatus,
+)
+from .permissions import is_td
+
+SYSTEMS = dict(SystemChoice.choices)
+
+
+# -- home ----------------------------------------------------------------------------------------
+
+
+def home(request):
+    today = timezone.localdate()
+    events = list(
+        Tournament.objects.filter(
+            Q(status=TournamentStatus.RUNNING) | Q(status=TournamentStatus.OPEN, end_date__gte=today)
+        ).order_by("start_date", "id")[:12]
+    )
+    finished = list(Tournament.objects.filter(status=TournamentStatus.FINISHED).order_by("-end_date", "-id")[:5])
+    top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD, provisional=False)[:10])
+    recent = list(
+        Match.objects.filter(status__in=[MatchStatus.FINISHED, MatchStatus.FORFEITED])
+        .select_related("player_a", "player_b", "winner", "pairing__flight__tournament")
+        .order_by("-finished_at", "-id")[:15]
+    )
+    return render(request, "home.html", {
+        "running": [e for e in events if e.status == TournamentStatus.RUNNING],
+        "upcoming": [e for e in events if e.status != TournamentStatus.RUNNING],
+        "finished": finished,
+        "top": top,
+        "recent": recent,
+    })
+
+
+# -- player --------------------------------------------------------------------------------------
+
+
+@dataclass
+class ChartPoint:
+    x: float
+    y: float
+
+
+def rating_chart(changes: list, *, width: int = 640, height: int = 220, pad: int = 36) -> dict | None:
+    """Coordinates of a rating-history line (and its ± band) for an inline SVG."""
+    if not changes:
+        return None
+    values = [changes[0].rating_before] + [c.rating_after for c in changes]
+    devs = [changes[0].deviation_before] + [c.deviation_after for c in changes]
+    has_band = all(d is not None for d in devs)
+    lows = [v - d for v, d in zip(values, devs, strict=True)] if has_band else values
+    highs = [v + d for v, d in zip(values, devs, strict=True)] if has_band else values
+    low, high = min(lows), max(highs)
+    if high - low < 20:
+        low, high = low - 10, high + 10
+    span = high - low
+    n = len(values) - 1 or 1
+
+    def xy(i, v):
+        return round(pad + (width - pad - 8) * i / n, 1), round(8 + (height - 8 - pad) * (high - v) / span, 1)
+
+    line = " ".join(f"{x},{y}" for x, y in (xy(i, v) for i, v in enumerate(values)))
+    band = ""
+    if has_band:
+        top = [xy(i, v) for i, v in enumerate(highs)]
+        bottom = [xy(i, v) for i, v in enumerate(lows)][::-1]
+        band = " ".join(f"{x},{y}" for x, y in top + bottom)
+    ticks = []
+    for k in range(5):
+        value = low + span * k / 4
+        ticks.append({"y": xy(0, value)[1], "label": f"{value:.0f}"})
+    last = xy(len(values) - 1, values[-1])
+    return {
+        "width": width, "height": height, "pad": pad, "line": line, "band": band, "ticks": ticks,
+        "first": values[0], "last": values[-1], "high": max(values), "low": min(values), "count": len(changes),
+        "last_x": last[0], "last_y": last[1], "axis_y": height - pad, "right": width - 8,
+        "first_date": changes[0].played_on, "last_date": changes[-1].played_on,
+    }
+
+
+def _read_player_page(player: Player, system: str) -> dict:
+    """Everything on a player's page in six queries, however long his record."""
+    ratings = {
+        r.system: r
+        for r in Rating.objects.filter(
+            Q(system="fibs", run_id=rating_selectors.published_run("fibs"))
+            | Q(system="crawford", run_id=rating_selectors.published_run("crawford")),
+            player=player,
+        )
+    }
+    changes = list(rating_selectors.rating_history(player_id=player.pk, system=system))
+    pairings = list(
+        Pairing.objects.filter(Q(player_a=player) | Q(player_b=player))
+        .select_related("flight__tournament", "round", "player_a", "player_b", "match", "winner")
+        .order_by("-flight__tournament__start_date", "flight__tournament_id", "flight__position", "round__number",
+                  "id")
+    )
+    loose = list(
+        game_selectors.matches_of_player(player).filter(pairing__isnull=True).select_related("winner")[:30]
+    )
+    record = (
+        Match.objects.filter(Q(player_a=player) | Q(player_b=player), status__in=[MatchStatus.FINISHED,
+                                                                                   MatchStatus.FORFEITED])
+        .values_list("player_a_id", "player_a__name", "player_b_id", "player_b__name", "winner_id", "length")
+    )
+    head = {}
+    for a_id, a_name, b_id, b_name, winner_id, length in record:
+        other, name = (b_id, b_name) if a_id == player.pk else (a_id, a_name)
+        row = head.setdefault(other, {"id": other, "name": name, "won": 0, "lost": 0, "points": 0})
+        if winner_id == player.pk:
+            row["won"] += 1
+        else:
+            row["lost"] += 1
+        row["points"] += length
+    events = OrderedDict()
+    for p in pairings:
+        tournament = p.flight.tournament
+        entry = events.setdefault(tournament.pk, {"tournament": tournament, "rows": [], "won": 0, "lost": 0})
+        mine_a = p.player_a_id == player.pk
+        opponent = p.player_b if mine_a else p.player_a
+        won = p.winner_id == player.pk if p.winner_id else None
+        if won is True and p.player_b_id:
+            entry["won"] += 1
+        elif won is False:
+            entry["lost"] += 1
+        score = ""
+        if p.score_a is not None and p.score_b is not None:
+            score = f"{p.score_a}–{p.score_b}" if mine_a else f"{p.score_b}–{p.score_a}"
+        entry["rows"].append({"pairing": p, "opponent": opponent, "won": won, "score": score})
+    return {
+        "ratings": [(key, label, ratings.get(key)) for key, label in SYSTEMS.items()],
+        "changes": changes,
+        "events": list(events.values()),
+        "loose": loose,
+        "head_to_head": sorted(head.values(), key=lambda r: (-(r["won"] + r["lost"]), r["name"])),
+    }
+
+
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player, pk=pk)
+    system = request.GET.get("system") if request.GET.get("system") in SYSTEMS else SystemChoice.CRAWFORD.value
+    data = _read_player_page(player, system)
+    return render(request, "tournaments/player.html", dict(
+        data,
+        player=player,
+        system=system,
+        system_label=SYSTEMS[system],
+        chart=rating_chart(data["changes"]),
+        recent_changes=data["changes"][-15:][::-1],
+        other_systems=[(k, v) for k, v in SYSTEMS.items()],
+    ))
+
+
+# -- events (public) -----------------------------------------------------------------------------
+
+KNOCKOUT_FORMATS = {FlightFormat.SINGLE_ELIMINATION, FlightFormat.DOUBLE_ELIMINATION}
+TABLE_FORMATS = {FlightFormat.SWISS, FlightFormat.ROUND_ROBIN, FlightFormat.SWISS_KNOCKOUT}
+TIE_BREAK_WORDS = {
+    "buchholz": "Buchholz (opponents' points)",
+    "median_buchholz": "Median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "head_to_head": "Head to head",
+    "wins": "Wins",
+    "point_difference": "Point difference",
+    "points_for": "Points won",
+}
+
+
+def event_list(request):
+    events = list(selectors.tournament_list())
+    return render(request, "tournaments/event_list.html", {
+        "nav": "events",
+        "running": [e for e in events if e.status == TournamentStatus.RUNNING],
+        "upcoming": [e for e in events if e.status in (TournamentStatus.OPEN, TournamentStatus.DRAFT)],
+        "finished": [e for e in events if e.status == TournamentStatus.FINISHED],
+    })
+
+
+def _feeder_words(flight: Flight) -> str:
+    return "; ".join(
+        f"losers of {d.get('source')} round {d.get('source_round')} enter in round {d.get('entry_round')}"
+        for d in flight.feeders or []
+    )
+
+
+def _read_event(tournament: Tournament) -> dict:
+    """The flights of an event with their draws, standings and entries.
+
+    A fixed number of queries per flight, whatever the number of players.
+    """
+    flights = list(selectors.flight_list().filter(tournament=tournament))
+    entries = defaultdict(list)
+    for entry in selectors.entry_list().filter(tournament=tournament):
+        entries[entry.flight_id].append(entry)
+    match_of = dict(Pairing.objects.filter(flight__tournament=tournament).values_list("pk", "match_id"))
+    out = []
+    for flight in flights:
+        bracket = selectors.bracket(flight)
+        for column in bracket["rounds"]:
+            for slot in column["slots"]:
+                slot["match"] = match_of.get(slot["pairing"])
+                slot["id"] = f"slot-{flight.pk}-{slot['slot']}"
+        standings = selectors.standings(flight) if flight.format in TABLE_FORMATS and flight.status != "draft" else []
+        tie_breaks = []
+        if standings:
+            tie_breaks = list(standings[0]["tie_breaks"].keys())
+            for line in standings:
+                line["tie_values"] = [line["tie_breaks"][k] for k in tie_breaks]
+        out.append({
+            "flight": flight,
+            "feeders": _feeder_words(flight),
+            "entries": entries.get(flight.pk, []),
+            "checked_in": sum(1 for e in entries.get(flight.pk, []) if e.status == EntryStatus.CHECKED_IN),
+            "bracket": bracket,
+            "graphic": flight.format in KNOCKOUT_FORMATS or flight.format == FlightFormat.SWISS_KNOCKOUT,
+            "standings": standings,
+            "tie_breaks": [TIE_BREAK_WORDS.get(k, k.replace("_", " ").capitalize()) for k in tie_breaks],
+            "placings": selectors.placings(flight) if flight.status == "finished" else [],
+        })
+    return {"flights": out, "live": tournament.status == TournamentStatus.RUNNING}
+
+
+def event_detail(request, slug: str):
+    tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers"), slug=slug)
+    context = {"tournament": tournament, "nav": "events", "is_td": is_td(request.user, tournament)}
+    context.update(_read_event(tournament))
+    return render(request, "tournaments/event.html", context)
+
+
+def event_live(request, slug: str):
+    """The part of the event page that changes while it runs, for the page to poll."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    context = {"tournament": tournament}
+    context.update(_read_event(tournament))
+    return render(request, "tournaments/_flights.html", context)
+
+
+# -- the TD's desk -------------------------------------------------------------------------------
+
+
+def _error_text(error: Exception) -> str:
+    if isinstance(error, ScoringError):
+        return error.message
+    if isinstance(error, ValidationError):
+        if hasattr(error, "message_dict"):
+            return " ".join(text for texts in error.message_dict.values() for text in texts)
+        return " ".join(error.messages)
+    return str(error)
+
+
+def _form_errors(form, error: ValidationError | ScoringError) -> None:
+    """Put a service's refusal next to the field it names, or above the form."""
+    if isinstance(error, ScoringError):
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+        return
+    for name, texts in getattr(error, "message_dict", {"non_field_errors": error.messages}).items():
+        for text in texts:
+            form.add_error(name if name in form.fields else None, text)
+
+
+REFUSALS = (ValidationError, ScoringError, ConflictError, PermissionDenied)
+
+
+@login_required(login_url="login")
+def desk(request):
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(by=request.user, **data)
+        except (ValidationError, ScoringError) as error:
+            _form_errors(form, error)
+        except PermissionDenied as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{tournament.name} created. Add its flights next.")
+            return redirect("desk-event", slug=tournament.slug)
+    events = selectors.tournament_list()
+    if not request.user.is_staff:
+        events = events.filter(organisers=request.user)
+    return render(request, "tournaments/desk.html", {
+        "nav": "desk", "events": list(events), "form": form,
+        "may_create": request.user.is_staff or request.user.has_perm("tournaments.add_tournament"),
+    }, status=400 if form.errors else 200)
+
+
+def _td_event(request, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_td(request.user, tournament):
+        raise PermissionDenied(f"Only a TD of {tournament.name} may use its desk.")
+    return tournament
+
+
+def _desk_action(request, tournament: Tournament, forms_: dict):
+    """Carry out one POSTed desk action through the services. Returns a response or None."""
+    action = request.POST.get("action", "")
+    user = request.user
+    back = redirect(f"{reverse('desk-event', args=[tournament.slug])}#{request.POST.get('anchor', '')}")
+
+    def flight():
+        return get_object_or_404(Flight, pk=request.POST.get("flight"), tournament=tournament)
+
+    def entry():
+        return get_object_or_404(Entry.objects.select_related("player", "flight__tournament"),
+                                 pk=request.POST.get("entry"), tournament=tournament)
+
+    def pairing():
+        return get_object_or_404(Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b"),
+                                 pk=request.POST.get("pairing"), flight__tournament=tournament)
+
+    try:
+        if action == "flight":
+            form = forms_["flight"] = FlightForm(request.POST, prefix="flight")
+            if not form.is_valid():
+                return None
+            data = form.cleaned_data
+            try:
+                made = services.flight_create(tournament=tournament, by=user, **data)
+            except (ValidationError, ScoringError) as error:
+                _form_errors(form, error)
+                return None
+            messages.success(request, f"Flight {made.name} added.")
+        elif action == "enter":
+            player = get_object_or_404(Player, pk=request.POST.get("player"))
+            made = services.entry_add(flight=flight(), player=player, by=user)
+            messages.success(request, f"{player.name} entered in {made.flight.name}.")
+        elif action == "new_player":
+            form = forms_["new_player"] = NewPlayerForm(request.POST, prefix="new")
+            if not form.is_valid():
+                return None
+            target = flight()
+            try:
+                player = game_services.player_create(by=user, **form.cleaned_data)
+            except ValidationError as error:
+                _form_errors(form, error)
+                return None
+            services.entry_add(flight=target, player=player, by=user)
+            messages.success(request, f"{player.name} added as a new player and entered in {target.name}.")
+        elif action == "check_in":
+            made = services.entry_check_in(entry=entry(), by=user)
+            messages.success(request, f"{made.player.name} checked in.")
+        elif action == "check_in_all":
+            target = flight()
+            waiting = list(Entry.objects.filter(flight=target, status=EntryStatus.REGISTERED).select_related(
+                "player", "flight__tournament"))
+            for item in waiting:
+                services.entry_check_in(entry=item, by=user)
+            messages.success(request, f"{len(waiting)} player{'s' if len(waiting) != 1 else ''} checked in.")
+        elif action == "withdraw":
+            made = services.entry_withdraw(entry=entry(), by=user, reason="withdrawn at the desk")
+            messages.success(request, f"{made.player.name} withdrawn.")
+        elif action == "start_flight":
+            target = flight()
+            services.flight_start(flight=target, by=user, expected_version=int(request.POST.get("version", -1)))
+            messages.success(request, f"{target.name} started: the first round is drawn.")
+        elif action == "start_round":
+            target = flight()
+            made = services.round_start(flight=target, by=user, expected_version=int(request.POST.get("version", -1)))
+            messages.success(request, f"{target.name} round {made.number} started.")
+        elif action == "sheet":
+            target = pairing()
+            if target.match_id is None:
+                target = services.pairing_start(pairing=target, by=user)
+            return redirect("match-enter", pk=target.match_id)
+        elif action == "score":
+            target = pairing()
+            form = ScoreForm(request.POST, prefix=f"p{target.pk}")
+            if not form.is_valid():
+                messages.error(request, f"{target.slot}: give both players' points.")
+                return back
+            data = form.cleaned_data
+            services.result_report(pairing=target, by=user, score_a=data["score_a"], score_b=data["score_b"],
+                                   note=data["note"], expected_version=data["version"])
+            messages.success(request, f"{target.slot}: {target.player_a.name} {data['score_a']}–{data['score_b']} "
+                                      f"{target.player_b.name} recorded.")
+        elif action == "confirm":
+            report = get_object_or_404(ResultReport.objects.select_related("pairing__flight__tournament"),
+                                       pk=request.POST.get("report"), pairing__flight__tournament=tournament)
+            services.result_confirm(report=report, by=user)
+            messages.success(request, f"{report.pairing.slot}: result confirmed.")
+        else:
+            messages.error(request, "Unknown action.")
+    except REFUSALS as error:
+        messages.error(request, _error_text(error))
+    return back
+
+
+def desk_event(request, slug: str):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
+    tournament = _td_event(request, slug)
+    forms_ = {}
+    if request.method == "POST":
+        response = _desk_action(request, tournament, forms_)
+        if response is not None:
+            return response
+    search = PlayerSearchForm(request.GET or None)
+    found = []
+    if search.is_valid() and search.cleaned_data["q"]:
+        found = list(game_selectors.player_list(search=search.cleaned_data["q"])[:15])
+    flights = list(selectors.flight_list().filter(tournament=tournament))
+    entries = defaultdict(list)
+    for item in selectors.entry_list().filter(tournament=tournament):
+        entries[item.flight_id].append(item)
+    rounds = defaultdict(list)
+    for rnd in selectors.round_list().filter(flight__tournament=tournament):
+        rounds[rnd.flight_id].append(rnd)
+    open_pairings = list(selectors.pairing_list().filter(
+        flight__tournament=tournament, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]
+    ).exclude(player_b__isnull=True))
+    decided = list(selectors.pairing_list().filter(
+        flight__tournament=tournament, status__in=[PairingStatus.FINISHED, PairingStatus.WALKOVER]
+    ).order_by("-decided_at", "-id")[:40])
+    reports = list(selectors.report_list().filter(
+        pairing__flight__tournament=tournament, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
+    ).select_related("pairing__player_a", "pairing__player_b"))
+    for p in open_pairings:
+        p.score_form = ScoreForm(prefix=f"p{p.pk}", initial={"version": p.version})
+    flight_rows = []
+    for f in flights:
+        mine = entries.get(f.pk, [])
+        flight_rows.append({
+            "flight": f,
+            "entries": mine,
+            "registered": sum(1 for e in mine if e.status == EntryStatus.REGISTERED),
+            "checked_in": sum(1 for e in mine if e.status == EntryStatus.CHECKED_IN),
+            "rounds": rounds.get(f.pk, []),
+            "open": sum(1 for p in open_pairings if p.flight_id == f.pk),
+        })
+    context = {
+        "nav": "desk",
+        "tournament": tournament,
+        "flights": flight_rows,
+        "flight_form": forms_.get("flight") or FlightForm(prefix="flight"),
+        "new_player_form": forms_.get("new_player") or NewPlayerForm(prefix="new"),
+        "search": search,
+        "found": found,
+        "open_pairings": open_pairings,
+        "decided": decided,
+        "pending_reports": [r for r in reports if r.status == ReportStatus.PENDING],
+        "disputes": [r for r in reports if r.status == ReportStatus.DISPUTED],
+        "draft_flights": [f for f in flights if f.status == "draft" and f.takes_entries],
+    }
+    context.update(runs_context())
+    return render(request, "tournaments/desk_event.html", context, status=400 if forms_ else 200)
+
+
+def desk_slips(request, slug: str):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
+    tournament = _td_event(request, slug)
+    pairings = selectors.pairing_list().filter(
+        flight__tournament=tournament, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]
+    ).exclude(player_b__isnull=True)
+    round_id = request.GET.get("round")
+    if round_id and round_id.isdigit():
+        pairings = pairings.filter(round_id=int(round_id))
+    return render(request, "tournaments/slips.html", {
+        "tournament": tournament, "pairings": list(pairings), "nav": "desk", "rows": range(1, 16),
+    })
+
+
+def desk_correct(request, slug: str, pk: int):
+    """A TD rules on a result: a dispute or a correction, with its downstream effect shown first."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
+    tournament = _td_event(request, slug)
+    pairing = get_object_or_404(
+        Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b", "winner", "match"),
+        pk=pk, flight__tournament=tournament,
+    )
+    form = ScoreForm(request.POST or None, initial={"version": pairing.version, "score_a": pairing.score_a,
+                                                    "score_b": pairing.score_b})
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if data["score_a"] == data["score_b"]:
+            form.add_error("score_b", "A match has a winner: the scores cannot be equal.")
+        else:
+            winner_id = pairing.player_a_id if data["score_a"] > data["score_b"] else pairing.player_b_id
+            if request.POST.get("previewed") == f"{data['score_a']}-{data['score_b']}":
+                try:
+                    services.result_override(
+                        pairing=pairing, by=request.user, score_a=data["score_a"], score_b=data["score_b"],
+                        note=data["note"], apply_downstream=True, expected_version=data["version"],
+                    )
+                except REFUSALS as error:
+                    form.add_error(None, _error_text(error))
+                else:
+                    messages.success(request, f"{pairing.slot} ruled: {pairing.player_a.name} {data['score_a']}–"
+                                              f"{data['score_b']} {pairing.player_b.name}.")
+                    return redirect("desk-event", slug=tournament.slug)
+            if not form.errors:
+                try:
+                    preview = selectors.correction_preview(pairing=pairing, winner_id=winner_id)
+                except REFUSALS as error:
+                    form.add_error(None, _error_text(error))
+    names = {}
+    if preview:
+        ids = {pid for item in preview["affected"] for pid in (item["players"] + (item["becomes"] or [])) if pid}
+        names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+        for item in preview["affected"]:
+            item["names"] = [names.get(pid, "bye") if pid else "bye" for pid in item["players"]]
+            item["becomes_names"] = [names.get(pid, "to be decided") if pid else "to be decided"
+                                     for pid in (item["becomes"] or [])]
+    reports = list(pairing.reports.select_related("submitted_by", "winner").order_by("-version"))
+    return render(request, "tournaments/desk_correct.html", {
+        "nav": "desk", "tournament": tournament, "pairing": pairing, "form": form, "preview": preview,
+        "reports": reports,
+    }, status=400 if form.errors else 200)
