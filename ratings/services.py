@@ -385,20 +385,178 @@ def match_final_score_set(*, match: Match, score_a: int, score_b: int) -> Match:
     winner = match.player_a_id if score_a > score_b else match.player_b_id
     if max(score_a, score_b) < match.length:
         raise ValidationError({"score": [f"The winner's score must reach the length ({match.length})."]})
+    finished = {
+        "status": MatchStatus.FINISHED,
+        "score_a": score_a,
+        "score_b": score_b,
+        "winner_id": winner,
+        "finished_at": match.played_on,
+    }
     with transaction.atomic():
-        changed = (
-            Match.objects.filter(pk=match.pk, status=MatchStatus.IN_PROGRESS, version=match.version, games__isnull=True)
-            .update(
-                status=MatchStatus.FINISHED,
-                score_a=score_a,
-                score_b=score_b,
-                winner_id=winner,
-                finished_at=match.played_on,
-                version=F("version") + 1,
-            )
-        )
+        # The version is raised by every write, games included: an unchanged version means the
+        # match is still as loaded, in progress with no games.
+        changed = Match.objects.filter(
+            pk=match.pk, status=MatchStatus.IN_PROGRESS, score_a=0, score_b=0, version=match.version
+        ).update(version=F("version") + 1, **finished)
         if changed != 1:
             raise ConflictError(f"Match {match.pk} changed while its result was being stored.")
         rating_recompute_for_match(match=match)
-    match.refresh_from_db()
+    for name, value in finished.items():
+        setattr(match, name, value)
+    match.version += 1
     return match
+
+
+RESULT_COLUMNS = ("played_on", "player_a", "player_b", "length", "score_a", "score_b")
+"""The columns a results file must have; `event` and `source_id` are optional, others ignored."""
+
+
+class ResultsFileError(ValueError):
+    """A results file has rows that cannot be imported; `problems` lists (line, message)."""
+
+    def __init__(self, problems: list[tuple[int, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"line {line}: {message}" for line, message in problems))
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One valid row of a results file."""
+
+    line: int
+    played_on: datetime
+    player_a: str
+    player_b: str
+    length: int
+    score_a: int
+    score_b: int
+    source_key: str
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    already_there: int = 0
+    players_created: list[str] = field(default_factory=list)
+
+
+def _whole(value: str, what: str) -> int:
+    try:
+        return int(value.strip())
+    except (ValueError, AttributeError):
+        raise ValueError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
+    """Check one row; returns (problem, None) or (None, the row's values)."""
+    try:
+        played_on = datetime.fromisoformat((raw["played_on"] or "").strip())
+    except ValueError:
+        return f"played_on must be a date such as 2025-03-31, not {raw['played_on']!r}", None
+    if timezone.is_naive(played_on):
+        played_on = timezone.make_aware(
+            played_on if played_on.time() != time_of_day() else datetime.combine(played_on.date(), time_of_day(12))
+        )
+    name_a = " ".join((raw["player_a"] or "").split())
+    name_b = " ".join((raw["player_b"] or "").split())
+    if not name_a or not name_b:
+        return "both players need a name", None
+    if name_a.lower() == name_b.lower():
+        return f"{name_a} cannot play himself", None
+    try:
+        length = _whole(raw["length"], "length")
+        score_a = _whole(raw["score_a"], "score_a")
+        score_b = _whole(raw["score_b"], "score_b")
+    except ValueError as error:
+        return str(error), None
+    if not 1 <= length <= 99:
+        return f"length must be between 1 and 99 points, not {length}", None
+    if score_a < 0 or score_b < 0:
+        return "scores cannot be negative", None
+    if score_a == score_b:
+        return f"equal scores ({score_a}-{score_b}) name no winner", None
+    if max(score_a, score_b) < length:
+        return f"the winner's score {max(score_a, score_b)} is below the length {length}", None
+    if min(score_a, score_b) >= length:
+        return f"the loser's score {min(score_a, score_b)} reaches the length {length}", None
+    return None, (played_on, name_a, name_b, length, score_a, score_b)
+
+
+def results_file_read(*, text: str) -> list[ResultRow]:
+    """Validate every row of a results CSV (header `played_on,player_a,player_b,length,score_a,
+    score_b`, optional `event` and `source_id`, other columns ignored). Raises
+    `ResultsFileError` listing every bad row by line number."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [name.strip() for name in reader.fieldnames or []]
+    missing = [name for name in RESULT_COLUMNS if name not in header]
+    if missing:
+        raise ResultsFileError([(1, f"the header lacks {', '.join(missing)} (it needs {','.join(RESULT_COLUMNS)})")])
+    reader.fieldnames = header
+    rows, problems = [], []
+    occurrences: dict[str, int] = {}
+    for raw in reader:
+        line = reader.line_num
+        if None in raw or any(raw.get(name) is None for name in RESULT_COLUMNS):
+            problems.append((line, "the row has a different number of columns from the header"))
+            continue
+        problem, values = _row_problem(raw)
+        if problem:
+            problems.append((line, problem))
+            continue
+        source_id = (raw.get("source_id") or "").strip()
+        if source_id:
+            key = f"csv:{source_id}"
+        else:
+            content = "|".join(
+                [values[0].isoformat(), values[1].lower(), values[2].lower(), *map(str, values[3:]),
+                 (raw.get("event") or "").strip()]
+            )
+            occurrences[content] = occurrences.get(content, 0) + 1
+            content = f"{content}|{occurrences[content]}"
+            key = "csv:" + hashlib.sha256(content.encode()).hexdigest()[:40]
+        rows.append(ResultRow(line, *values, key))
+    seen: dict[str, int] = {}
+    for row in rows:
+        if row.source_key in seen:
+            problems.append((row.line, f"source_id repeats line {seen[row.source_key]}"))
+        seen.setdefault(row.source_key, row.line)
+    if problems:
+        raise ResultsFileError(sorted(problems))
+    return rows
+
+
+def results_import(*, rows: list[ResultRow], by=None) -> ImportReport:
+    """Store valid rows (`results_file_read`) as finished matches, in one transaction: all of
+    them or, on any error, none (raised as `ResultsFileError` by line). Rows imported before
+    are skipped. One recompute is requested when it commits."""
+    report = ImportReport()
+    existing = set(
+        Match.objects.filter(source_key__in=[row.source_key for row in rows]).values_list("source_key", flat=True)
+    )
+    players: dict[str, Player] = {}
+    with transaction.atomic():
+        for row in rows:
+            if row.source_key in existing:
+                report.already_there += 1
+                continue
+            try:
+                sides = []
+                for name in (row.player_a, row.player_b):
+                    player = players.get(name.lower())
+                    if player is None:
+                        player, created = player_get_or_create_by_name(name=name, by=by)
+                        players[name.lower()] = player
+                        if created:
+                            report.players_created.append(player.name)
+                    sides.append(player)
+                match = match_create(
+                    player_a=sides[0], player_b=sides[1], length=row.length, played_on=row.played_on,
+                    source="csv", source_key=row.source_key, by=by,
+                )
+                match_final_score_set(match=match, score_a=row.score_a, score_b=row.score_b)
+            except (ValidationError, ConflictError, ValueError) as error:
+                message = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+                raise ResultsFileError([(row.line, message)]) from None
+            existing.add(row.source_key)
+            report.imported += 1
+    return report

@@ -1,0 +1,97 @@
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.models import Match, MatchStatus, Player
+from ratings import selectors, services
+
+pytestmark = pytest.mark.django_db
+
+LEAGUE = Path("/work/shared/data/league.csv")
+
+GOOD = """played_on,player_a,player_b,length,score_a,score_b,event
+2025-02-01,Anna,Bo,5,5,3,Club night
+2025-02-01,Bo,Carl,7,2,7,Club night
+2025-02-08,Carl,Anna,3,4,1,Club night
+"""
+
+
+def write(tmp_path, text, name="results.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_good_file_is_stored_as_finished_matches_with_new_players(tmp_path, capsys):
+    call_command("import_results", write(tmp_path, GOOD))
+    assert "imported 3 matches, 0 already there, 3 new players" in capsys.readouterr().out
+    matches = list(Match.objects.order_by("played_on", "id").select_related("winner"))
+    assert [(m.score_a, m.score_b, m.winner.name, m.status) for m in matches] == [
+        (5, 3, "Anna", MatchStatus.FINISHED), (2, 7, "Carl", MatchStatus.FINISHED), (4, 1, "Carl", MatchStatus.FINISHED),
+    ]
+    assert all(m.source == "csv" and m.source_key.startswith("csv:") and m.rated for m in matches)
+    assert not any(m.games.exists() for m in matches)
+    assert len(services.rated_history()) == 3
+
+
+def test_importing_the_same_file_again_adds_nothing(tmp_path, capsys):
+    path = write(tmp_path, GOOD)
+    call_command("import_results", path)
+    call_command("import_results", path)
+    assert "imported 0 matches, 3 already there, 0 new players" in capsys.readouterr().out
+    assert Match.objects.count() == 3 and Player.objects.count() == 3
+
+
+def test_source_ids_are_the_identity_of_a_row(tmp_path):
+    text = "played_on,player_a,player_b,length,score_a,score_b,source_id\n2025-01-01,A,B,1,1,0,x1\n2025-01-01,A,B,1,1,0,x2\n"
+    call_command("import_results", write(tmp_path, text))
+    call_command("import_results", write(tmp_path, text.replace(",x2", ",x2") + "2025-01-02,A,B,1,0,1,x3\n"))
+    assert sorted(Match.objects.values_list("source_key", flat=True)) == ["csv:x1", "csv:x2", "csv:x3"]
+
+
+def test_bad_rows_are_reported_by_line_and_nothing_is_stored(tmp_path):
+    bad = (
+        "played_on,player_a,player_b,length,score_a,score_b\n"
+        "2025-02-01,Anna,Bo,5,5,3\n"      # 2 fine
+        "2025-02-01,Bo,Carl,7,7,7\n"      # 3 equal scores
+        "2025-02-30,Carl,Anna,3,3,1\n"    # 4 bad date
+        "2025-03-01,Dan,Eve,0,1,0\n"      # 5 length below 1
+        "2025-03-01,Dan,dan,3,3,0\n"      # 6 same player twice
+        "2025-03-01,Dan,Eve,5,4,2\n"      # 7 winner below the length
+        "2025-03-01,Dan,Eve,x,4,2\n"      # 8 not a number
+    )
+    with pytest.raises(CommandError) as raised:
+        call_command("import_results", write(tmp_path, bad))
+    message = str(raised.value)
+    assert "nothing imported" in message
+    for line, words in [(3, "equal scores"), (4, "played_on must be a date"), (5, "length must be between 1"),
+                        (6, "Dan cannot play himself"), (7, "the winner's score 4 is below the length 5"), (8, "length must be a whole number")]:
+        assert f"line {line}: {words}" in message
+    assert "line 2:" not in message
+    assert Match.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_a_file_without_the_needed_columns_is_refused(tmp_path):
+    with pytest.raises(CommandError, match="line 1: the header lacks score_a, score_b"):
+        call_command("import_results", write(tmp_path, "played_on,player_a,player_b,length\n2025-01-01,A,B,3\n"))
+
+
+def test_a_row_the_database_refuses_rolls_back_the_whole_file(tmp_path, make_player):
+    make_player(name="Twin", club="North")
+    make_player(name="Twin", club="South", confirm_duplicate=True)
+    text = GOOD + "2025-02-09,Twin,Anna,3,3,0,Club night\n"
+    with pytest.raises(CommandError, match="line 5: Several players are named Twin"):
+        call_command("import_results", write(tmp_path, text))
+    assert Match.objects.count() == 0 and not Player.objects.filter(name="Anna").exists()
+
+
+def test_the_league_file_imports_1500_matches_and_rates_them(capsys):
+    call_command("import_results", LEAGUE)
+    assert "imported 1500 matches" in capsys.readouterr().out
+    assert Match.objects.filter(status=MatchStatus.FINISHED, source="csv").count() == 1500
+    call_command("import_results", LEAGUE)
+    assert Match.objects.count() == 1500
+    run = services.rating_recompute_now(system="crawford")
+    assert run.matches_total == 1500
+    assert selectors.rating_list(system="crawford").count() == Player.objects.count()
