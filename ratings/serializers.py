@@ -1,0 +1,68 @@
+"""How ratings look in the API. Read-only shapes; no rules."""
+
+from rest_framework import serializers
+
+from .models import Rating, RatingChange, RatingRun
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    country = serializers.CharField(source="player.country")
+    club = serializers.CharField(source="player.club")
+
+    class Meta:
+        model = Rating
+        fields = [
+            "player", "name", "country", "club", "system", "rating", "deviation", "volatility", "experience",
+            "matches", "last_played", "provisional",
+        ]
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    match = serializers.IntegerField(source="match_id")
+    opponent = serializers.IntegerField(source="opponent_id")
+    opponent_name = serializers.CharField(source="opponent.name")
+    delta = serializers.FloatField()
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "match", "played_on", "length", "opponent", "opponent_name", "won", "rating_before", "rating_after",
+            "delta", "deviation_before", "deviation_after", "expected",
+        ]
+
+
+class RatingRunSerializer(serializers.ModelSerializer):
+    progress = serializers.FloatField(allow_null=True)
+
+    class Meta:
+        model = RatingRun
+        fields = [
+            "id", "system", "status", "stage", "requested_at", "started_at", "heartbeat_at", "finished_at",
+            "matches_total", "matches_done", "progress", "players", "published", "error",
+        ]
+
+
+class RecomputeRequestSerializer(serializers.Serializer):
+    system = serializers.CharField(required=False, allow_blank=True, help_text="fibs or crawford; both by default.")
+
+
+class ForecastSideSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField(allow_null=True)
+    provisional = serializers.BooleanField()
+
+
+class ForecastSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    length = serializers.IntegerField()
+    a = ForecastSideSerializer()
+    b = ForecastSideSerializer()
+    p_a = serializers.FloatField(help_text="Player A's chance to win the match.")
+    p_b = serializers.FloatField(help_text="Player B's chance to win the match.")
+    difference_deviation = serializers.FloatField(allow_null=True)
+    p_a_low = serializers.FloatField(allow_null=True, help_text="95% interval for p_a (variance-adjusted only).")
+    p_a_high = serializers.FloatField(allow_null=True)

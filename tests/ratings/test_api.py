@@ -1,0 +1,149 @@
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ratings import services
+from ratings.models import RatingRun, RunStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(make_player, finish, no_enqueue):
+    """Six players in two clubs; A beats everyone, then a run of each system is published."""
+    a = make_player(name="Anna", country="DK", club="North")
+    others = [
+        make_player(name="Bo", country="DK", club="North"),
+        make_player(name="Carl", country="SE", club="South"),
+        make_player(name="Dina", country="SE", club="South"),
+        make_player(name="Eli", country="NO", club="South"),
+        make_player(name="Finn", country="NO", club="North"),
+    ]
+    for day, other in enumerate(others):
+        finish(a, other, length=5, winner="a", day=day)
+    finish(others[0], others[1], length=3, winner="a", day=9)
+    for system in ("fibs", "crawford"):
+        services.rating_recompute_now(system=system)
+    return a, others
+
+
+def test_the_rating_list_is_public_paginated_and_ordered_by_rating(api, league):
+    response = api.get("/api/v1/ratings/?system=fibs")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == 6
+    rows = body["results"]
+    assert rows[0]["name"] == "Anna" and rows[0]["country"] == "DK" and rows[0]["matches"] == 5
+    assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+    assert rows[0]["deviation"] is None and rows[0]["provisional"] is True
+
+
+def test_the_rating_list_filters_by_country_club_and_provisional(api, league):
+    assert [r["name"] for r in api.get("/api/v1/ratings/?country=se").json()["results"]] == ["Dina", "Carl"]
+    north = api.get("/api/v1/ratings/?club=North&system=crawford").json()["results"]
+    assert {r["name"] for r in north} == {"Anna", "Bo", "Finn"} and north[0]["deviation"] is not None
+    assert api.get("/api/v1/ratings/?provisional=false").json()["count"] == 0
+    assert api.get("/api/v1/ratings/?provisional=true").json()["count"] == 6
+
+
+def test_the_rating_list_needs_a_fixed_number_of_queries(api, league, make_player, finish):
+    with CaptureQueriesContext(connection) as small:
+        assert api.get("/api/v1/ratings/?system=crawford").status_code == 200
+    a, others = league
+    for n in range(20):
+        finish(make_player(name=f"New {n}"), others[n % 5], length=3, day=20 + n)
+    services.rating_recompute_now(system="crawford")
+    with CaptureQueriesContext(connection) as large:
+        assert api.get("/api/v1/ratings/?system=crawford").json()["count"] == 26
+    assert len(small) == len(large) == 2  # count + page (published run and players joined in)
+
+
+def test_an_unknown_system_is_a_400_naming_the_field(api, league):
+    response = api.get("/api/v1/ratings/?system=elo")
+    assert response.status_code == 400 and "system" in response.json()
+
+
+def test_a_players_history_lists_his_matches_in_order(api, league):
+    a, others = league
+    response = api.get(f"/api/v1/ratings/history/{others[0].pk}/?system=fibs")
+    assert response.status_code == 200
+    rows = response.json()["results"]
+    assert [(r["opponent_name"], r["won"], r["length"]) for r in rows] == [("Anna", False, 5), ("Carl", True, 3)]
+    assert rows[0]["rating_after"] == pytest.approx(rows[0]["rating_before"] + rows[0]["delta"])
+    assert rows[1]["rating_before"] == rows[0]["rating_after"]
+    with CaptureQueriesContext(connection) as queries:
+        api.get(f"/api/v1/ratings/history/{a.pk}/?system=crawford")
+    assert len(queries) == 3  # player, count, page
+    assert api.get("/api/v1/ratings/history/999999/").status_code == 404
+
+
+def test_runs_show_the_latest_run_of_each_system_with_progress(api, league):
+    rows = api.get("/api/v1/ratings/runs/").json()
+    assert [(r["system"], r["status"], r["matches_done"], r["matches_total"], r["progress"]) for r in rows] == [
+        ("crawford", "done", 6, 6, 1.0), ("fibs", "done", 6, 6, 1.0)
+    ]
+
+
+def test_only_staff_may_request_a_recompute(api, staff_api, league, django_capture_on_commit_callbacks, no_enqueue):
+    assert api.post("/api/v1/ratings/recompute/", {"system": "fibs"}, format="json").status_code in (401, 403)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_api.post("/api/v1/ratings/recompute/", {"system": "fibs"}, format="json")
+    assert response.status_code == 202
+    assert [r["status"] for r in response.json()] == ["queued"] and len(no_enqueue) == 1
+    assert staff_api.post("/api/v1/ratings/recompute/", {"system": "nope"}, format="json").status_code == 400
+    services.rating_run_process(run_id=no_enqueue[0])
+    assert RatingRun.objects.get(pk=no_enqueue[0]).status == RunStatus.DONE
+
+
+def test_predict_answers_each_players_chance_with_the_uncertainty(api, league):
+    a, others = league
+    fibs = api.get(f"/api/v1/ratings/predict/?a={a.pk}&b=Bo&length=7").json()
+    assert fibs["p_a"] + fibs["p_b"] == pytest.approx(1.0) and fibs["p_a"] > 0.5
+    assert fibs["a"]["name"] == "Anna" and fibs["p_a_low"] is None
+    rating_a, rating_b = fibs["a"]["rating"], fibs["b"]["rating"]
+    assert fibs["p_a"] == pytest.approx(1 / (1 + 10 ** ((rating_b - rating_a) * 7**0.5 / 2000)))
+    crawford = api.get("/api/v1/ratings/predict/?a=anna&b=Bo&length=7&system=crawford").json()
+    assert crawford["p_a_low"] < crawford["p_a"] < crawford["p_a_high"]
+    assert crawford["difference_deviation"] > 0 and crawford["a"]["deviation"] > 0
+
+
+def test_predict_refuses_unknown_players_bad_lengths_and_systems_by_field(api, league):
+    response = api.get("/api/v1/ratings/predict/?a=Nobody&b=Bo&length=0&system=elo")
+    assert response.status_code == 400
+    assert set(response.json()) == {"a", "length", "system"}
+    assert api.get("/api/v1/ratings/predict/?a=Bo&b=bo&length=3").json() == {"b": ["A player cannot play himself."]}
+
+
+def test_the_predict_command_prints_chances_and_json(league, capsys):
+    call_command("predict", "Anna", "Bo", "5", "--system", "crawford")
+    out = capsys.readouterr().out
+    assert "5-point match, crawford" in out and "95% interval for Anna" in out
+    call_command("predict", "Anna", "Bo", "5", "--json")
+    data = json.loads(capsys.readouterr().out)
+    assert data["p_a"] + data["p_b"] == pytest.approx(1.0) and data["system"] == "fibs"
+    with pytest.raises(CommandError, match="a: No player is called 'Zed'"):
+        call_command("predict", "Zed", "Bo", "5")
+
+
+def test_the_predict_command_forecasts_a_whole_round_as_json_lines(league, tmp_path, capsys):
+    pairs = tmp_path / "round.csv"
+    pairs.write_text("player_a,player_b,length\nAnna,Bo,5\nCarl,Dina,7\n", encoding="utf-8")
+    call_command("predict", "--pairs", pairs, "--system", "crawford")
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(x["line"], x["a"]["name"], x["b"]["name"], x["length"]) for x in lines] == [
+        (2, "Anna", "Bo", 5), (3, "Carl", "Dina", 7)
+    ]
+    assert all(0 < x["p_a"] < 1 and x["p_a"] + x["p_b"] == pytest.approx(1) for x in lines)
+
+
+def test_rating_map_gives_published_ratings_and_the_start_for_unrated_players(league, make_player):
+    from ratings import selectors
+
+    a, others = league
+    newcomer = make_player(name="Newcomer")
+    ratings = selectors.rating_map([a.pk, newcomer.pk], system="fibs")
+    assert ratings[newcomer.pk] == 1500.0 and ratings[a.pk] > 1500.0
+    assert selectors.rating_map([a.pk], system="crawford")[a.pk] > 1500.0
