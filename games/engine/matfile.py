@@ -20,7 +20,6 @@ from games.engine.matfile_check import (
     Turn,
     verify_match_file,
 )
-from games.engine.matfile_plays import movements, resolve_play
 from games.engine.matfile_text import (
     LEFT,
     RIGHT,
@@ -62,9 +61,7 @@ __all__ = [
     "TranscriptRoll",
     "Turn",
     "WinLine",
-    "movements",
     "read_match_file",
-    "resolve_play",
     "verify_match_file",
     "write_match_file",
 ]

@@ -20,7 +20,7 @@ import enum
 from typing import Any
 
 from games.engine.errors import IllegalPlayError, InvalidNotationError, ScoringError
-from games.engine.matfile_plays import resolve_play
+from games.engine.notation import parse_play
 from games.engine.matfile_text import (
     CubeAction,
     CubeWord,
@@ -388,7 +388,7 @@ class _GameReplay:
         before = self.position
         before_id = self.position_id or before.position_id()
         try:
-            play = resolve_play(before, roll.dice, roll.play)
+            play = parse_play(roll.play, before, roll.dice)
         except InvalidNotationError as exc:
             self.error(ErrorKind.NOTATION, str(exc), roll)
             return False
