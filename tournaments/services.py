@@ -244,7 +244,7 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
     if seed is not None and seed < 1:
         raise ValidationError({"seed": ["Seeds start at 1 (the best player)."]})
     with transaction.atomic():
-        flight = Flight.objects.select_for_update().select_related("tournament").get(pk=flight.pk)
+        flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
         late = flight.status != FlightStatus.DRAFT
         if late and not _late_entries_allowed(flight):
             raise ValidationError({"flight": [f"{flight.name} has started: a {flight.get_format_display().lower()} "
@@ -280,7 +280,7 @@ def entry_check_in(*, entry: Entry, by) -> Entry:
     if not _may_act_for_entry(by, entry):
         raise PermissionDenied("Only the player himself or a TD checks a player in.")
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("flight", "player").get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status == EntryStatus.WITHDRAWN:
             raise ValidationError({"status": [f"{entry.player.name} has withdrawn; enter him again to check him in."]})
         if entry.flight.status != FlightStatus.DRAFT and entry.status != EntryStatus.CHECKED_IN:
@@ -299,7 +299,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
         raise PermissionDenied("Only the player himself or a TD withdraws a player.")
     with transaction.atomic():
         tournament = _lock_tournament(entry.tournament)
-        entry = Entry.objects.select_for_update().select_related("flight", "player").get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status == EntryStatus.WITHDRAWN:
             raise ConflictError(f"{entry.player.name} has already withdrawn.")
         entry.status = EntryStatus.WITHDRAWN
@@ -678,7 +678,7 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
 
 
 def _lock_pairing(pairing: Pairing, expected_version: int | None) -> Pairing:
-    locked = (Pairing.objects.select_for_update()
+    locked = (Pairing.objects.select_for_update(of=("self",))
               .select_related("round", "flight__tournament", "player_a", "player_b").get(pk=pairing.pk))
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(f"{locked.flight.name} {locked.slot} was changed by someone else "
