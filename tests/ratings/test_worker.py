@@ -1,0 +1,144 @@
+"""A real Celery worker on Redis and PostgreSQL rates what the services record (CI runs these)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from games import services as games
+from games.models import Match, MatchStatus, Player
+from ratings import selectors, services
+from ratings.models import RatingRun, RatingSystemState, RunStatus
+
+from .conftest import OPENING
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def _broker_reachable() -> bool:
+    if not settings.CELERY_BROKER_URL.startswith("redis"):
+        return False
+    try:
+        import redis
+
+        redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1).ping()
+    except Exception:
+        return False
+    return True
+
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL)"),
+    pytest.mark.skipif(not _broker_reachable(), reason="needs a Redis broker (CELERY_BROKER_URL)"),
+]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
+    return f"postgres://{quote(db['USER'] or 'postgres')}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker(transactional_db, tmp_path):
+    """A `celery -A config worker` process on the test database; terminated afterwards."""
+    from config.celery import app
+
+    app.control.purge()
+    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
+    log = (tmp_path / "worker.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--without-gossip",
+         "--without-mingle", "--without-heartbeat", "--loglevel=INFO"],
+        cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    process.log = tmp_path / "worker.log"
+    yield process
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    log.close()
+
+
+def wait_for(condition, timeout=60.0, every=0.2, process=None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        if process is not None and process.poll() is not None:
+            pytest.fail("the worker stopped:\n" + process.log.read_text()[-3000:])
+        time.sleep(every)
+    log = process.log.read_text()[-3000:] if process is not None else ""
+    pytest.fail(f"gave up waiting after {timeout} s\n{log}")
+
+
+def test_a_result_recorded_through_the_services_is_rated_by_the_worker(worker):
+    a, b = games.player_create(name="Anna"), games.player_create(name="Bo")
+    first = games.match_create(player_a=a, player_b=b, length=1, played_on=OPENING)
+    games.game_record(match=first, number=1, game=games.GameInput(winner=0))  # commits, requests a run
+    wait_for(lambda: selectors.rating_list(system="fibs").filter(player=a).exists(), process=worker)
+    assert selectors.rating_list(system="fibs").get(player=a).rating == pytest.approx(1510.0)
+
+    second = games.match_create(player_a=a, player_b=b, length=1, played_on=OPENING + timedelta(days=1))
+    games.game_record(match=second, number=1, game=games.GameInput(winner=1))
+    wait_for(lambda: selectors.rating_list(system="fibs").get(player=a).matches == 2, process=worker)
+    wait_for(lambda: selectors.rating_list(system="crawford").filter(player=a, matches=2).exists(), process=worker)
+    assert RatingRun.objects.filter(status=RunStatus.FAILED).count() == 0
+
+
+def _long_history(players=1_000, matches=60_000):
+    Player.objects.bulk_create(Player(name=f"Bulk {n}") for n in range(players))
+    ids = list(Player.objects.filter(name__startswith="Bulk ").values_list("pk", flat=True))
+    rows = []
+    for n in range(matches):
+        a, b = ids[n % players], ids[(n * 7 + 1 + n // players) % players]
+        if a == b:
+            b = ids[(n + 1) % players]
+        rows.append(Match(player_a_id=a, player_b_id=b, kind="match", length=1 + 2 * (n % 4),
+                          played_on=OPENING + timedelta(minutes=n), status=MatchStatus.FINISHED,
+                          score_a=1, winner_id=a if n % 3 else b))
+    Match.objects.bulk_create(rows, batch_size=10_000)
+
+
+def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_completes(worker, settings):
+    a, b = games.player_create(name="Anna"), games.player_create(name="Bo")
+    games.match_create(player_a=a, player_b=b, length=3, played_on=OPENING - timedelta(days=1))
+    Match.objects.filter(player_a=a).update(status=MatchStatus.FINISHED, score_a=3, winner=a)
+    services.rating_recompute_now(system="crawford")
+    before = list(selectors.rating_list(system="crawford").values_list("player_id", "rating", "deviation"))
+    published_before = RatingSystemState.objects.get(system="crawford").published_run_id
+
+    _long_history()
+    (run,) = services.rating_recompute_request(system="crawford")
+    wait_for(lambda: RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, matches_done__gt=0).exists(),
+             every=0.05, process=worker)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=10)
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING and 0 < run.matches_done < run.matches_total
+    assert RatingSystemState.objects.get(system="crawford").published_run_id == published_before
+    assert list(selectors.rating_list(system="crawford").values_list("player_id", "rating", "deviation")) == before
+
+    settings.RATINGS_RUN_STALE_SECONDS = 1
+    time.sleep(1.5)
+    done = services.rating_recompute_now(system="crawford")
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUPERSEDED and not run.published
+    assert done.status == RunStatus.DONE and done.matches_total == 60_001
+    assert selectors.rating_list(system="crawford").count() == 1_002
