@@ -58,10 +58,12 @@ def home(request):
     )
     finished = list(Tournament.objects.filter(status=TournamentStatus.FINISHED).order_by("-end_date", "-id")[:5])
     top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD, provisional=False)[:10])
+    if not top:  # a young list: everybody is still provisional
+        top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD)[:10])
     recent = list(
         Match.objects.filter(status__in=[MatchStatus.FINISHED, MatchStatus.FORFEITED])
         .select_related("player_a", "player_b", "winner", "pairing__flight__tournament")
-        .order_by("-finished_at", "-id")[:15]
+        .order_by("-played_on", "-id")[:15]
     )
     return render(request, "home.html", {
         "running": [e for e in events if e.status == TournamentStatus.RUNNING],

@@ -1,0 +1,115 @@
+"""A TD runs an event and a visitor follows it, in a real browser."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Game, Match
+
+from .conftest import cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page, base, username, password):
+    page.goto(f"{base}/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_td_creates_an_event_and_enters_a_match_with_a_refused_crawford_double(page, live_server):
+    get_user_model().objects.create_user("chief", password="pw-chief-12345", is_staff=True)
+    players = cast.make_players(4, prefix="Entrant")
+    base = live_server.url
+    log_in(page, base, "chief", "pw-chief-12345")
+
+    page.goto(f"{base}/desk/")
+    page.get_by_label("Name").fill("Harbour Cup")
+    page.get_by_label("First day").fill("2026-11-22")
+    page.get_by_role("button", name="Create the event").click()
+    page.wait_for_url(re.compile(r"/desk/harbour-cup-2026/"))
+
+    page.get_by_label("Flight name").fill("Main")
+    page.get_by_label("Match lengths by round").fill("3")
+    page.get_by_label("Seeding").select_option("manual")
+    page.get_by_role("button", name="Add the flight").click()
+    assert "Flight Main added." in page.content()
+
+    for player in players:
+        page.get_by_label("Find a player").fill(player.name)
+        page.get_by_role("button", name="Search").click()
+        page.get_by_role("button", name=f"Enter {player.name} in Main").click()
+        assert f"{player.name} entered in Main." in page.content()
+    page.get_by_role("button", name="Check in all 4").click()
+    page.get_by_role("button", name="Draw and start Main").click()
+    assert "Main started" in page.content()
+
+    page.get_by_role("button", name="Score sheet").first.click()
+    page.wait_for_url(re.compile(r"/matches/\d+/enter/"))
+    match = Match.objects.get(pk=int(re.search(r"/matches/(\d+)/", page.url)[1]))
+    a_name = match.player_a.name
+
+    page.get_by_label(a_name).first.check()
+    page.get_by_label("Gammon", exact=True).check()
+    page.get_by_role("button", name="Record game 1").click()
+    assert "Game 1 recorded" in page.content()
+
+    notice = page.locator("#crawford-note")
+    assert "Game 2 is the Crawford game" in notice.inner_text()
+    page.get_by_label(a_name).first.check()
+    page.get_by_label("Cube value").select_option("2")
+    page.get_by_role("button", name="Record game 2").click()
+    error = page.locator("#id_cube-error")
+    assert "Game 2 is the Crawford game: the cube cannot be turned." in error.inner_text()
+    assert Game.objects.filter(match=match).count() == 1
+
+    page.get_by_label("Cube value").select_option("1")
+    page.get_by_role("button", name="Record game 2").click()
+    assert f"Match over: {a_name} wins 3–0." in page.content()
+    assert page.get_by_role("button", name=re.compile("Record game")).count() == 0
+    match.refresh_from_db()
+    assert match.status == "finished" and match.pairing.status == "finished"
+
+
+def test_visitor_follows_the_bracket_a_player_and_the_rating_list(page, phone, live_server, django_user_model):
+    td = django_user_model.objects.create_user("director", password="pw-director-1")
+    players = cast.make_players(8)
+    tournament = cast.build_knockout(td, players)
+    replay = cast.build_replay_match(players[:2])
+    cast.publish_ratings()
+    base = live_server.url
+
+    page.goto(f"{base}/events/{tournament.slug}/")
+    slot = page.locator(".bracket a.slot.played").first
+    slot.focus()
+    assert page.evaluate("document.activeElement.classList.contains('slot')")
+    target = slot.get_attribute("href")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(target) + "$"))
+    assert page.locator(target).is_visible()  # the same match in the round-by-round list
+
+    page.goto(f"{base}/matches/{replay.pk}/games/1/")
+    output = page.locator(".replay output")
+    assert output.inner_text().startswith("Position 1 of")
+    page.locator(".replay").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert output.inner_text().startswith("Position 3 of")
+    assert page.locator(".frame.current svg").count() == 1
+
+    page.goto(f"{base}/players/{players[0].pk}/")
+    assert page.locator("svg.chart").count() == 1
+    assert "Head to head" in page.content()
+
+    page.goto(f"{base}/ratings/?system=fibs&provisional=1")
+    page.get_by_label("Player name").fill(players[1].name)
+    page.get_by_role("button", name="Search").click()
+    rows = page.locator("tbody tr")
+    assert rows.count() == 1 and players[1].name in rows.first.inner_text()
+
+    phone.goto(f"{base}/events/{tournament.slug}/")
+    widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], "the page scrolls sideways at 360 px; only the bracket box may"
+    assert phone.evaluate("(() => { const b = document.querySelector('.bracket-scroll'); return b.scrollWidth > b.clientWidth; })()")
