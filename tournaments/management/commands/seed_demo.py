@@ -8,6 +8,7 @@ from django.db import transaction
 
 from games import demo as games_demo
 from games.models import Player
+from tournaments import demo as tournaments_demo
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo-password"
@@ -28,10 +29,13 @@ class Command(BaseCommand):
         rng = random.Random(seed)
         with transaction.atomic():
             user_model = get_user_model()
-            if not user_model.objects.filter(username=DEMO_USER).exists():
-                user_model.objects.create_superuser(DEMO_USER, "demo@example.org", DEMO_PASSWORD)
+            admin = user_model.objects.filter(username=DEMO_USER).first()
+            if admin is None:
+                admin = user_model.objects.create_superuser(DEMO_USER, "demo@example.org", DEMO_PASSWORD)
             cast = games_demo.demo_players(rng, players)
             history = games_demo.demo_matches(rng, cast, matches)
+            events = tournaments_demo.demo_events(rng, cast, by=admin)
         self.stdout.write(self.style.SUCCESS(
-            f"Demo loaded: {len(cast)} players, {len(history)} matches. Admin login: {DEMO_USER} / {DEMO_PASSWORD}"
+            f"Demo loaded: {len(cast)} players, {len(history)} matches, {len(events)} events."
+            f" Admin login: {DEMO_USER} / {DEMO_PASSWORD}"
         ))

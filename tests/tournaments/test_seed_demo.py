@@ -1,0 +1,21 @@
+"""seed_demo builds a finished event, a running one and a club round robin through the services."""
+
+import pytest
+from django.core.management import call_command
+
+from tournaments.models import Flight, FlightStatus, PairingStatus, Tournament, TournamentStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seed_demo_loads_a_finished_and_a_running_event():
+    call_command("seed_demo", players=48, matches=20, verbosity=0)
+    statuses = dict(Tournament.objects.values_list("name", "status"))
+    assert statuses == {"Nordic Open": TournamentStatus.FINISHED, "Copenhagen Spring Cup": TournamentStatus.RUNNING,
+                        "Club Night Round Robin": TournamentStatus.RUNNING}
+    finished = Flight.objects.filter(tournament__name="Nordic Open")
+    assert all(f.status == FlightStatus.FINISHED and f.champion_id for f in finished)
+    running = Tournament.objects.get(name="Copenhagen Spring Cup")
+    assert running.flights.get(name="Main").random_seed is not None
+    assert running.flights.get(name="Main").pairings.filter(status=PairingStatus.FINISHED).exists()
+    assert running.flights.get(name="Main").pairings.filter(status=PairingStatus.PENDING).exists()
