@@ -36,7 +36,7 @@ from functools import partial
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from config.errors import ConflictError
@@ -176,6 +176,7 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
 def rated_history() -> list[MatchRecord]:
     """Every rated match in time order, in one query: finished (not forfeited) matches to N
     points marked rated, with a winner, ordered by (played_on, id)."""
+    side = Case(When(winner_id=F("player_a_id"), then=Value("a")), default=Value("b"))
     rows = (
         Match.objects.filter(
             kind=MatchKindChoice.MATCH,
@@ -185,12 +186,10 @@ def rated_history() -> list[MatchRecord]:
             forfeited_by__isnull=True,
         )
         .order_by("played_on", "id")
-        .values_list("id", "played_on", "player_a_id", "player_b_id", "length", "winner_id")
+        .annotate(side=side)
+        .values_list("id", "played_on", "player_a_id", "player_b_id", "length", "side")
     )
-    return [
-        MatchRecord(match_id, played_on, a, b, length, "a" if winner == a else "b")
-        for match_id, played_on, a, b, length, winner in rows.iterator(chunk_size=50_000)
-    ]
+    return [MatchRecord(*row) for row in rows]
 
 
 def _touch(run_id: int, **fields) -> None:
@@ -242,12 +241,19 @@ def _change_rows(run_id: int, records: list[MatchRecord], changes, start: int, s
             )
 
 
+COPY_TYPES = ("int8", "int4", "int8", "int8", "int8", "timestamptz", "int2", "bool",
+              "float8", "float8", "float8", "float8", "float8")
+"""PostgreSQL types of `CHANGE_COLUMNS`, for a binary COPY."""
+
+
 def _copy_changes(run_id: int, rows) -> None:
-    """Write rating changes with PostgreSQL's COPY (psycopg 3)."""
+    """Write rating changes with PostgreSQL's binary COPY (psycopg 3): about ten times faster
+    than INSERTs for the two rows a match gives."""
     table = connection.ops.quote_name(RatingChange._meta.db_table)
     columns = ", ".join(connection.ops.quote_name(RatingChange._meta.get_field(c).column) for c in CHANGE_COLUMNS)
     with connection.cursor() as cursor:
-        with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        with cursor.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(COPY_TYPES)
             write = copy.write_row
             for row in rows:
                 write(row)

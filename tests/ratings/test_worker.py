@@ -102,17 +102,24 @@ def test_a_result_recorded_through_the_services_is_rated_by_the_worker(worker):
 
 
 def _long_history(players=1_000, matches=60_000):
+    """A history long enough to kill a run in the middle, written by PostgreSQL itself."""
     Player.objects.bulk_create(Player(name=f"Bulk {n}") for n in range(players))
-    ids = list(Player.objects.filter(name__startswith="Bulk ").values_list("pk", flat=True))
-    rows = []
-    for n in range(matches):
-        a, b = ids[n % players], ids[(n * 7 + 1 + n // players) % players]
-        if a == b:
-            b = ids[(n + 1) % players]
-        rows.append(Match(player_a_id=a, player_b_id=b, kind="match", length=1 + 2 * (n % 4),
-                          played_on=OPENING + timedelta(minutes=n), status=MatchStatus.FINISHED,
-                          score_a=1, winner_id=a if n % 3 else b))
-    Match.objects.bulk_create(rows, batch_size=10_000)
+    low = Player.objects.filter(name__startswith="Bulk ").order_by("pk").values_list("pk", flat=True).first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            INSERT INTO {Match._meta.db_table}
+                (player_a_id, player_b_id, kind, length, cube_cap, jacoby, beavers, raccoons, automatic_doubles,
+                 automatic_double_cap, played_on, rated, source, status, score_a, score_b, post_crawford,
+                 winner_id, version, created_at)
+            SELECT %(low)s + n %% %(players)s, %(low)s + (n + 1 + n / %(players)s %% (%(players)s - 1)) %% %(players)s,
+                   'match', 1 + 2 * (n %% 4), NULL, false, false, false, false, 0,
+                   %(opening)s + n * interval '1 minute', true, 'bench', 'finished', 1, 0, false,
+                   %(low)s + n %% %(players)s, 1, now()
+            FROM generate_series(0, %(matches)s - 1) AS n
+            """,
+            {"low": low, "players": players, "matches": matches, "opening": OPENING},
+        )
 
 
 def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_completes(worker, settings):
