@@ -55,7 +55,8 @@ def rating_list(request):
         Player.objects.exclude(country="").order_by("country").values_list("country", flat=True).distinct()
     )
     form = RatingFilterForm(request.GET or None, countries=countries)
-    filters = form.cleaned_data if form.is_valid() else {}
+    form.is_valid()
+    filters = getattr(form, "cleaned_data", {})  # the fields that were valid
     ratings = selectors.rating_list(
         system=system, country=filters.get("country") or None, club=filters.get("club") or None,
         provisional=provisional,

@@ -1,0 +1,244 @@
+"""Every page answers, shows what it should, and writes only through the services."""
+
+import pytest
+from django.urls import reverse
+
+from games import services as games
+from games.models import Game
+from tournaments.models import Pairing, Tournament
+
+from .conftest import build_knockout, make_players
+
+pytestmark = pytest.mark.django_db
+
+
+def public_urls(world):
+    k, s, m, p = world["knockout"], world["swiss"], world["replay"], world["players"]
+    return [
+        "/", "/events/", f"/events/{k.slug}/", f"/events/{s.slug}/", f"/events/{k.slug}/live/",
+        f"/matches/{m.pk}/", f"/matches/{m.pk}/games/1/", f"/matches/{m.pk}/games/2/", f"/players/{p[0].pk}/",
+        f"/players/{p[0].pk}/?system=fibs", "/ratings/", "/ratings/?system=fibs&provisional=1&sort=name",
+        "/ratings/formula/", "/ratings/chances/", "/ratings/runs/", "/login/",
+        f"/ratings/chances/?player_a={p[0].pk}&player_b={p[1].pk}&length=7&system=crawford",
+    ]
+
+
+def test_every_public_page_answers_anonymous_visitors(client, world):
+    for url in public_urls(world):
+        response = client.get(url)
+        assert response.status_code == 200, url
+
+
+def test_home_lists_running_events_ratings_and_recent_results(client, world):
+    html = client.get("/").content.decode()
+    assert world["knockout"].name in html and world["swiss"].name in html
+    assert "Top of the rating list" in html and world["players"][0].name in html
+
+
+def test_match_page_marks_the_crawford_game_and_links_the_replay(client, world):
+    match = world["replay"]
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'class="crawford"' in html and "Crawford game" in html
+    assert reverse("game-replay", args=[match.pk, 1]) in html
+    assert "2, " + match.player_a.name in html  # the cube on 2, owned by player A
+
+
+def test_replay_lists_every_position_as_a_board_without_script(client, world):
+    html = client.get(f"/matches/{world['replay'].pk}/games/1/").content.decode()
+    assert html.count('<li class="frame"') == 1 + 12 + 2  # opening, 12 plays, a double and a take
+    assert html.count("<svg class=\"board\"") == 15
+    assert "doubles to 2" in html and "takes" in html
+
+
+def test_replay_of_a_game_that_does_not_exist_is_not_found(client, world):
+    assert client.get(f"/matches/{world['replay'].pk}/games/9/").status_code == 404
+
+
+def test_event_page_shows_the_draw_seed_byes_pending_slots_and_standings(client, world):
+    html = client.get(f"/events/{world['knockout'].slug}/").content.decode()
+    assert "draw seed <code>1234</code>" in html
+    assert 'class="slot pending"' in html
+    assert 'data-poll="' in html  # refreshes itself while running
+    swiss = client.get(f"/events/{world['swiss'].slug}/").content.decode()
+    assert "Standings" in swiss and "Buchholz" in swiss
+
+
+def test_bracket_shows_byes_as_byes(client, td):
+    tournament = build_knockout(td, make_players(6), results_rounds=0)
+    html = client.get(f"/events/{tournament.slug}/").content.decode()
+    assert html.count('class="slot bye"') == 2
+    assert "has a bye." in html
+
+
+def test_player_page_has_ratings_chart_and_head_to_head(client, world):
+    player = world["players"][0]
+    html = client.get(f"/players/{player.pk}/").content.decode()
+    assert '<svg class="chart"' in html and "Head to head" in html
+    assert world["players"][1].name in html
+    assert world["knockout"].name in html  # results by event
+
+
+def test_rating_list_searches_filters_sorts_and_pages(client, world):
+    name = world["players"][1].name
+    html = client.get("/ratings/", {"system": "fibs", "provisional": "1", "q": name}).content.decode()
+    assert name in html and "1 player." in html
+    html = client.get("/ratings/", {"system": "fibs", "provisional": "1", "club": "No Such Club"}).content.decode()
+    assert "No player matches these filters" in html
+    assert client.get("/ratings/", {"sort": "name", "page": "99"}).status_code == 200
+
+
+def test_chances_uses_the_predict_service_and_shows_its_refusals(client, world):
+    a, b = world["players"][:2]
+    html = client.get("/ratings/chances/", {"player_a": a.pk, "player_b": b.pk, "length": 7,
+                                            "system": "crawford"}).content.decode()
+    assert "Chance to win" in html and "95% interval" in html
+    response = client.get("/ratings/chances/", {"player_a": "Nobody At All", "player_b": b.pk, "length": 7,
+                                                "system": "fibs"})
+    assert response.status_code == 400
+    assert "No player is called" in response.content.decode()
+
+
+def test_recompute_progress_fragment_stops_polling_when_done(client, world):
+    html = client.get("/ratings/runs/", {"fragment": "1"}).content.decode()
+    assert "<progress" in html and "data-poll-stop" in html and "<html" not in html
+
+
+# -- the TD's score sheet ------------------------------------------------------------------------
+
+
+def tournament_match(world, td):
+    pairing = Pairing.objects.filter(flight__tournament=world["knockout"], status="pending",
+                                     player_b__isnull=False).first()
+    from tournaments import services as events
+
+    return events.pairing_start(pairing=pairing, by=td).match
+
+
+def post_game(client, match, **fields):
+    match.refresh_from_db()
+    data = {"number": match.games.count() + 1, "version": match.version, "winner": 0, "end": "played_out",
+            "kind": 1, "cube": 1, "cube_owner": ""}
+    data.update(fields)
+    return client.post(reverse("match-enter", args=[match.pk]), data, follow=True)
+
+
+def test_score_sheet_entry_needs_a_td_of_the_event(client, world, td, django_user_model):
+    match = tournament_match(world, td)
+    url = reverse("match-enter", args=[match.pk])
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(django_user_model.objects.create_user("stranger"))
+    assert client.get(url).status_code == 403
+    client.force_login(td)
+    assert client.get(url).status_code == 200
+
+
+def test_score_sheet_refuses_a_cube_in_the_crawford_game_beside_the_field(td_client, world, td):
+    match = tournament_match(world, td)  # round 2 of the main flight: 5 points
+    assert match.length == 5
+    response = post_game(td_client, match, kind=2, cube=2, cube_owner=0)  # a doubled gammon: 4 = N-1
+    assert "Game 1 recorded" in response.content.decode()
+    page = td_client.get(reverse("match-enter", args=[match.pk])).content.decode()
+    assert "Game 2 is the Crawford game" in page
+    response = post_game(td_client, match, winner=1, cube=2, cube_owner=1)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="id_cube-error"' in html
+    assert "Game 2 is the Crawford game: the cube cannot be turned." in html
+    assert Game.objects.filter(match=match).count() == 1
+    post_game(td_client, match, winner=1)
+    response = post_game(td_client, match, winner=0)
+    assert "Match over" in response.content.decode()
+    match.refresh_from_db()
+    assert match.finished and (match.score_a, match.score_b) == (5, 1)
+    assert Pairing.objects.get(match=match).status == "finished"
+    assert "No game can be recorded after its end" in response.content.decode()
+    assert '<tr class="crawford">' in response.content.decode()
+
+
+def test_score_sheet_undoes_the_last_game(staff_user, client):
+    client.force_login(staff_user)
+    a, b = make_players(2)
+    match = games.match_create(player_a=a, player_b=b, length=5)
+    post_game(client, match)
+    match.refresh_from_db()
+    client.post(reverse("match-enter", args=[match.pk]), {"action": "undo", "version": match.version})
+    assert match.games.count() == 0
+
+
+def test_score_sheet_reports_a_stale_form_as_a_conflict(staff_user, client):
+    client.force_login(staff_user)
+    a, b = make_players(2)
+    match = games.match_create(player_a=a, player_b=b, length=5)
+    response = client.post(reverse("match-enter", args=[match.pk]),
+                           {"number": 1, "version": match.version + 5, "winner": 0, "end": "played_out", "kind": 1,
+                            "cube": 1})
+    assert response.status_code == 400 and "changed by someone else" in response.content.decode()
+    assert match.games.count() == 0
+
+
+# -- the TD's desk -------------------------------------------------------------------------------
+
+
+def test_desk_creates_an_event_its_flights_and_entries_then_starts_it(client, staff_user):
+    client.force_login(staff_user)
+    response = client.post("/desk/", {"name": "Autumn Open", "start_date": "2026-11-22"})
+    tournament = Tournament.objects.get(name="Autumn Open")
+    assert response.status_code == 302 and tournament.slug in response.url
+    desk = f"/desk/{tournament.slug}/"
+    response = client.post(desk, {"action": "flight", "flight-name": "Main", "flight-format": "single_elimination",
+                                  "flight-kind": "main", "flight-lengths": "5, 7", "flight-seeding": "manual"})
+    assert response.status_code == 302
+    flight = tournament.flights.get()
+    assert flight.lengths == [5, 7]
+    for player in make_players(3):
+        client.post(desk, {"action": "enter", "player": player.pk, "flight": flight.pk})
+    client.post(desk, {"action": "new_player", "new-name": "Walk In", "new-country": "dk", "flight": flight.pk})
+    assert flight.entries.count() == 4
+    page = client.get(desk, {"q": "Walk"}).content.decode()
+    assert "Walk In" in page
+    client.post(desk, {"action": "check_in_all", "flight": flight.pk})
+    flight.refresh_from_db()
+    response = client.post(desk, {"action": "start_flight", "flight": flight.pk, "version": flight.version},
+                           follow=True)
+    assert "Main started" in response.content.decode()
+    pairing = Pairing.objects.filter(flight=flight).first()
+    response = client.post(desk, {"action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
+                                  f"p{pairing.pk}-score_a": 5, f"p{pairing.pk}-score_b": 2}, follow=True)
+    assert "recorded" in response.content.decode()
+    pairing.refresh_from_db()
+    assert pairing.status == "finished"
+    slips = client.get(f"/desk/{tournament.slug}/slips/").content.decode()
+    assert 'class="slip"' in slips
+
+
+def test_desk_shows_a_flight_form_refusal_beside_the_field(client, staff_user, world):
+    client.force_login(staff_user)
+    response = client.post(f"/desk/{world['knockout'].slug}/", {
+        "action": "flight", "flight-name": "Main", "flight-format": "single_elimination", "flight-kind": "main",
+        "flight-lengths": "5", "flight-seeding": "manual"})
+    assert response.status_code == 400
+    assert "already has a flight called Main" in response.content.decode()
+
+
+def test_desk_is_only_for_the_event_tds(client, world, django_user_model):
+    client.force_login(django_user_model.objects.create_user("someone"))
+    assert client.get(f"/desk/{world['knockout'].slug}/").status_code == 403
+
+
+def test_correction_shows_its_downstream_effect_before_it_is_applied(td_client, td, world):
+    tournament = world["knockout"]
+    decided = Pairing.objects.filter(flight__tournament=tournament, flight__name="Main", round__number=1,
+                                     status="finished").select_related("round").first()
+    url = reverse("desk-correct", args=[tournament.slug, decided.pk])
+    length = decided.round.length
+    flipped = (0, length) if decided.winner_id == decided.player_a_id else (length, 0)
+    response = td_client.post(url, {"version": decided.version, "score_a": flipped[0], "score_b": flipped[1]})
+    html = response.content.decode()
+    assert "What this changes downstream" in html and 'name="previewed"' in html
+    decided.refresh_from_db()
+    assert decided.winner_id != (decided.player_a_id if flipped[0] else decided.player_b_id)  # nothing applied
+    response = td_client.post(url, {"version": decided.version, "score_a": flipped[0], "score_b": flipped[1],
+                                    "previewed": f"{flipped[0]}-{flipped[1]}"})
+    assert response.status_code == 302
+    decided.refresh_from_db()
+    assert decided.winner_id == (decided.player_a_id if flipped[0] else decided.player_b_id)
