@@ -28,6 +28,7 @@ from .serializers import (
     ResultReportSerializer,
     RoundSerializer,
     RoundStartSerializer,
+    ScheduleSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
 )
@@ -214,6 +215,14 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     def get_queryset(self):
         return selectors.round_list()
+
+    @extend_schema(request=ScheduleSerializer, responses={200: RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def schedule(self, request, pk=None):
+        """Announce when the round starts (it then appears in schedule.ics)."""
+        data = _valid(ScheduleSerializer, request.data)
+        rnd = services.schedule_round(round=self.get_object(), starts_at=data["starts_at"], by=request.user)
+        return Response(RoundSerializer(selectors.round_list().get(pk=rnd.pk)).data)
 
 
 class PairingFilter(django_filters.FilterSet):

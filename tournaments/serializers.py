@@ -204,3 +204,7 @@ class DisputeSerializer(serializers.Serializer):
 class PlayerAccountSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     username = serializers.CharField()
+
+
+class ScheduleSerializer(serializers.Serializer):
+    starts_at = serializers.DateTimeField()

@@ -205,6 +205,12 @@ def test_a_37_player_event_runs_from_entries_to_three_champions_through_the_api(
     assert len(entries_csv.content.decode().strip().splitlines()) == 38
     results_csv = td_api.get(f"{API}/tournaments/{slug}/results.csv").content.decode().strip().splitlines()
     assert len(results_csv) == 1 + 36 + 27 + 19 + 15 + 1
+    first_round = ok(td_api.get(f"{API}/rounds/", {"flight": main["id"]}))["results"][0]
+    ok(td_api.post(f"{API}/rounds/{first_round['id']}/schedule/", {"starts_at": "2026-05-01T10:00:00Z"},
+                   format="json"))
     calendar = td_api.get(f"{API}/tournaments/{slug}/schedule.ics")
     assert calendar["Content-Type"].startswith("text/calendar")
-    assert calendar.content.decode().startswith("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n")
+    text = calendar.content.decode()
+    assert text.startswith("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n") and text.endswith("END:VCALENDAR\r\n")
+    assert "DTSTART;VALUE=DATE:20260501\r\n" in text and "DTSTART:20260501T100000Z\r\n" in text
+    assert "SUMMARY:Copenhagen Open: Main round 1\r\n" in text

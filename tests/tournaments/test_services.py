@@ -4,9 +4,8 @@ import datetime
 
 import pytest
 
-from games.models import Match, MatchStatus
-from tournaments import selectors, services
-from tournaments.models import Entry, Flight, FlightStatus, Pairing, PairingStatus, TournamentStatus
+from tournaments import services
+from tournaments.models import FlightStatus, Pairing, PairingStatus, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
