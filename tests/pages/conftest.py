@@ -73,9 +73,9 @@ def decide_rounds(tournament, td, rounds: int) -> None:
             events.result_report(pairing=pairing, by=td, score_a=score[0], score_b=score[1])
 
 
-def build_swiss(td, players, *, rounds_played=1) -> object:
+def build_swiss(td, players, *, rounds_played=1, name="Club Swiss") -> object:
     creator = get_user_model().objects.create_user(f"creator{next(_serial)}", is_staff=True)
-    tournament = events.tournament_create(name="Club Swiss", start_date=date(2026, 11, 21), organisers=[td],
+    tournament = events.tournament_create(name=name, start_date=date(2026, 11, 21), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Swiss", format="swiss", lengths=[5],
                                   swiss_rounds=4, by=td)
