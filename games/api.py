@@ -17,6 +17,7 @@ from .matfiles import MatchFileRejected, decode_match_file, match_file_export, m
 from .models import Game, Match, MatchFile, MatchStatus, Player
 from .serializers import (
     KIND_NAMES,
+    FinalScoreSerializer,
     ForfeitSerializer,
     MatchFileSerializer,
     MatchFileUploadSerializer,
@@ -158,6 +159,20 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         data = serializer.validated_data
         match = services.game_correct(
             match=match, number=number, game=_game_input(data), by=request.user, reason=data["reason"],
+            expected_version=data["version"],
+        )
+        return self._detail(match)
+
+    @extend_schema(request=FinalScoreSerializer, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["post"], url_path="final-score")
+    def final_score(self, request, pk=None):
+        """Finish a match from its final score alone (no games); again to correct it."""
+        match = self.get_object()
+        serializer = FinalScoreSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = services.match_final_score_record(
+            match=match, score_a=data["score_a"], score_b=data["score_b"], by=request.user, reason=data["reason"],
             expected_version=data["version"],
         )
         return self._detail(match)

@@ -174,3 +174,10 @@ class MatchFileSerializer(serializers.Serializer):
     sha256 = serializers.CharField()
     uploaded_at = serializers.DateTimeField()
     match = serializers.IntegerField(source="match_id")
+
+
+class FinalScoreSerializer(serializers.Serializer):
+    score_a = serializers.IntegerField(min_value=0, max_value=9999)
+    score_b = serializers.IntegerField(min_value=0, max_value=9999)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)

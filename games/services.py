@@ -398,6 +398,50 @@ def game_delete_last(*, match: Match, by=None, reason: str = "", expected_versio
         return _publish(match, score, by=by, reason=reason or f"game {last.number} deleted")
 
 
+def match_final_score_record(
+    *, match: Match, score_a: int, score_b: int, by=None, reason: str = "", expected_version: int | None = None
+) -> Match:
+    """Finish a match from its final score alone (a result slip, an imported history).
+
+    Only for a match to N points with no games recorded; recording it again corrects it (the
+    earlier score stays in the history). The match is rated like any other unless marked unrated.
+    """
+    with transaction.atomic():
+        match = _lock(match, expected_version)
+        if match.kind != MatchKind.MATCH:
+            raise ValidationError({"score_a": ["A money session has no final score: record its games."]})
+        if match.status == MatchStatus.FORFEITED:
+            raise ValidationError({"score_a": ["The match was forfeited: it has no final score."]})
+        if match.games.exists():
+            raise ValidationError({"score_a": ["This match is recorded game by game: correct its games instead."]})
+        for field, value in (("score_a", score_a), ("score_b", score_b)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value > 9999:
+                raise ValidationError({field: ["A score is a whole number of points, 0 or more."]})
+        length = match.length
+        high, low = max(score_a, score_b), min(score_a, score_b)
+        if high < length:
+            raise ValidationError(
+                {"score_a": [f"Nobody reached {length} points: a {length}-point match is not over at "
+                             f"{score_a}–{score_b}."]}
+            )
+        if low >= length:
+            raise ValidationError(
+                {"score_a": [f"Both players cannot reach {length}: the match ends when the first one does."]}
+            )
+        match.score_a, match.score_b = score_a, score_b
+        match.crawford_game = None
+        match.post_crawford = False
+        match.status = MatchStatus.FINISHED
+        match.winner = match.player_a if score_a > score_b else match.player_b
+        match.finished_at = match.finished_at or timezone.now()
+        match.version += 1
+        match._history_user = by
+        match._change_reason = reason or "final score recorded"
+        match.save()
+        match_result_changed.send(sender=Match, match=match)
+        return match
+
+
 def match_forfeit(
     *, match: Match, forfeited_by: Player, by=None, reason: str = "", expected_version: int | None = None
 ) -> Match:

@@ -923,9 +923,16 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
             for number, game in enumerate(sheet, start=1):
                 match = games.game_record(match=match, number=number, game=game, by=by)
             pairing.match = match
-        elif pairing.match is not None and pairing.match.games.exists():
-            raise ValidationError({"games": [
-                f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
+        else:
+            match = pairing.match
+            if match is not None and match.games.exists():
+                raise ValidationError({"games": [
+                    f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
+            if match is None:
+                match = _match_for(pairing, by=by)
+            pairing.match = games.match_final_score_record(
+                match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
+            )
     finally:
         _applying.reset(token)
     pairing.score_a, pairing.score_b = report.score_a, report.score_b

@@ -229,3 +229,28 @@ def test_list_endpoints_use_a_fixed_number_of_queries(api, make_match, url):
 def test_the_schema_and_docs_are_served(api):
     assert api.get("/api/schema/").status_code == 200
     assert api.get("/api/docs/").status_code == 200
+
+
+def test_a_match_can_be_finished_from_its_final_score_alone(staff_api, make_match):
+    match = make_match(length=7)
+    url = f"/api/v1/matches/{match.pk}/final-score/"
+    response = staff_api.post(url, {"score_a": 5, "score_b": 6}, format="json")
+    assert response.status_code == 400
+    assert response.data == {"score_a": ["Nobody reached 7 points: a 7-point match is not over at 5–6."]}
+    response = staff_api.post(url, {"score_a": 7, "score_b": 8}, format="json")
+    assert response.data == {"score_a": ["Both players cannot reach 7: the match ends when the first one does."]}
+    response = staff_api.post(url, {"score_a": 3, "score_b": 8}, format="json")
+    assert response.status_code == 200
+    assert (response.data["status"], response.data["score"], response.data["winner"]) == (
+        "finished", [3, 8], match.player_b_id)
+    corrected = staff_api.post(url, {"score_a": 9, "score_b": 3, "reason": "slip misread"}, format="json")
+    assert corrected.data["winner"] == match.player_a_id
+    history = [e for e in staff_api.get(f"/api/v1/matches/{match.pk}/history/").data if e["what"] == "match"]
+    assert [e["score"] for e in history] == [[0, 0], [3, 8], [9, 3]]
+
+
+def test_a_final_score_is_refused_once_games_are_recorded(staff_api, rulebook):
+    match_id, ids = rulebook
+    post_game(staff_api, match_id, ids, 1, "white")
+    response = staff_api.post(f"/api/v1/matches/{match_id}/final-score/", {"score_a": 5, "score_b": 1}, format="json")
+    assert response.data == {"score_a": ["This match is recorded game by game: correct its games instead."]}

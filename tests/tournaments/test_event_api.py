@@ -176,8 +176,9 @@ def test_a_37_player_event_runs_from_entries_to_three_champions_through_the_api(
     # 20 took 13's place and met 4 in round 3.
     third = Pairing.objects.get(flight_id=main["id"], round__number=3, player_b_id=p[20])
     assert (seed_of[third.player_a_id], seed_of[third.winner_id]) == (4, 4)
-    # Only the game-by-game result and the walkover are matches of their own (final-score reports are not).
-    assert Match.objects.count() == 2
+    # Every decided pairing is a match: final-score reports too; the walkover is the one unrated match.
+    assert Match.objects.count() == 56
+    assert Match.objects.filter(rated=True, status="finished").count() == 55
     assert ResultReport.objects.count() == 56 - 1 + 1  # one report per played match, one extra for the dispute
 
     def places(flight):
