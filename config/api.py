@@ -1,6 +1,8 @@
 """API-wide behaviour: errors as a message per field, conflicts as 409."""
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import OperationalError
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -15,7 +17,17 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+def _lost_a_race(exc: Exception) -> bool:
+    """PostgreSQL gave up one of two transactions that waited on each other."""
+    cause = getattr(exc, "__cause__", None)
+    return type(cause).__name__ in {"DeadlockDetected", "SerializationFailure", "LockNotAvailable"}
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, OperationalError) and _lost_a_race(exc):
+        exc = ConflictError("Someone else was changing the same thing at the same moment: try again.")
+    if isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, ConflictError):
         exc = Conflict(str(exc) or None)
     if isinstance(exc, ScoringError):
