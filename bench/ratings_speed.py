@@ -1,11 +1,14 @@
 """How fast the rating systems rate a whole history.
 
     python bench/ratings_speed.py [--matches 1000000] [--players 20000] [--seed 2025]
+    DATABASE_URL=postgres://... python bench/ratings_speed.py --postgres [--skip-engines]
 
 Builds a seeded synthetic history (default a million matches among 20,000 players), rates it
 with each system's engine, and for comparison rates a prefix of the same history with the
 `glicko2` package from PyPI (one match per update, both players updated from the other's
-pre-match rating), then compares our Glicko-2 engine with it on that same prefix.
+pre-match rating), then compares our Glicko-2 engine with it on that same prefix. With
+`--postgres`, also times the ratings app's full recompute (load, rate, write, publish) on that
+history in a scratch PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -80,6 +83,86 @@ def section_glicko2_package(history: list[MatchRecord], prefix: int) -> None:
           f"  ({package_seconds / bare_seconds:.1f}x the package)")
 
 
+def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep: bool = False) -> None:
+    """The whole recompute service (load, rate, write, publish) on PostgreSQL.
+
+    Works in a scratch database named after the configured one with a `_bench` suffix, created
+    here and dropped afterwards (`--keep-database` keeps it): the configured database is never
+    written. Players are written with bulk_create; the matches, too many for bulk_create to be
+    quick, with a binary COPY.
+    """
+    import os
+
+    import dj_database_url
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        print("PostgreSQL recompute: skipped (set DATABASE_URL to a PostgreSQL database)")
+        return
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    scratch = f"{config['NAME']}_bench"
+    print(f"PostgreSQL recompute: WARNING: (re)creating scratch database {scratch!r} on {config['HOST']}")
+    server = dict(host=config["HOST"] or None, port=config["PORT"] or None, user=config["USER"] or None,
+                  password=config["PASSWORD"] or None, dbname="postgres", autocommit=True)
+    with psycopg.connect(**server) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+        admin.execute(f'CREATE DATABASE "{scratch}"')
+    os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + scratch
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from datetime import datetime, time as time_of_day, timezone
+
+    from django.core.management import call_command
+    from django.db import connection, connections
+
+    from games.models import Match, Player
+    from ratings import services
+
+    try:
+        call_command("migrate", verbosity=0)
+        seconds, created = timed(lambda: Player.objects.bulk_create(
+            [Player(name=f"Bench player {n}") for n in range(players)], batch_size=5_000))
+        ids = [player.pk for player in created]
+        noon = time_of_day(12, tzinfo=timezone.utc)
+        started = time.perf_counter()
+        columns = ("player_a_id, player_b_id, kind, length, jacoby, beavers, raccoons, automatic_doubles, "
+                   "automatic_double_cap, played_on, rated, source, status, score_a, score_b, post_crawford, "
+                   "winner_id, version, created_at")
+        now = datetime.now(timezone.utc)
+        with connection.cursor() as cursor:
+            with cursor.copy(f"COPY {Match._meta.db_table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(["int8", "int8", "text", "int2", "bool", "bool", "bool", "bool", "int2",
+                                "timestamptz", "bool", "text", "text", "int4", "int4", "bool", "int8", "int4",
+                                "timestamptz"])
+                days: dict = {}
+                for record in history:
+                    when = days.get(record.played_on)
+                    if when is None:
+                        when = days[record.played_on] = datetime.combine(record.played_on, noon)
+                    a, b = ids[record.player_a], ids[record.player_b]
+                    won = record.winner == "a"
+                    copy.write_row((a, b, "match", record.length, False, False, False, False, 0, when, True,
+                                    "bench", "finished", record.length if won else 0, 0 if won else record.length,
+                                    False, a if won else b, 1, now))
+            cursor.execute(f"ANALYZE {Match._meta.db_table}")
+        print(f"  {players:,} players (bulk_create) in {seconds:.1f} s, {len(history):,} finished matches "
+              f"(COPY) in {time.perf_counter() - started:.1f} s")
+        for name in ("fibs", "crawford"):
+            for attempt in ("first run", "second run, replacing the first"):
+                seconds, run = timed(lambda: services.rating_recompute_now(system=name))
+                print(f"  {name:<9} full recompute, {attempt:<32} {seconds:6.1f} s "
+                      f"({run.matches_total:,} matches, {run.players:,} players, published run {run.pk})")
+    finally:
+        connections.close_all()
+        if not keep:
+            with psycopg.connect(**server) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+
+
 def package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -96,13 +179,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--package-matches", type=int, default=50_000,
                         help="how many matches of the history the PyPI package rates (default 50,000)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also time the full recompute service on PostgreSQL (DATABASE_URL), in a scratch "
+                             "database <name>_bench that is created and dropped")
+    parser.add_argument("--keep-database", action="store_true", help="keep the scratch database afterwards")
+    parser.add_argument("--skip-engines", action="store_true", help="skip the engine sections")
     args = parser.parse_args(argv)
 
     seconds, history = timed(lambda: synthetic_history(args.matches, args.players, seed=args.seed))
     print(f"Synthetic history: {args.matches:,} matches among {args.players:,} players, seed {args.seed} "
           f"(built in {seconds:.1f} s); Python {sys.version.split()[0]}")
-    section_engines(history)
-    section_glicko2_package(history, min(args.package_matches, len(history)))
+    if not args.skip_engines:
+        section_engines(history)
+        section_glicko2_package(history, min(args.package_matches, len(history)))
+    if args.postgres:
+        section_postgres_recompute(history, args.players, keep=args.keep_database)
 
 
 if __name__ == "__main__":
