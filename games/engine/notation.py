@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from games.engine.errors import IllegalPlayError, InvalidNotationError
-from games.engine.plays import Play, apply_steps, format_play, legal_plays
+from games.engine.plays import Play, apply_steps, complete_play, format_play, legal_plays
 from games.engine.position import Position
 
 _NO_MOVE = {"", "cannot move", "can't move", "no move", "(no move)", "no legal move",
@@ -90,6 +90,12 @@ def parse_play(text: str, position: Position, dice: tuple[int, int]) -> Play:
     read but is not a legal play here, or could be more than one of them.
     """
     movements, marked = read_movements(text)
+    if len(movements) == 2 and dice[0] != dice[1]:
+        # One move per die: the higher die first, as the search lists it, else the other way.
+        first, second = sorted(movements, key=lambda step: step[1] - step[0])
+        fast = complete_play(position, dice, (first, second)) or complete_play(position, dice, (second, first))
+        if fast is not None:
+            return fast
     plays = legal_plays(position, dice)
     candidates = _matching(plays, position, movements, marked)
     if len(candidates) == 1:

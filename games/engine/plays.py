@@ -283,6 +283,53 @@ def play_from_steps(position: Position, dice: tuple[int, int], steps) -> Play:
     )
 
 
+def complete_play(position: Position, dice: tuple[int, int], steps) -> Play | None:
+    """The play these steps make when they use every die, each step one die in the order given;
+    None when they do not (then only a search of every play can tell whether they are legal).
+
+    A play that uses all the dice is always legal if each of its moves is: no rule asks for more
+    than all the dice. So a match file that writes one move per die, as GNU Backgammon and the
+    FIBS clients do, is checked move by move without searching every way to play the roll.
+    """
+    first, second = _check_dice(dice)
+    remaining = [first] * 4 if first == second else [first, second]
+    if len(steps) != len(remaining):
+        return None
+    board = _board_of(position)
+    hits = 0
+    for source, target in steps:
+        if not (0 < source <= 25 and 0 <= target < source) or board[source] <= 0:
+            return None
+        if board[25] > 0 and source != 25:
+            return None  # a checker on the bar enters first
+        distance = source - target
+        if target == 0:
+            if any(board[point] > 0 for point in range(7, 26)):
+                return None  # bearing off needs every checker home
+            if distance in remaining:
+                die = distance
+            else:
+                larger = [d for d in remaining if d > distance]
+                if not larger or any(board[point] > 0 for point in range(source + 1, 7)):
+                    return None
+                die = min(larger)
+        else:
+            if distance not in remaining or board[target] < -1:
+                return None
+            die = distance
+        remaining.remove(die)
+        board[source] -= 1
+        if target == 0:
+            board[0] += 1
+            continue
+        if board[target] == -1:
+            board[target] = 0
+            board[26] += 1
+            hits += 1
+        board[target] += 1
+    return Play(tuple(steps), _position_of(board), hits, position)
+
+
 def apply_steps(position: Position, steps) -> Position | None:
     """The position after moving these checkers, still seen from the mover, or None if a step
     is impossible on its own (no checker there, a blocked point, off the board).

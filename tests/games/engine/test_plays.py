@@ -346,3 +346,26 @@ def test_every_result_reads_back_from_its_notation(position, dice):
 
     for play in legal_plays(position, dice)[:6]:
         assert parse_play(play.notation, position, dice) == play
+
+
+@needs_known_answers
+def test_a_play_that_uses_both_dice_move_by_move_is_accepted_exactly_when_it_is_legal():
+    from games.engine.plays import complete_play
+
+    checked = 0
+    for case in KNOWN[:600]:
+        dice = tuple(case["dice"])
+        if dice[0] == dice[1]:
+            continue
+        position = Position.from_position_id(case["position_id"])
+        legal = {Position.from_position_id(r).swap() for r in case["results"]}
+        high, low = max(dice), min(dice)
+        for source in range(1, 26):
+            for second in range(1, 26):
+                for a, b in ((high, low), (low, high)):
+                    steps = ((source, max(0, source - a)), (second, max(0, second - b)))
+                    play = complete_play(position, dice, steps)
+                    if play is not None:
+                        checked += 1
+                        assert play.position in legal, (case["position_id"], dice, steps)
+    assert checked > 3000
