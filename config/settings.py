@@ -173,6 +173,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# A rating run whose worker has not reported for this long is taken as dead and superseded.
+RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "600"))
+
 # Production hardening: on whenever DEBUG is off, except where a local run asks otherwise.
 SECURE_HTTPS = env_bool("SECURE_HTTPS", default=not DEBUG and bool(os.environ.get("SECRET_KEY")))
 if SECURE_HTTPS:

@@ -41,7 +41,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError
 from games.models import Match, MatchKindChoice, MatchStatus, Player
-from games.services import match_create, player_get_or_create_by_name
+from games.services import match_create, match_final_score_record, player_get_or_create_by_name
 
 from .models import Rating, RatingChange, RatingRun, RatingSystemState, RunStage, RunStatus
 from .systems import SYSTEMS, MatchRecord, RunResult, UnknownRatingSystemError, get_system
@@ -379,40 +379,6 @@ def rating_recompute_now(*, system: str) -> RatingRun:
 # -- importing results ---------------------------------------------------------------------------
 
 
-def match_final_score_set(*, match: Match, score_a: int, score_b: int) -> Match:
-    """Finish an imported match with its final score only (no games): the higher score won.
-
-    A conditional UPDATE from "in progress with no games" to finished, checking that exactly
-    one row changed. It belongs with the games app's services; it lives here until games has
-    one for results known only by their final score.
-    """
-    if score_a == score_b:
-        raise ValidationError({"score": ["A finished match has a winner: the scores cannot be equal."]})
-    winner = match.player_a_id if score_a > score_b else match.player_b_id
-    if max(score_a, score_b) < match.length:
-        raise ValidationError({"score": [f"The winner's score must reach the length ({match.length})."]})
-    finished = {
-        "status": MatchStatus.FINISHED,
-        "score_a": score_a,
-        "score_b": score_b,
-        "winner_id": winner,
-        "finished_at": match.played_on,
-    }
-    with transaction.atomic():
-        # The version is raised by every write, games included: an unchanged version means the
-        # match is still as loaded, in progress with no games.
-        changed = Match.objects.filter(
-            pk=match.pk, status=MatchStatus.IN_PROGRESS, score_a=0, score_b=0, version=match.version
-        ).update(version=F("version") + 1, **finished)
-        if changed != 1:
-            raise ConflictError(f"Match {match.pk} changed while its result was being stored.")
-        rating_recompute_for_match(match=match)
-    for name, value in finished.items():
-        setattr(match, name, value)
-    match.version += 1
-    return match
-
-
 RESULT_COLUMNS = ("played_on", "player_a", "player_b", "length", "score_a", "score_b")
 """The columns a results file must have; `event` and `source_id` are optional, others ignored."""
 
@@ -559,7 +525,8 @@ def results_import(*, rows: list[ResultRow], by=None) -> ImportReport:
                     player_a=sides[0], player_b=sides[1], length=row.length, played_on=row.played_on,
                     source="csv", source_key=row.source_key, by=by,
                 )
-                match_final_score_set(match=match, score_a=row.score_a, score_b=row.score_b)
+                match_final_score_record(match=match, score_a=row.score_a, score_b=row.score_b, by=by,
+                                         reason="imported result")
             except (ValidationError, ConflictError, ValueError) as error:
                 message = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
                 raise ResultsFileError([(row.line, message)]) from None

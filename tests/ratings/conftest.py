@@ -19,7 +19,7 @@ def finish(make_player):
             player_a=player_a, player_b=player_b, length=length, played_on=OPENING + timedelta(days=day), **fields
         )
         scores = (length, 0) if winner == "a" else (0, length)
-        return services.match_final_score_set(match=match, score_a=scores[0], score_b=scores[1])
+        return games.match_final_score_record(match=match, score_a=scores[0], score_b=scores[1])
 
     return make
 
