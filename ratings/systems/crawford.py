@@ -49,6 +49,11 @@ from ratings.systems.history import (
     out_of_order_error,
 )
 
+try:
+    from ratings.systems import batches
+except ImportError:  # numpy is missing: the scalar engine rates every history
+    batches = None
+
 INTERVAL_Z = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
 
@@ -252,7 +257,168 @@ class CrawfordRating:
         if not isinstance(records, Sequence):
             records = list(records)
         with collector_paused():
+            if batches is None:
+                return self._run(records, progress, keep_changes, starting_ratings or {})
+            return self._run_in_batches(records, progress, keep_changes, starting_ratings or {})
+
+    def run_sequential(
+        self,
+        records: Iterable[MatchRecord],
+        *,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
+    ) -> RunResult:
+        """`run` with the scalar engine, one match after the other: the reference the
+        vectorised engine is tested against, and what `run` uses when numpy is missing."""
+        if not isinstance(records, Sequence):
+            records = list(records)
+        with collector_paused():
             return self._run(records, progress, keep_changes, starting_ratings or {})
+
+    def run_arrays(
+        self,
+        match_ids,
+        days,
+        player_a,
+        player_b,
+        lengths,
+        a_won,
+        *,
+        players: int | None = None,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+    ) -> batches.ArrayRun:
+        """Rate a history given as arrays (one entry per match, in time order; players as
+        indices 0..players − 1, days as `history.day_number`s) with the vectorised engine,
+        every player starting new. Returns an `ArrayRun`: per-player and per-match arrays."""
+        if batches is None:
+            raise RuntimeError("run_arrays needs numpy; use run() without it")
+        history = batches.HistoryArrays.build(match_ids, days, player_a, player_b, lengths, a_won, players)
+        return self._rate_arrays(history, self._new_states(history.players), progress, keep_changes)
+
+    def _new_states(self, players: int) -> dict:
+        np = batches.np
+        p = self.parameters
+        sigma2 = p.initial_volatility * p.initial_volatility
+        return {
+            "mu": np.full(players, (p.initial_rating - RATING_CENTRE) / GLICKO2_SCALE),
+            "phi": np.full(players, p.initial_deviation / GLICKO2_SCALE),
+            "sigma2": np.full(players, sigma2),
+            "log_sigma2": np.full(players, math.log(sigma2)),
+            "last_day": np.full(players, math.inf),
+            "experience": np.zeros(players, dtype=np.int64),
+            "matches": np.zeros(players, dtype=np.int64),
+        }
+
+    def _run_in_batches(
+        self,
+        records: Sequence[MatchRecord],
+        progress: ProgressCallback | None,
+        keep_changes: bool,
+        starting_ratings: Mapping[Hashable, PlayerRating],
+    ) -> RunResult:
+        history, players, played = batches.records_as_arrays(records, list(starting_ratings))
+        states = self._new_states(history.players)
+        for i, start in enumerate(starting_ratings.values()):
+            for key, value in zip(states, self._state_from(start)):
+                states[key][i] = value
+        run = self._rate_arrays(history, states, progress, keep_changes)
+        starts = list(starting_ratings.values())
+        ratings = {}
+        for i, (player, rating, deviation, volatility, experience, matches, last, provisional) in enumerate(zip(
+            players, run.rating.tolist(), run.deviation.tolist(), run.volatility.tolist(), run.experience.tolist(),
+            run.matches.tolist(), run.last_match.tolist(), run.provisional.tolist(),
+        )):
+            last_played = played[last] if last >= 0 else starts[i].last_played
+            ratings[player] = PlayerRating(
+                player, rating, deviation, volatility, experience, matches, last_played, provisional
+            )
+        changes = batches.changes_of(run, history, players) if keep_changes else ()
+        return RunResult(self.name, ratings, changes, len(records))
+
+    def _rate_arrays(self, history, states: dict, progress, keep_changes: bool) -> batches.ArrayRun:
+        """The vectorised engine: the history batch by batch (`batches.batches`), each batch's
+        two sides updated together by `_games_vectorised`."""
+        np = batches.np
+        p = self.parameters
+        scale = GLICKO2_SCALE
+        n = len(history.days)
+        mu = states["mu"]
+        phi = states["phi"]
+        sigma2 = states["sigma2"]
+        log_sigma2 = states["log_sigma2"]
+        last_day = states["last_day"]
+        phi_cap = p.maximum_deviation / scale
+        per_day = 1.0 / p.period_days
+        tau = p.tau
+        exp_minus_tau = math.exp(-tau)
+        tolerance = p.tolerance
+        three_over_pi2 = _THREE_OVER_PI_SQUARED
+        distinct = np.unique(history.lengths)
+        factors = np.array([p.length_factor(int(length)) for length in distinct.tolist()], dtype=np.float64)
+        layout = batches.BatchLayout.of(history)
+        k = layout.sides(factors[np.searchsorted(distinct, history.lengths)])
+        day = layout.sides(history.days)
+        score = layout.sides(np.where(history.a_won, 1.0, 0.0), np.where(history.a_won, 0.0, 1.0))
+        who = layout.who
+        # per player, one row per quantity: μ, φ, σ², ln σ², day of the last match
+        table = np.stack((mu, phi, sigma2, log_sigma2, last_day))
+        if keep_changes:
+            changes = np.empty((5, 2 * n), dtype=np.float64)
+        reporter = batches.ProgressReporter(progress, n)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            for start, stop, done in layout.spans():
+                m = (stop - start) // 2
+                both = who[start:stop]
+                mu_x, phi_x, sigma2_x, log_sigma2_x, last_x = table[:, both]
+                day_x = day[start:stop]
+                gap = day_x - last_x
+                grown = np.sqrt(phi_x * phi_x + sigma2_x * gap * per_day)
+                phi_x = np.where(gap > 0.0, np.where(grown <= phi_cap, grown, np.maximum(phi_x, phi_cap)), phi_x)
+                phi_opponent = np.concatenate((phi_x[m:], phi_x[:m]))
+                mu_opponent = np.concatenate((mu_x[m:], mu_x[:m]))
+                kg = k[start:stop] / np.sqrt(1.0 + three_over_pi2 * phi_opponent * phi_opponent)
+                mu_new, phi_new, sigma2_new, log_sigma2_new, expected = _games_vectorised(
+                    np, mu_x, phi_x, sigma2_x, log_sigma2_x, mu_opponent, kg, score[start:stop], tau,
+                    exp_minus_tau, tolerance,
+                )
+                table[:, both] = (mu_new, phi_new, sigma2_new, log_sigma2_new, day_x)
+                if keep_changes:
+                    changes[0, start:stop] = mu_x
+                    changes[1, start:stop] = mu_new
+                    changes[2, start:stop] = phi_x
+                    changes[3, start:stop] = phi_new
+                    changes[4, start:stop] = expected
+                reporter.advance(done)
+        reporter.finish(n)
+        mu, phi, sigma2 = table[0], table[1], table[2]
+        unordered = {}
+        if keep_changes:
+            changes[0:2] *= scale
+            changes[0:2] += RATING_CENTRE
+            changes[2:4] *= scale
+            names = ("rating_before", "rating_after", "deviation_before", "deviation_after", "expected")
+            for row, name in enumerate(names):
+                unordered[f"{name}_a"], unordered[f"{name}_b"] = layout.by_match(changes[row])
+        experience = states["experience"] + batches.per_player_sums(
+            history.player_a, history.player_b, history.lengths, history.players
+        )
+        matches = states["matches"] + batches.per_player_sums(
+            history.player_a, history.player_b, None, history.players
+        )
+        deviation = scale * phi
+        return batches.ArrayRun(
+            self.name,
+            RATING_CENTRE + scale * mu,
+            deviation,
+            np.sqrt(sigma2),
+            experience,
+            matches,
+            batches.last_match_of(history.player_a, history.player_b, history.players),
+            deviation > p.provisional_deviation,
+            **unordered,
+        )
 
     def _run(
         self,
@@ -407,3 +573,104 @@ def _logistic(x: float) -> float:
         return 1.0 / (1.0 + math.exp(-x))
     ex = math.exp(x)
     return ex / (1.0 + ex)
+
+
+ILLINOIS_ROUNDS = 60
+"""Rounds of the vectorised Illinois iteration; the few updates still unconverged after them
+(none in practice) are finished one by one with the scalar iteration."""
+
+
+def _finish_illinois(big_a, big_b, f_a, f_b, excess, base, a, tau2, tolerance):
+    """The scalar Illinois iteration from a given bracket: returns the converged A."""
+    exp = math.exp
+    while abs(big_b - big_a) > tolerance:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        ex = exp(big_c)
+        denominator = base + ex
+        f_c = ex * (excess - ex) / (2.0 * denominator * denominator) - (big_c - a) / tau2
+        if f_c * f_b <= 0.0:
+            big_a = big_b
+            f_a = f_b
+        else:
+            f_a *= 0.5
+        big_b = big_c
+        f_b = f_c
+    return big_a
+
+
+def _games_vectorised(np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, tau, exp_minus_tau, tolerance):
+    """`_one_game` for many games at once, element by element the same arithmetic: returns
+    (μ', φ', σ'², ln σ'², E). `phi` is the deviation grown to the day of the game."""
+    e = 1.0 / (1.0 + np.exp(-kg * (mu - opponent_mu)))
+    information = kg * kg * e * (1.0 - e)
+    informative = information > 0.0
+    all_informative = bool(informative.all())
+    if not all_informative:
+        information = np.where(informative, information, 1.0)
+    variance = 1.0 / information
+    surprise = kg * (score - e)
+    delta = variance * surprise
+    phi2 = phi * phi
+    base = phi2 + variance
+    excess = delta * delta - base
+    a = log_sigma2
+    tau2 = tau * tau
+    big_a = a.copy()
+    denominator = base + sigma2
+    f_a = sigma2 * (excess - sigma2) / (2.0 * denominator * denominator)
+    big_b = np.empty_like(a)
+    f_b = np.empty_like(a)
+    positive = excess > 0.0
+    where = np.flatnonzero(positive)
+    if where.size:
+        big_b[where] = np.log(excess[where])
+        f_b[where] = -(big_b[where] - a[where]) / tau2
+    where = np.flatnonzero(~positive)
+    if where.size:
+        ex = sigma2[where]
+        steps = 1
+        while where.size:
+            ex = ex * exp_minus_tau
+            trial = a[where] - steps * tau
+            denominator = base[where] + ex
+            f_trial = ex * (excess[where] - ex) / (2.0 * denominator * denominator) + steps / tau
+            found = f_trial >= 0.0
+            big_b[where[found]] = trial[found]
+            f_b[where[found]] = f_trial[found]
+            searching = ~found
+            where = where[searching]
+            ex = ex[searching]
+            steps += 1
+    where = np.flatnonzero(np.abs(big_b - big_a) > tolerance)
+    rounds = 0
+    while where.size and rounds < ILLINOIS_ROUNDS:
+        rounds += 1
+        a_now = big_a[where]
+        b_now = big_b[where]
+        fa_now = f_a[where]
+        fb_now = f_b[where]
+        big_c = a_now + (a_now - b_now) * fa_now / (fb_now - fa_now)
+        ex = np.exp(big_c)
+        denominator = base[where] + ex
+        f_c = ex * (excess[where] - ex) / (2.0 * denominator * denominator) - (big_c - a[where]) / tau2
+        flip = f_c * fb_now <= 0.0
+        a_next = np.where(flip, b_now, a_now)
+        big_a[where] = a_next
+        f_a[where] = np.where(flip, fb_now, fa_now * 0.5)
+        big_b[where] = big_c
+        f_b[where] = f_c
+        where = where[np.abs(big_c - a_next) > tolerance]
+    for i in where.tolist():
+        big_a[i] = _finish_illinois(
+            float(big_a[i]), float(big_b[i]), float(f_a[i]), float(f_b[i]), float(excess[i]), float(base[i]),
+            float(a[i]), tau2, tolerance,
+        )
+    phi_new = 1.0 / np.sqrt(1.0 / phi2 + information)
+    mu_new = mu + phi_new * phi_new * surprise
+    sigma2_new = np.exp(big_a)
+    if not all_informative:
+        mu_new = np.where(informative, mu_new, mu)
+        phi_new = np.where(informative, phi_new, phi)
+        sigma2_new = np.where(informative, sigma2_new, sigma2)
+        big_a = np.where(informative, big_a, log_sigma2)
+    return mu_new, phi_new, sigma2_new, big_a, e

@@ -34,6 +34,11 @@ from ratings.systems.history import (
     out_of_order_error,
 )
 
+try:
+    from ratings.systems import batches
+except ImportError:  # numpy is missing: the scalar engine rates every history
+    batches = None
+
 INITIAL_RATING = 1500.0
 """Where every FIBS rating starts."""
 
@@ -120,7 +125,137 @@ class FibsRating:
         if not isinstance(records, Sequence):
             records = list(records)
         with collector_paused():
+            if batches is None:
+                return self._run(records, progress, keep_changes, starting_ratings or {})
+            return self._run_in_batches(records, progress, keep_changes, starting_ratings or {})
+
+    def run_sequential(
+        self,
+        records: Iterable[MatchRecord],
+        *,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
+    ) -> RunResult:
+        """`run` with the scalar engine, one match after the other: the reference the
+        vectorised engine is tested against, and what `run` uses when numpy is missing."""
+        if not isinstance(records, Sequence):
+            records = list(records)
+        with collector_paused():
             return self._run(records, progress, keep_changes, starting_ratings or {})
+
+    def run_arrays(
+        self,
+        match_ids,
+        days,
+        player_a,
+        player_b,
+        lengths,
+        a_won,
+        *,
+        players: int | None = None,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+    ) -> batches.ArrayRun:
+        """Rate a history given as arrays (one entry per match, in time order; players as
+        indices 0..players − 1, days as `history.day_number`s) with the vectorised engine,
+        every player starting new. Returns an `ArrayRun`: per-player and per-match arrays."""
+        if batches is None:
+            raise RuntimeError("run_arrays needs numpy; use run() without it")
+        history = batches.HistoryArrays.build(match_ids, days, player_a, player_b, lengths, a_won, players)
+        np = batches.np
+        rating = np.full(history.players, self.initial_rating)
+        zeros = np.zeros(history.players, dtype=np.int64)
+        return self._rate_arrays(history, rating, zeros, zeros.copy(), progress, keep_changes)
+
+    def _run_in_batches(
+        self,
+        records: Sequence[MatchRecord],
+        progress: ProgressCallback | None,
+        keep_changes: bool,
+        starting_ratings: Mapping[Hashable, PlayerRating],
+    ) -> RunResult:
+        np = batches.np
+        history, players, played = batches.records_as_arrays(records, list(starting_ratings))
+        starts = list(starting_ratings.values())
+        rating = np.full(history.players, self.initial_rating)
+        experience = np.zeros(history.players, dtype=np.int64)
+        matches = np.zeros(history.players, dtype=np.int64)
+        for i, start in enumerate(starts):
+            rating[i] = start.rating
+            experience[i] = start.experience
+            matches[i] = start.matches
+        run = self._rate_arrays(history, rating, experience, matches, progress, keep_changes)
+        ratings = {}
+        for i, (player, rating, experience, matches, last, provisional) in enumerate(zip(
+            players, run.rating.tolist(), run.experience.tolist(), run.matches.tolist(), run.last_match.tolist(),
+            run.provisional.tolist(),
+        )):
+            last_played = played[last] if last >= 0 else starts[i].last_played
+            ratings[player] = PlayerRating(player, rating, None, None, experience, matches, last_played, provisional)
+        changes = batches.changes_of(run, history, players) if keep_changes else ()
+        return RunResult(self.name, ratings, changes, len(records))
+
+    def _rate_arrays(self, history, rating, experience, matches, progress, keep_changes: bool) -> batches.ArrayRun:
+        """The vectorised engine: the history batch by batch (`batches.batches`), the matches
+        of a batch updated together with the scalar engine's arithmetic."""
+        np = batches.np
+        n = len(history.days)
+        roots = np.sqrt(history.lengths.astype(np.float64))
+        layout = batches.BatchLayout.of(history)
+        # each batch's span holds its A sides, then its B sides: the match-wide values are read
+        # from the A half
+        exponent_scale = layout.sides(roots / 2000.0)
+        stake_scale = layout.sides(4.0 * roots)
+        a_won = layout.sides(history.a_won)
+        counted = layout.sides(history.lengths if self.experience_includes_current else np.zeros(n, dtype=np.int64))
+        length = layout.sides(history.lengths.astype(np.float64))
+        who = layout.who
+        table = np.stack((rating.astype(np.float64), experience.astype(np.float64)))
+        if keep_changes:
+            changes = np.empty((3, 2 * n), dtype=np.float64)
+        reporter = batches.ProgressReporter(progress, n)
+        for start, stop, done in layout.spans():
+            middle = (start + stop) // 2
+            both = who[start:stop]
+            rating_x, experience_x = table[:, both]
+            rating_a = rating_x[: middle - start]
+            rating_b = rating_x[middle - start :]
+            won = a_won[start:middle]
+            p_a = 1.0 / (1.0 + np.power(10.0, (rating_b - rating_a) * exponent_scale[start:middle]))
+            scale = stake_scale[start:middle]
+            stake = np.where(won, scale * (1.0 - p_a), scale * p_a)
+            factor = 5.0 - (experience_x + counted[start:stop]) / 100.0
+            factor = np.where(factor < 1.0, 1.0, factor)
+            change = np.concatenate((stake, stake)) * factor
+            gains = np.concatenate((won, ~won))
+            new = np.where(gains, rating_x + change, rating_x - change)
+            table[:, both] = (new, experience_x + length[start:stop])
+            if keep_changes:
+                changes[0, start:stop] = rating_x
+                changes[1, start:stop] = new
+                changes[2, start:middle] = p_a
+                changes[2, middle:stop] = 1.0 - p_a
+            reporter.advance(done)
+        reporter.finish(n)
+        unordered = {}
+        if keep_changes:
+            for row, name in enumerate(("rating_before", "rating_after", "expected")):
+                unordered[f"{name}_a"], unordered[f"{name}_b"] = layout.by_match(changes[row])
+        final_experience = experience + batches.per_player_sums(
+            history.player_a, history.player_b, history.lengths, history.players
+        )
+        return batches.ArrayRun(
+            self.name,
+            table[0],
+            None,
+            None,
+            final_experience,
+            matches + batches.per_player_sums(history.player_a, history.player_b, None, history.players),
+            batches.last_match_of(history.player_a, history.player_b, history.players),
+            final_experience < EXPERIENCED_AFTER,
+            **unordered,
+        )
 
     def _run(
         self,
