@@ -27,16 +27,19 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import itertools
+import logging
+import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
 from functools import partial
+
+import numpy as np
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import F, Q
 from django.utils import timezone
 
 from config.errors import ConflictError
@@ -44,13 +47,16 @@ from games.models import Match, MatchKindChoice, MatchStatus, Player
 from games.services import match_create, match_final_score_record, player_get_or_create_by_name
 
 from .models import Rating, RatingChange, RatingRun, RatingSystemState, RunStage, RunStatus
-from .systems import SYSTEMS, MatchRecord, RunResult, UnknownRatingSystemError, get_system
+from .systems import SYSTEMS, UnknownRatingSystemError, get_system
 
 WRITE_CHUNK = 100_000
 """Rating changes written between two heartbeats."""
 
 BULK_BATCH = 1_000
 """Rows per INSERT where COPY is not available."""
+
+
+logger = logging.getLogger("ratings.recompute")
 
 
 class RunLostError(RuntimeError):
@@ -173,23 +179,129 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
 # -- running -------------------------------------------------------------------------------------
 
 
-def rated_history() -> list[MatchRecord]:
+@dataclass(frozen=True)
+class RatedHistory:
+    """The rated history as arrays, one entry per match in time order (`rated_history`).
+
+    `played_on` is in microseconds since 1970-01-01 UTC; `player_a` and `player_b` index
+    `players`, the players' primary keys. A slice (`history[:n]`) is the first matches, with
+    the same players."""
+
+    match_ids: np.ndarray
+    played_on: np.ndarray
+    player_a: np.ndarray
+    player_b: np.ndarray
+    lengths: np.ndarray
+    a_won: np.ndarray
+    players: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.match_ids)
+
+    def __getitem__(self, matches: slice) -> RatedHistory:
+        if not isinstance(matches, slice):
+            raise TypeError("a rated history is sliced by matches, history[start:stop]")
+        return RatedHistory(
+            self.match_ids[matches], self.played_on[matches], self.player_a[matches], self.player_b[matches],
+            self.lengths[matches], self.a_won[matches], self.players,
+        )
+
+    @property
+    def days(self) -> np.ndarray:
+        """Day numbers as the rating systems count them (`day_number`), UTC."""
+        whole, part = np.divmod(self.played_on, MICROSECONDS_A_DAY)
+        return (whole + UNIX_EPOCH_ORDINAL) + part / float(MICROSECONDS_A_DAY)
+
+    @classmethod
+    def from_columns(cls, match_ids, played_on, player_a, player_b, lengths, a_won) -> RatedHistory:
+        """A history from its columns, players given by primary key."""
+        sides = np.concatenate((np.asarray(player_a, dtype=np.int64), np.asarray(player_b, dtype=np.int64)))
+        players, index = np.unique(sides, return_inverse=True)
+        n = len(sides) // 2
+        return cls(
+            np.asarray(match_ids, dtype=np.int64), np.asarray(played_on, dtype=np.int64), index[:n], index[n:],
+            np.asarray(lengths, dtype=np.int64), np.asarray(a_won, dtype=bool), players,
+        )
+
+
+MICROSECONDS_A_DAY = 86_400_000_000
+UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+UNIX_EPOCH_ORDINAL = UNIX_EPOCH.toordinal()
+POSTGRES_EPOCH_MICROSECONDS = 946_684_800_000_000
+"""2000-01-01 UTC, PostgreSQL's zero for timestamps, in microseconds since 1970."""
+
+
+def _moment(microseconds: int) -> datetime:
+    return UNIX_EPOCH + timedelta(microseconds=microseconds)
+
+
+def _rated_matches():
+    return Match.objects.filter(
+        kind=MatchKindChoice.MATCH,
+        status=MatchStatus.FINISHED,
+        rated=True,
+        winner__isnull=False,
+        forfeited_by__isnull=True,
+    )
+
+
+HISTORY_ROW = np.dtype([
+    ("fields", ">i2"),
+    ("id_size", ">i4"), ("id", ">i8"),
+    ("played_on_size", ">i4"), ("played_on", ">i8"),
+    ("player_a_size", ">i4"), ("player_a", ">i8"),
+    ("player_b_size", ">i4"), ("player_b", ">i8"),
+    ("length_size", ">i4"), ("length", ">i2"),
+    ("a_won_size", ">i4"), ("a_won", "?"),
+])
+"""One row of the history in PostgreSQL's binary COPY format (no column is ever null)."""
+
+COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
+COPY_HEADER = COPY_SIGNATURE + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
+COPY_TRAILER = b"\xff\xff"
+
+
+def _history_from_postgres(matches) -> RatedHistory:
+    """The history by a binary COPY of the query, read straight into arrays."""
+    sql, params = matches.order_by().values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
+    ).query.sql_with_params()
+    statement = (
+        "COPY (SELECT h.id::int8, (extract(epoch FROM h.played_on) * 1000000)::int8, h.player_a_id::int8, "
+        "h.player_b_id::int8, h.length::int2, h.winner_id = h.player_a_id "
+        f"FROM ({sql}) AS h (id, played_on, player_a_id, player_b_id, length, winner_id) "
+        "ORDER BY h.played_on, h.id) TO STDOUT (FORMAT BINARY)"
+    )
+    buffer = bytearray()
+    with connection.cursor() as cursor:
+        with cursor.copy(statement, params) as copy:
+            for block in copy:
+                buffer += block
+    if not buffer.startswith(COPY_SIGNATURE):
+        raise RuntimeError("PostgreSQL's COPY answered in an unknown format")
+    extension = int.from_bytes(buffer[15:19], "big")
+    body = memoryview(buffer)[19 + extension : len(buffer) - len(COPY_TRAILER)]
+    rows = np.frombuffer(body, dtype=HISTORY_ROW)
+    return RatedHistory.from_columns(
+        rows["id"], rows["played_on"], rows["player_a"], rows["player_b"], rows["length"], rows["a_won"]
+    )
+
+
+def rated_history() -> RatedHistory:
     """Every rated match in time order, in one query: finished (not forfeited) matches to N
     points marked rated, with a winner, ordered by (played_on, id)."""
-    side = Case(When(winner_id=F("player_a_id"), then=Value("a")), default=Value("b"))
-    rows = (
-        Match.objects.filter(
-            kind=MatchKindChoice.MATCH,
-            status=MatchStatus.FINISHED,
-            rated=True,
-            winner__isnull=False,
-            forfeited_by__isnull=True,
-        )
-        .order_by("played_on", "id")
-        .annotate(side=side)
-        .values_list("id", "played_on", "player_a_id", "player_b_id", "length", "side")
+    matches = _rated_matches()
+    if connection.vendor == "postgresql":
+        return _history_from_postgres(matches)
+    rows = matches.order_by("played_on", "id").values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
     )
-    return [MatchRecord(*row) for row in rows]
+    columns = list(zip(*rows)) or [()] * 6
+    ids, played_on, player_a, player_b, lengths, winners = columns
+    micros = [(moment - UNIX_EPOCH) // timedelta(microseconds=1) for moment in played_on]
+    return RatedHistory.from_columns(
+        ids, micros, player_a, player_b, lengths, [w == a for w, a in zip(winners, player_a)]
+    )
 
 
 def _touch(run_id: int, **fields) -> None:
@@ -204,81 +316,140 @@ def report_progress(run_id: int, done: int, total: int) -> None:
     _touch(run_id, matches_done=done, matches_total=total)
 
 
-def _rating_rows(run: RatingRun, result: RunResult) -> list[Rating]:
-    return [
-        Rating(
-            run_id=run.pk,
-            system=run.system,
-            player_id=player,
-            rating=r.rating,
-            deviation=r.deviation,
-            volatility=r.volatility,
-            experience=r.experience,
-            matches=r.matches,
-            last_played=r.last_played,
-            provisional=r.provisional,
-        )
-        for player, r in result.ratings.items()
-    ]
-
-
 CHANGE_COLUMNS = (
     "run_id", "sequence", "match_id", "player_id", "opponent_id", "played_on", "length", "won",
     "rating_before", "rating_after", "deviation_before", "deviation_after", "expected",
 )
 
+RATING_COLUMNS = (
+    "run_id", "system", "player_id", "rating", "deviation", "volatility", "experience", "matches",
+    "last_played", "provisional",
+)
 
-def _change_rows(run_id: int, records: list[MatchRecord], changes, start: int, stop: int):
-    """Rows (in `CHANGE_COLUMNS` order) for the matches records[start:stop]."""
-    for sequence in range(start, stop):
-        record = records[sequence]
-        played_on = record.played_on
-        length = record.length
-        for c in (changes[2 * sequence], changes[2 * sequence + 1]):
-            yield (
-                run_id, sequence, c.match_id, c.player, c.opponent, played_on, length, c.won,
-                c.rating_before, c.rating_after, c.deviation_before, c.deviation_after, c.expected,
-            )
+BINARY_FORMATS = {"int8": ">i8", "int4": ">i4", "int2": ">i2", "float8": ">f8", "bool": "?", "timestamptz": ">i8"}
 
 
-COPY_TYPES = ("int8", "int4", "int8", "int8", "int8", "timestamptz", "int2", "bool",
-              "float8", "float8", "float8", "float8", "float8")
-"""PostgreSQL types of `CHANGE_COLUMNS`, for a binary COPY."""
+def _binary_copy(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
+    """Write `rows` rows with PostgreSQL's binary COPY, built in one piece from arrays.
 
-
-def _copy_changes(run_id: int, rows) -> None:
-    """Write rating changes with PostgreSQL's binary COPY (psycopg 3): about ten times faster
-    than INSERTs for the two rows a match gives."""
-    table = connection.ops.quote_name(RatingChange._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(RatingChange._meta.get_field(c).column) for c in CHANGE_COLUMNS)
+    `values` maps each column to (PostgreSQL type, array or scalar, or None for NULL);
+    timestamps are microseconds since 1970 UTC and text a constant."""
+    fields = [("fields", ">i2")]
+    for column in columns:
+        kind, value = values[column]
+        fields.append((f"{column}_size", ">i4"))
+        if value is None:
+            continue
+        if kind == "text":
+            fields.append((column, f"S{len(value.encode())}"))
+        else:
+            fields.append((column, BINARY_FORMATS[kind]))
+    table = np.empty(rows, dtype=np.dtype(fields))
+    table["fields"] = len(columns)
+    for column in columns:
+        kind, value = values[column]
+        if value is None:
+            table[f"{column}_size"] = -1
+            continue
+        if kind == "text":
+            value = value.encode()
+        elif kind == "timestamptz":
+            value = np.asarray(value, dtype=np.int64) - POSTGRES_EPOCH_MICROSECONDS
+        table[f"{column}_size"] = table.dtype[column].itemsize
+        table[column] = value
+    name = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
     with connection.cursor() as cursor:
-        with cursor.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(COPY_TYPES)
-            write = copy.write_row
-            for row in rows:
-                write(row)
+        with cursor.copy(f"COPY {name} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.write(COPY_HEADER)
+            copy.write(table.data)
+            copy.write(COPY_TRAILER)
 
 
-def _insert_changes(run_id: int, rows) -> None:
-    """Write rating changes with `bulk_create` in batches."""
-    objects = [RatingChange(**dict(zip(CHANGE_COLUMNS, row))) for row in rows]
-    RatingChange.objects.bulk_create(objects, batch_size=BULK_BATCH)
+def _both_sides(a, b):
+    """Per-match values of the two sides, interleaved: match 1's A, match 1's B, match 2's A..."""
+    if a is None:
+        return None
+    return np.stack((a, b), axis=1).reshape(-1)
 
 
-def store_changes(run: RatingRun, records: list[MatchRecord], result: RunResult) -> None:
-    """Write the run's rating changes in chunks, touching the heartbeat between them."""
-    write = _copy_changes if connection.vendor == "postgresql" else _insert_changes
-    changes = result.changes
-    for start in range(0, len(records), WRITE_CHUNK):
-        stop = min(start + WRITE_CHUNK, len(records))
-        write(run.pk, _change_rows(run.pk, records, changes, start, stop))
+def _change_values(run_id: int, history: RatedHistory, result, start: int, stop: int) -> dict:
+    """The columns of the rating changes of matches [start, stop), two rows per match."""
+    part = slice(start, stop)
+    player_a = history.players[history.player_a[part]]
+    player_b = history.players[history.player_b[part]]
+    won = history.a_won[part]
+    deviations = result.deviation is not None
+
+    def sides(name):
+        return _both_sides(getattr(result, f"{name}_a")[part], getattr(result, f"{name}_b")[part])
+
+    twice = partial(np.repeat, repeats=2)
+    return {
+        "run_id": ("int8", run_id),
+        "sequence": ("int4", twice(np.arange(start, stop, dtype=np.int64))),
+        "match_id": ("int8", twice(history.match_ids[part])),
+        "player_id": ("int8", _both_sides(player_a, player_b)),
+        "opponent_id": ("int8", _both_sides(player_b, player_a)),
+        "played_on": ("timestamptz", twice(history.played_on[part])),
+        "length": ("int2", twice(history.lengths[part])),
+        "won": ("bool", _both_sides(won, ~won)),
+        "rating_before": ("float8", sides("rating_before")),
+        "rating_after": ("float8", sides("rating_after")),
+        "deviation_before": ("float8", sides("deviation_before") if deviations else None),
+        "deviation_after": ("float8", sides("deviation_after") if deviations else None),
+        "expected": ("float8", sides("expected")),
+    }
+
+
+def _rows(values: dict, columns: tuple[str, ...], rows: int):
+    """Row dicts from column values (for `bulk_create`), timestamps as datetimes."""
+    lists = {}
+    for column in columns:
+        kind, value = values[column]
+        if value is None or np.ndim(value) == 0:
+            lists[column] = [value if value is None else (value.item() if hasattr(value, "item") else value)] * rows
+        elif kind == "timestamptz":
+            lists[column] = [_moment(m) for m in value.tolist()]
+        else:
+            lists[column] = value.tolist()
+    return [dict(zip(columns, row)) for row in zip(*(lists[c] for c in columns))]
+
+
+def _write(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
+    if connection.vendor == "postgresql":
+        _binary_copy(model, columns, values, rows)
+    else:
+        model.objects.bulk_create((model(**row) for row in _rows(values, columns, rows)), batch_size=BULK_BATCH)
+
+
+def store_changes(run: RatingRun, history: RatedHistory, result) -> None:
+    """Write the run's rating changes for every match of `history`, in chunks (binary COPY on
+    PostgreSQL, `bulk_create` elsewhere), touching the heartbeat between them."""
+    for start in range(0, len(history), WRITE_CHUNK):
+        stop = min(start + WRITE_CHUNK, len(history))
+        _write(RatingChange, CHANGE_COLUMNS, _change_values(run.pk, history, result, start, stop), 2 * (stop - start))
         _touch(run.pk)
 
 
-def store_ratings(run: RatingRun, result: RunResult) -> None:
+def store_ratings(run: RatingRun, history: RatedHistory, result) -> None:
     """Write the run's current ratings."""
-    Rating.objects.bulk_create(_rating_rows(run, result), batch_size=BULK_BATCH)
-    _touch(run.pk, players=len(result.ratings))
+    players = len(history.players)
+    values = {
+        "run_id": ("int8", run.pk),
+        "system": ("text", run.system),
+        "player_id": ("int8", history.players),
+        "rating": ("float8", result.rating),
+        "deviation": ("float8", result.deviation),
+        "volatility": ("float8", result.volatility),
+        "experience": ("int4", result.experience),
+        "matches": ("int4", result.matches),
+        "last_played": ("timestamptz", history.played_on[result.last_match]),
+        "provisional": ("bool", result.provisional),
+    }
+    if players:
+        _write(Rating, RATING_COLUMNS, values, players)
+    _touch(run.pk, players=players)
 
 
 def publish(run: RatingRun) -> None:
@@ -303,6 +474,20 @@ def discard_unpublished_rows(system: str) -> None:
     RatingChange.objects.filter(run_id__in=stale).delete()
 
 
+class _StageClock:
+    """Logs how long each stage of a run took (logger `ratings.recompute`, level INFO)."""
+
+    def __init__(self, run: RatingRun) -> None:
+        self.run = run
+        self.started = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        logger.info("%s run %s: %s took %.2f s", self.run.system, self.run.pk, stage, now - self.started,
+                    extra={"run": self.run.pk, "stage": stage, "seconds": now - self.started})
+        self.started = now
+
+
 def _fail(run: RatingRun, error: BaseException) -> None:
     RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
         status=RunStatus.FAILED, finished_at=timezone.now(), error=f"{type(error).__name__}: {error}"[:2000]
@@ -316,18 +501,27 @@ def rating_run_execute(*, run: RatingRun) -> RatingRun:
     is marked failed, its rows are deleted and the error is raised again; the published ratings
     stay as they were."""
     try:
-        records = rated_history()
-        _touch(run.pk, stage=RunStage.RATING, matches_total=len(records))
+        clock = _StageClock(run)
+        history = rated_history()
+        clock.lap("load")
+        _touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
         system = get_system(run.system)
-        result = system.run(records, progress=partial(report_progress, run.pk))
+        result = system.run_arrays(
+            history.match_ids, history.days, history.player_a, history.player_b, history.lengths, history.a_won,
+            players=len(history.players), progress=partial(report_progress, run.pk),
+        )
+        clock.lap("compute")
         _touch(run.pk, stage=RunStage.WRITING)
-        store_ratings(run, result)
-        store_changes(run, records, result)
+        store_ratings(run, history, result)
+        store_changes(run, history, result)
+        clock.lap("write")
         publish(run)
+        clock.lap("publish")
     except BaseException as error:
         _fail(run, error)
         raise
     discard_unpublished_rows(run.system)
+    clock.lap("discard")
     run.refresh_from_db()
     return run
 
