@@ -6,15 +6,19 @@
 Builds a seeded synthetic history (default a million matches among 20,000 players), rates it
 with each system's engine, and for comparison rates a prefix of the same history with the
 `glicko2` package from PyPI (one match per update, both players updated from the other's
-pre-match rating), then compares our Glicko-2 engine with it on that same prefix. With
+pre-match rating), then compares our Glicko-2 engine with it on that same prefix and, by
+speed, on the whole history. Each engine is timed through `run_arrays` (arrays in and out, what
+the recompute uses), `run` (records and objects) and `run_sequential` (the scalar reference). With
 `--postgres`, also times the ratings app's full recompute (load, rate, write, publish) on that
-history in a scratch PostgreSQL database.
+history in a scratch PostgreSQL database, with the time of each stage (load, compute, write,
+publish, and discarding the previous run's rows).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import sys
 import time
 from pathlib import Path
@@ -53,34 +57,77 @@ def rate_with_glicko2_package(history: list[MatchRecord]) -> dict:
     return players
 
 
-def section_engines(history: list[MatchRecord]) -> dict[str, float]:
-    """Each system's engine on the whole history, with and without the per-match changes."""
+def as_arrays(history: list[MatchRecord]) -> tuple:
+    """The history as the arrays `run_arrays` takes (players are already 0..n − 1)."""
+    import numpy as np
+
+    from ratings.systems.history import day_number
+
+    days: dict = {}
+    return (
+        np.array([r.match_id for r in history], dtype=np.int64),
+        np.array([days.setdefault(r.played_on, day_number(r.played_on)) for r in history]),
+        np.array([r.player_a for r in history], dtype=np.int64),
+        np.array([r.player_b for r in history], dtype=np.int64),
+        np.array([r.length for r in history], dtype=np.int64),
+        np.array([r.winner == "a" for r in history], dtype=bool),
+    )
+
+
+ENTRY_POINTS = (
+    ("run_arrays", "arrays in, arrays out (what the recompute uses)"),
+    ("run", "records in, PlayerRating/RatingChange objects out"),
+    ("run_sequential", "the scalar reference engine"),
+)
+
+
+def rate(system, entry: str, history, arrays, keep_changes: bool):
+    if entry == "run_arrays":
+        return system.run_arrays(*arrays, keep_changes=keep_changes)
+    return getattr(system, entry)(history, keep_changes=keep_changes)
+
+
+def section_engines(history: list[MatchRecord], arrays) -> dict:
+    """Each system's engine on the whole history through each entry point, with and without
+    the per-match changes."""
     print(f"Engines on {len(history):,} matches:")
     speeds = {}
-    for name, system_class in SYSTEMS.items():
-        system = system_class()
-        for keep_changes in (True, False):
-            seconds, _ = timed(lambda: system.run(history, keep_changes=keep_changes))
-            label = "ratings and changes" if keep_changes else "final ratings only"
-            speeds[(name, keep_changes)] = len(history) / seconds
-            print(f"  {name:<9} {label:<20} {seconds:8.2f} s  {len(history) / seconds:>10,.0f} matches/s")
+    for entry, meaning in ENTRY_POINTS:
+        print(f"  {entry}: {meaning}")
+        for name, system_class in SYSTEMS.items():
+            system = system_class()
+            for keep_changes in (True, False):
+                seconds, _ = timed(lambda: rate(system, entry, history, arrays, keep_changes))
+                label = "ratings and changes" if keep_changes else "final ratings only"
+                speeds[(entry, name, keep_changes)] = len(history) / seconds
+                print(f"    {name:<9} {label:<20} {seconds:8.2f} s  {len(history) / seconds:>10,.0f} matches/s")
     return speeds
 
 
-def section_glicko2_package(history: list[MatchRecord], prefix: int) -> None:
-    """The PyPI package against our Glicko-2 engine on the same prefix."""
+def section_glicko2_package(history: list[MatchRecord], arrays, prefix: int, speeds: dict) -> None:
+    """The PyPI package against our Glicko-2 engine on the same prefix, and against our engine's
+    speed on the whole history."""
     sample = history[:prefix]
+    sample_arrays = tuple(column[:prefix] for column in arrays)
     note = "" if prefix == len(history) else f" (a prefix of the history: the package is too slow for all {len(history):,})"
     print(f"glicko2 {package_version()} from PyPI against crawford on {len(sample):,} matches{note}:")
     package_seconds, _ = timed(lambda: rate_with_glicko2_package(sample))
+    package_speed = len(sample) / package_seconds
+    print(f"  glicko2 package                                {package_seconds:8.2f} s  {package_speed:>10,.0f} matches/s")
     engine = CrawfordRating()
-    engine_seconds, _ = timed(lambda: engine.run(sample, keep_changes=True))
-    bare_seconds, _ = timed(lambda: engine.run(sample, keep_changes=False))
-    print(f"  glicko2 package                    {package_seconds:8.2f} s  {len(sample) / package_seconds:>10,.0f} matches/s")
-    print(f"  crawford, ratings and changes      {engine_seconds:8.2f} s  {len(sample) / engine_seconds:>10,.0f} matches/s"
-          f"  ({package_seconds / engine_seconds:.1f}x the package)")
-    print(f"  crawford, final ratings only       {bare_seconds:8.2f} s  {len(sample) / bare_seconds:>10,.0f} matches/s"
-          f"  ({package_seconds / bare_seconds:.1f}x the package)")
+    for entry, _ in ENTRY_POINTS:
+        for keep_changes in (True, False):
+            seconds, _ = timed(lambda: rate(engine, entry, sample, sample_arrays, keep_changes))
+            label = "ratings and changes" if keep_changes else "final ratings only"
+            print(f"  crawford {entry:<15} {label:<20} {seconds:8.2f} s  {len(sample) / seconds:>10,.0f} matches/s"
+                  f"  ({package_seconds / seconds:.1f}x the package)")
+    if speeds and prefix < len(history):
+        print(f"  crawford on all {len(history):,} matches against the package's speed on the prefix:")
+        for entry, _ in ENTRY_POINTS:
+            for keep_changes in (True, False):
+                speed = speeds[(entry, "crawford", keep_changes)]
+                label = "ratings and changes" if keep_changes else "final ratings only"
+                print(f"    {entry:<15} {label:<20} {speed:>10,.0f} matches/s  ({speed / package_speed:.1f}x the package)")
 
 
 def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep: bool = False) -> None:
@@ -151,11 +198,22 @@ def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep
             cursor.execute(f"ANALYZE {Match._meta.db_table}")
         print(f"  {players:,} players (bulk_create) in {seconds:.1f} s, {len(history):,} finished matches "
               f"(COPY) in {time.perf_counter() - started:.1f} s")
+        stages: dict[str, float] = {}
+
+        class StageTimes(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                stages[record.stage] = record.seconds
+
+        recompute_log = logging.getLogger("ratings.recompute")
+        recompute_log.addHandler(StageTimes())
+        recompute_log.setLevel(logging.INFO)
         for name in ("fibs", "crawford"):
             for attempt in ("first run", "second run, replacing the first"):
+                stages.clear()
                 seconds, run = timed(lambda: services.rating_recompute_now(system=name))
                 print(f"  {name:<9} full recompute, {attempt:<32} {seconds:6.1f} s "
                       f"({run.matches_total:,} matches, {run.players:,} players, published run {run.pk})")
+                print("            " + ", ".join(f"{stage} {took:.1f} s" for stage, took in stages.items()))
     finally:
         connections.close_all()
         if not keep:
@@ -190,8 +248,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Synthetic history: {args.matches:,} matches among {args.players:,} players, seed {args.seed} "
           f"(built in {seconds:.1f} s); Python {sys.version.split()[0]}")
     if not args.skip_engines:
-        section_engines(history)
-        section_glicko2_package(history, min(args.package_matches, len(history)))
+        arrays = as_arrays(history)
+        speeds = section_engines(history, arrays)
+        section_glicko2_package(history, arrays, min(args.package_matches, len(history)), speeds)
     if args.postgres:
         section_postgres_recompute(history, args.players, keep=args.keep_database)
 
