@@ -207,6 +207,7 @@ def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep
         recompute_log = logging.getLogger("ratings.recompute")
         recompute_log.addHandler(StageTimes())
         recompute_log.setLevel(logging.INFO)
+        recompute_log.propagate = False
         for name in ("fibs", "crawford"):
             for attempt in ("first run", "second run, replacing the first"):
                 stages.clear()

@@ -204,9 +204,15 @@ class BatchLayout:
         laid[self.slot_b] = values_a if values_b is None else values_b
         return laid
 
-    def by_match(self, laid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Values laid out by place back in history order: (A sides, B sides)."""
-        return laid[self.slot_a], laid[self.slot_b]
+    def by_match(self, laid: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
+        """Columns laid out by place (one row per place, one column per name) back in history
+        order: `{name}_a` for the A sides and `{name}_b` for the B sides."""
+        columns = {}
+        for side, slots in (("a", self.slot_a), ("b", self.slot_b)):
+            rows = laid[slots]
+            for column, name in enumerate(names):
+                columns[f"{name}_{side}"] = np.ascontiguousarray(rows[:, column])
+        return columns
 
     def spans(self):
         """Per batch: (first place, place after the last, matches rated once it is done)."""

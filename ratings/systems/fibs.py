@@ -213,7 +213,7 @@ class FibsRating:
         who = layout.who
         table = np.stack((rating.astype(np.float64), experience.astype(np.float64)))
         if keep_changes:
-            changes = np.empty((3, 2 * n), dtype=np.float64)
+            changes = np.empty((2 * n, 3), dtype=np.float64)
         reporter = batches.ProgressReporter(progress, n)
         for start, stop, done in layout.spans():
             middle = (start + stop) // 2
@@ -232,16 +232,15 @@ class FibsRating:
             new = np.where(gains, rating_x + change, rating_x - change)
             table[:, both] = (new, experience_x + length[start:stop])
             if keep_changes:
-                changes[0, start:stop] = rating_x
-                changes[1, start:stop] = new
-                changes[2, start:middle] = p_a
-                changes[2, middle:stop] = 1.0 - p_a
+                changes[start:stop, 0] = rating_x
+                changes[start:stop, 1] = new
+                changes[start:middle, 2] = p_a
+                changes[middle:stop, 2] = 1.0 - p_a
             reporter.advance(done)
         reporter.finish(n)
         unordered = {}
         if keep_changes:
-            for row, name in enumerate(("rating_before", "rating_after", "expected")):
-                unordered[f"{name}_a"], unordered[f"{name}_b"] = layout.by_match(changes[row])
+            unordered = layout.by_match(changes, ("rating_before", "rating_after", "expected"))
         final_experience = experience + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
