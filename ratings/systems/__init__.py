@@ -1,4 +1,4 @@
-"""Rating systems for backgammon, in plain Python.
+"""Rating systems for backgammon, with no dependency but (optionally) numpy.
 
 Two systems, each rating a whole history of matches in one pass:
 
@@ -6,8 +6,13 @@ Two systems, each rating a whole history of matches in one pass:
 * ``crawford`` — the variance-adjusted rating (`CrawfordRating`): Glicko-2 with the FIBS
   match-length scaling, deviation growing with time away, provisional while uncertain.
 
-Nothing here imports Django; the ratings app loads matches, calls `get_system(name).run(...)`
-and saves what comes back.
+Each system rates a history with a vectorised engine (`run`, or `run_arrays` for a history
+already in arrays) that cuts it into batches of matches sharing no player (`batches`), and
+keeps its scalar, one-match-at-a-time engine (`run_sequential`) as the reference and as the
+fallback without numpy; both give the same numbers.
+
+Nothing here imports Django; the ratings app loads matches, calls
+`get_system(name).run_arrays(...)` and saves what comes back.
 """
 
 from __future__ import annotations
