@@ -14,6 +14,7 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, Validat
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 
 from config.errors import ConflictError
 
@@ -163,6 +164,7 @@ class Frame:
     cube_owner: int | None = None
     cube_y: int = MID - 11
     dice: str = ""
+    pieces: str = ""
 
 
 def _checkers(a_side: tuple[int, ...], b_side: tuple[int, ...]) -> list[tuple[int, int, int, str]]:
@@ -186,14 +188,42 @@ def _checkers(a_side: tuple[int, ...], b_side: tuple[int, ...]) -> list[tuple[in
     return drawn
 
 
+LIGHT = 'fill="#f7f3ea" stroke="#333"'
+DARK = 'fill="#1d1d1d" stroke="#ddd"'
+
+
+def _pieces_svg(frame: Frame) -> str:
+    """The SVG of a frame's checkers, borne-off stacks, cube and dice (numbers only, no user text)."""
+    parts = []
+    for x, y, side in frame.off:
+        parts.append(f'<rect x="{x}" y="{y}" width="22" height="5" rx="1" {LIGHT if side == 0 else DARK}/>')
+    for x, y, side, label in frame.checkers:
+        parts.append(f'<circle cx="{x}" cy="{y}" r="9.5" {LIGHT if side == 0 else DARK}/>')
+        if label:
+            colour = "#111" if side == 0 else "#fff"
+            parts.append(f'<text x="{x}" y="{y + 4}" font-size="11" font-weight="700" text-anchor="middle" '
+                         f'fill="{colour}">{label}</text>')
+    cube = 64 if frame.cube == 1 else frame.cube
+    parts.append(f'<rect x="{BAR_X + 1}" y="{frame.cube_y}" width="20" height="22" rx="3" fill="#fff" stroke="#111"/>'
+                 f'<text x="{BAR_X + 11}" y="{frame.cube_y + 15}" font-size="10" font-weight="700" '
+                 f'text-anchor="middle" fill="#111">{cube}</text>')
+    if frame.dice:
+        dice = "-".join(str(int(d)) for d in frame.dice.split("-"))
+        parts.append(f'<text x="{RIGHT + 66}" y="{MID + 4}" font-size="13" font-weight="700" text-anchor="middle" '
+                     f'fill="#fff">{dice}</text>')
+    return "".join(parts)
+
+
 def _frame(index: int, caption: str, a_side, b_side, cube: int, owner: int | None, dice: str = "") -> Frame:
     off_a, off_b = 15 - sum(a_side), 15 - sum(b_side)
     off = [(TRAY_X, BOTTOM - 6 * (i + 1), 0) for i in range(off_a)]
     off += [(TRAY_X, TOP + 6 * i + 1, 1) for i in range(off_b)]
     pips = (sum(n * (i + 1) for i, n in enumerate(a_side)), sum(n * (i + 1) for i, n in enumerate(b_side)))
     cube_y = MID - 11 if owner is None else (MID + 40 if owner == 0 else MID - 62)
-    return Frame(index=index, caption=caption, checkers=_checkers(a_side, b_side), off=off, pips=pips,
-                 off_counts=(off_a, off_b), cube=cube, cube_owner=owner, cube_y=cube_y, dice=dice)
+    frame = Frame(index=index, caption=caption, checkers=_checkers(a_side, b_side), off=off, pips=pips,
+                  off_counts=(off_a, off_b), cube=cube, cube_owner=owner, cube_y=cube_y, dice=dice)
+    frame.pieces = mark_safe(_pieces_svg(frame))  # noqa: S308 - numbers only
+    return frame
 
 
 def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:

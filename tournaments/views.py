@@ -17,6 +17,8 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from config.errors import ConflictError
 from games import selectors as game_selectors
@@ -225,6 +227,113 @@ def _feeder_words(flight: Flight) -> str:
     )
 
 
+def _unit_brackets(flights: list[Flight], tournament: Tournament) -> dict[int, dict]:
+    """Every flight's bracket, building each unit (a knockout with the flights it feeds) once.
+
+    The same shape as `selectors.bracket`, read for the whole event in a fixed number of queries.
+    """
+    stored = {(p.flight_id, p.slot): p for p in Pairing.objects.filter(flight__tournament=tournament)}
+    seeds = dict(Entry.objects.filter(tournament=tournament, seed__isnull=False).values_list("player_id", "seed"))
+    views = {}
+    for flight in flights:
+        if flight.status != "draft" and flight.pk not in views:
+            views.update(selectors.flight_views(flight))
+    ids = {x for v in views.values() for s in v.slots for x in (s.a, s.b, s.winner)} - {None}
+    names = {p.pk: p for p in Player.objects.filter(pk__in=ids).only("id", "name", "country")}
+
+    def player(pid):
+        if pid is None or pid not in names:
+            return None
+        return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeds.get(pid)}
+
+    out = {}
+    for flight in flights:
+        view = views.get(flight.pk)
+        columns: dict[int, dict] = {}
+        for s in view.slots if view else []:
+            if s.state == "void":
+                continue
+            column = columns.setdefault(s.round_number, {"round": s.round_number, "name": s.round_name,
+                                                          "length": s.length, "slots": []})
+            row = stored.get((flight.pk, s.slot))
+            column["slots"].append({
+                "slot": s.slot, "id": f"slot-{flight.pk}-{s.slot}", "match": row.match_id if row else None,
+                "player_a": player(s.a), "player_b": player(s.b), "bye": s.state == "bye",
+                "state": {"waiting": "pending", "ready": "ready", "played": "played", "bye": "bye"}[s.state],
+                "status": row.status if row else "waiting",
+                "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,
+                "winner": s.winner,
+            })
+        rounds = [columns[n] for n in sorted(columns)]
+        for column in rounds:
+            column["bracket_html"] = mark_safe("".join(_slot_html(s, column) for s in column["slots"]))
+            column["list_html"] = mark_safe("".join(_list_html(s) for s in column["slots"]))
+        out[flight.pk] = {"rounds": rounds, "champion": player(view.champion) if view else None}
+    return out
+
+
+def _player_link(p: dict | None, fallback: str = "to be decided") -> str:
+    if p is None:
+        return fallback
+    seed = format_html(' <span class="meta">({})</span>', p["seed"]) if p["seed"] else ""
+    return format_html('<a href="{}">{}</a>{}', reverse("player", args=[p["id"]]), p["name"], seed)
+
+
+def _slot_html(s: dict, column: dict) -> str:
+    """One box of the drawn bracket: a link (to the score sheet, or to the same match in the list)."""
+    a, b = s["player_a"], s["player_b"]
+    href = reverse("match", args=[s["match"]]) if s["match"] else f"#{s['id']}"
+    a_name = a["name"] if a else "to be decided"
+    b_name = "bye" if s["bye"] else (b["name"] if b else "to be decided")
+    said = f"{column['name']}, {a_name}: bye" if s["bye"] else f"{column['name']}, {a_name} v {b_name}"
+    if s["score"]:
+        said += f", {s['score'][0]}–{s['score'][1]}"
+    elif s["state"] == "pending":
+        said += ", pending"
+    note = " · bye" if s["bye"] else " · playing" if s["status"] == "playing" else (
+        " · pending" if s["state"] == "pending" else "")
+
+    def line(p, score, bye=False):
+        won = " won" if p and s["winner"] == p["id"] else ""
+        if bye:
+            who = mark_safe("<em>bye</em>")
+        elif p:
+            who = format_html("{}{}", f"{p['seed']}. " if p["seed"] else "", p["name"])
+        else:
+            who = "—"
+        return format_html('<span class="who{}"><span>{}</span><span>{}</span></span>', won, who,
+                           "" if score is None else score)
+
+    score = s["score"] or [None, None]
+    return format_html('<a class="slot {}" href="{}" aria-label="{}"><span class="label">{}{}</span>{}{}</a>',
+                       s["state"], href, said, s["slot"], note, line(a, score[0]), line(b, score[1], s["bye"]))
+
+
+def _list_html(s: dict) -> str:
+    """The same match in the round-by-round list."""
+    a, b = s["player_a"], s["player_b"]
+    if s["bye"]:
+        body = format_html("{} has a bye.", a["name"] if a else "")
+    elif not a or not b:
+        body = format_html('{}: {} v {} <span class="badge pending">pending</span>', s["slot"],
+                           a["name"] if a else "to be decided", b["name"] if b else "to be decided")
+    else:
+        verb = ("beat" if s["winner"] == a["id"] else "lost to") if s["winner"] else "v"
+        if s["score"]:
+            score = f"{s['score'][0]}–{s['score'][1]}"
+            result = format_html('<a href="{}">{}</a>', reverse("match", args=[s["match"]]), score) if s["match"] \
+                else score
+        elif s["status"] == "playing":
+            result = format_html('<span class="badge live">playing</span>{}', format_html(
+                ' <a href="{}">score sheet</a>', reverse("match", args=[s["match"]])) if s["match"] else "")
+        elif s["status"] == "walkover":
+            result = "(walkover)"
+        else:
+            result = mark_safe('<span class="badge pending">to play</span>')
+        body = format_html("{} {} {} {}", _player_link(a), verb, _player_link(b), result)
+    return format_html('<li id="{}">{}</li>', s["id"], body)
+
+
 def _read_event(tournament: Tournament) -> dict:
     """The flights of an event with their draws, standings and entries.
 
@@ -234,14 +343,10 @@ def _read_event(tournament: Tournament) -> dict:
     entries = defaultdict(list)
     for entry in selectors.entry_list().filter(tournament=tournament):
         entries[entry.flight_id].append(entry)
-    match_of = dict(Pairing.objects.filter(flight__tournament=tournament).values_list("pk", "match_id"))
+    brackets = _unit_brackets(flights, tournament)
     out = []
     for flight in flights:
-        bracket = selectors.bracket(flight)
-        for column in bracket["rounds"]:
-            for slot in column["slots"]:
-                slot["match"] = match_of.get(slot["pairing"])
-                slot["id"] = f"slot-{flight.pk}-{slot['slot']}"
+        bracket = brackets[flight.pk]
         standings = selectors.standings(flight) if flight.format in TABLE_FORMATS and flight.status != "draft" else []
         tie_breaks = []
         if standings:
@@ -456,8 +561,6 @@ def desk_event(request, slug: str):
     reports = list(selectors.report_list().filter(
         pairing__flight__tournament=tournament, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
     ).select_related("pairing__player_a", "pairing__player_b"))
-    for p in open_pairings:
-        p.score_form = ScoreForm(prefix=f"p{p.pk}", initial={"version": p.version})
     flight_rows = []
     for f in flights:
         mine = entries.get(f.pk, [])

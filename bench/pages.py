@@ -1,0 +1,187 @@
+"""How fast the pages render: a 256-player event and a rating list of 20,000 players.
+
+    .venv/bin/python bench/pages.py            # a scratch SQLite database
+    DATABASE_URL=postgres://... .venv/bin/python bench/pages.py   # a scratch test_ database there
+
+Builds the data with bulk_create (the event itself through the tournament services, so that its
+draw is real), then renders each page with the Django test client and prints the median time
+and the number of queries. The target is a median under 50 ms per page.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DATABASE_URL", "sqlite:////tmp/crawford-bench-pages.sqlite3")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+PLAYERS = int(os.environ.get("BENCH_PLAYERS", 20_000))
+EVENT = int(os.environ.get("BENCH_EVENT", 256))
+MATCHES = int(os.environ.get("BENCH_MATCHES", 40_000))
+REPEAT = int(os.environ.get("BENCH_REPEAT", 25))
+COUNTRIES = ["DK", "SE", "NO", "DE", "IT", "JP", "US", "TR", "GB", "FR", "ES", "NL"]
+
+
+def build(rng: random.Random) -> dict:
+    from games import services as games
+    from games.engine import Position, legal_plays
+    from games.models import Match, Player
+    from ratings.models import Rating, RatingChange, RatingRun, RatingSystemState, RunStage, RunStatus
+    from tournaments import services as events
+    from tournaments.models import Entry, Pairing
+
+    started = time.perf_counter()
+    now = timezone.now()
+    # The event first, while the history is empty: each result asks for a ratings recompute.
+    users = get_user_model()
+    staff = users.objects.create_user("bench-staff", is_staff=True)
+    td = users.objects.create_user("bench-td")
+    tournament = events.tournament_create(name="Bench Open", start_date=date(2026, 11, 20), organisers=[td],
+                                          by=staff)
+    main = events.flight_create(tournament=tournament, name="Main", format="single_elimination",
+                                lengths=[7, 7, 9, 9, 11, 11, 13, 13, 15], seeding="random", random_seed=99, by=td)
+    events.flight_create(tournament=tournament, name="Consolation", kind="consolation", format="single_elimination",
+                         lengths=[5, 5, 7, 7, 9, 9, 11, 11], by=td,
+                         feeders=[{"source": "Main", "source_round": 1, "entry_round": 1}])
+    field = Player.objects.bulk_create([Player(name=f"Entrant {i:03d}", country=rng.choice(COUNTRIES))
+                                        for i in range(EVENT)])
+    Entry.objects.bulk_create([Entry(tournament=tournament, flight=main, player=p, status="checked_in")
+                               for p in field])
+    events.flight_start(flight=main, by=td)
+    for i, pairing in enumerate(Pairing.objects.filter(flight=main, round__number=1, status="pending")
+                                .select_related("round", "flight__tournament")):
+        events.result_report(pairing=pairing, by=td, score_a=7 if i % 3 else 2, score_b=4 if i % 3 else 7)
+
+    position, side, moves = Position.initial(), 0, []
+    for move in range(60):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        play = legal_plays(position, dice)[0]
+        moves.append({"type": "roll", "side": side, "dice": list(dice), "notation": play.notation,
+                      "steps": [list(s) for s in play.steps], "position_id_before": position.position_id(),
+                      "position_id_after": play.result_id(), "move": move // 2 + 1, "line": move})
+        position, side = play.position.swap(), 1 - side
+    sheet = games.match_create(player_a=field[0], player_b=field[1],
+                               length=11)
+    for number in range(1, 11):
+        sheet = games.game_record(match=sheet, number=number, game=games.GameInput(
+            winner=number % 2, moves=moves if number == 1 else None))
+    Player.objects.bulk_create(
+        [Player(name=f"Player {i:05d} {rng.choice(['Berg', 'Sato', 'Rossi', 'Novak', 'Holm'])}",
+                country=rng.choice(COUNTRIES), club=f"Club {i % 400}") for i in range(PLAYERS)],
+        batch_size=2000,
+    )
+    ids = list(Player.objects.filter(name__startswith="Player ").order_by("id").values_list("id", flat=True))
+    star = ids[0]
+    matches = []
+    for i in range(MATCHES):
+        a, b = (star, rng.choice(ids[1:])) if i % 100 == 0 else rng.sample(ids, 2)
+        length = rng.choice([1, 3, 5, 7, 9, 11])
+        won_a = rng.random() < 0.5
+        matches.append(Match(player_a_id=a, player_b_id=b, kind="match", length=length, status="finished",
+                             score_a=length if won_a else rng.randrange(length), winner_id=a if won_a else b,
+                             score_b=rng.randrange(length) if won_a else length,
+                             played_on=now - timedelta(minutes=MATCHES - i), finished_at=now))
+    Match.objects.bulk_create(matches, batch_size=2000)
+
+    for system in ("fibs", "crawford"):
+        run = RatingRun.objects.create(system=system, status=RunStatus.DONE, stage=RunStage.PUBLISHED,
+                                       requested_at=now, finished_at=now, matches_total=MATCHES,
+                                       matches_done=MATCHES, players=PLAYERS, published=True)
+        RatingSystemState.objects.update_or_create(system=system, defaults={"published_run": run})
+        Rating.objects.bulk_create([
+            Rating(run=run, system=system, player_id=pid, rating=rng.gauss(1500, 150),
+                   deviation=rng.uniform(40, 300) if system == "crawford" else None,
+                   volatility=0.005 if system == "crawford" else None, experience=rng.randrange(1, 2000),
+                   matches=rng.randrange(1, 300), last_played=now, provisional=rng.random() < 0.3)
+            for pid in ids
+        ], batch_size=2000)
+        rating = 1500.0
+        changes = []
+        for sequence in range(400):
+            delta = rng.uniform(-8, 8)
+            changes.append(RatingChange(run=run, sequence=sequence, match_id=1, player_id=star,
+                                        opponent_id=ids[1 + sequence], played_on=now - timedelta(days=400 - sequence),
+                                        length=7, won=delta > 0, rating_before=rating, rating_after=rating + delta,
+                                        deviation_before=80.0, deviation_after=79.0, expected=0.5))
+            rating += delta
+        RatingChange.objects.bulk_create(changes, batch_size=2000)
+
+    print(f"built {PLAYERS:,} players, {MATCHES:,} matches, ratings in 2 systems, a {EVENT}-player event "
+          f"in {time.perf_counter() - started:.1f} s on {connection.vendor}")
+    return {"tournament": tournament, "star": star, "sheet": sheet, "td": td, "other": ids[2]}
+
+
+def measure(client: Client, label: str, url: str) -> None:
+    response = client.get(url)
+    if os.environ.get("BENCH_PROFILE") and os.environ["BENCH_PROFILE"] in label:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        profile.runcall(client.get, url)
+        pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(25)
+    assert response.status_code == 200, (url, response.status_code)
+    times = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    median = statistics.median(times)
+    mark = "" if median < 50 else "  over 50 ms"
+    print(f"{label:<34} {median:8.1f} ms median  {len(queries):3d} queries  {len(response.content) / 1024:7.1f} kB{mark}")
+
+
+def main() -> None:
+    setup_test_environment()
+    settings.DEBUG = False
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        cast = build(random.Random(2026))
+        slug, star, sheet = cast["tournament"].slug, cast["star"], cast["sheet"]
+        visitor = Client()
+        pages = [
+            ("home", "/"),
+            ("event (256 players)", f"/events/{slug}/"),
+            ("event live fragment", f"/events/{slug}/live/"),
+            ("player (400 rating changes)", f"/players/{star}/"),
+            ("rating list, page 1", "/ratings/"),
+            ("rating list, page 200 by name", "/ratings/?sort=name&page=200"),
+            ("rating list, provisional, fibs", "/ratings/?system=fibs&provisional=1"),
+            ("rating list, search + country", "/ratings/?q=Sato&country=DK"),
+            ("chances", f"/ratings/chances/?player_a={star}&player_b={cast['other']}&length=11&system=crawford"),
+            ("formula", "/ratings/formula/"),
+            ("match page (10 games)", f"/matches/{sheet.pk}/"),
+            ("replay (60 positions)", f"/matches/{sheet.pk}/games/1/"),
+        ]
+        for label, url in pages:
+            measure(visitor, label, url)
+        td = Client()
+        td.force_login(cast["td"])
+        measure(td, "TD desk (256 players)", f"/desk/{slug}/")
+        measure(td, "match slips", f"/desk/{slug}/slips/")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
