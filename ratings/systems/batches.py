@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from datetime import date, datetime
 
 import numpy as np
@@ -174,6 +175,8 @@ class BatchLayout:
 
     who: np.ndarray
     """The player at each place."""
+    order: np.ndarray
+    """The matches (history indices) batch after batch: batch j's are order[starts[j]:starts[j + 1]]."""
     slot_a: np.ndarray
     """Per match (history order), the place of its A side; its B side is at `slot_b`."""
     slot_b: np.ndarray
@@ -194,7 +197,7 @@ class BatchLayout:
         who = np.empty(2 * n, dtype=np.int64)
         who[slot_a] = history.player_a
         who[slot_b] = history.player_b
-        return cls(who, slot_a, slot_b, starts)
+        return cls(who, order, slot_a, slot_b, starts)
 
     def sides(self, values_a: np.ndarray, values_b: np.ndarray | None = None) -> np.ndarray:
         """Per-match values (history order) laid out by place: `values_a` for the A sides and
@@ -204,21 +207,36 @@ class BatchLayout:
         laid[self.slot_b] = values_a if values_b is None else values_b
         return laid
 
-    def by_match(self, laid: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
-        """Columns laid out by place (one row per place, one column per name) back in history
-        order: `{name}_a` for the A sides and `{name}_b` for the B sides."""
-        columns = {}
-        for side, slots in (("a", self.slot_a), ("b", self.slot_b)):
-            rows = laid[slots]
-            for column, name in enumerate(names):
-                columns[f"{name}_{side}"] = np.ascontiguousarray(rows[:, column])
-        return columns
+    def changes_buffer(self, quantities: int) -> np.ndarray:
+        """Room for `quantities` numbers per side per match, in history order: shape
+        (matches, 2, quantities), A side first (see `keep_changes`)."""
+        return np.empty((len(self.order), 2, quantities), dtype=np.float64)
+
+    def keep_changes(self, buffer: np.ndarray, first: int, after: int, *columns: np.ndarray) -> None:
+        """Store, for the batch laid out at places [first, after), one column per quantity (by
+        place), into `buffer` by match."""
+        m = (after - first) // 2
+        rows = np.empty((m, 2, len(columns)), dtype=np.float64)
+        for quantity, column in enumerate(columns):
+            rows[:, 0, quantity] = column[:m]
+            rows[:, 1, quantity] = column[m:]
+        buffer[self.order[first // 2 : first // 2 + m]] = rows
 
     def spans(self):
         """Per batch: (first place, place after the last, matches rated once it is done)."""
         starts = self.starts.tolist()
         for first, after in zip(starts[:-1], starts[1:]):
             yield 2 * first, 2 * after, after
+
+
+def change_columns(buffer: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
+    """The columns of a changes buffer (`BatchLayout.changes_buffer`) by name: `{name}_a` and
+    `{name}_b`, views into the buffer (strided, not copied)."""
+    return {
+        f"{name}_{side}": buffer[:, number, quantity]
+        for number, side in enumerate("ab")
+        for quantity, name in enumerate(names)
+    }
 
 
 class ProgressReporter:
@@ -264,6 +282,10 @@ def per_player_sums(player_a: np.ndarray, player_b: np.ndarray, weights: np.ndar
     return totals
 
 
+_change = partial(tuple.__new__, RatingChange)
+"""A `RatingChange` from a tuple of its fields, without the keyword handling of its constructor."""
+
+
 def changes_of(run: ArrayRun, history: HistoryArrays, players: Sequence[Hashable]) -> tuple[RatingChange, ...]:
     """The run's per-match arrays as `RatingChange`s, two per match, player A's first."""
     n = len(history.days)
@@ -275,17 +297,18 @@ def changes_of(run: ArrayRun, history: HistoryArrays, players: Sequence[Hashable
     a_won = history.a_won.tolist()
     b_won = (~history.a_won).tolist()
     none = [None] * n
+    deviations = run.deviation is not None
     changes: list = [None] * (2 * n)
-    changes[0::2] = map(
-        RatingChange, ids, side_a, side_b, a_won, run.rating_before_a.tolist(), run.rating_after_a.tolist(),
-        none if run.deviation is None else run.deviation_before_a.tolist(),
-        none if run.deviation is None else run.deviation_after_a.tolist(), run.expected_a.tolist(),
-    )
-    changes[1::2] = map(
-        RatingChange, ids, side_b, side_a, b_won, run.rating_before_b.tolist(), run.rating_after_b.tolist(),
-        none if run.deviation is None else run.deviation_before_b.tolist(),
-        none if run.deviation is None else run.deviation_after_b.tolist(), run.expected_b.tolist(),
-    )
+    changes[0::2] = map(_change, zip(
+        ids, side_a, side_b, a_won, run.rating_before_a.tolist(), run.rating_after_a.tolist(),
+        run.deviation_before_a.tolist() if deviations else none,
+        run.deviation_after_a.tolist() if deviations else none, run.expected_a.tolist(),
+    ))
+    changes[1::2] = map(_change, zip(
+        ids, side_b, side_a, b_won, run.rating_before_b.tolist(), run.rating_after_b.tolist(),
+        run.deviation_before_b.tolist() if deviations else none,
+        run.deviation_after_b.tolist() if deviations else none, run.expected_b.tolist(),
+    ))
     return tuple(changes)
 
 

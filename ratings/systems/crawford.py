@@ -365,7 +365,7 @@ class CrawfordRating:
         # per player, one row per quantity: μ, φ, σ², ln σ², day of the last match
         table = np.stack((mu, phi, sigma2, log_sigma2, last_day))
         if keep_changes:
-            changes = np.empty((2 * n, 5), dtype=np.float64)
+            changes = layout.changes_buffer(5)
         reporter = batches.ProgressReporter(progress, n)
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             for start, stop, done in layout.spans():
@@ -385,21 +385,17 @@ class CrawfordRating:
                 )
                 table[:, both] = (mu_new, phi_new, sigma2_new, log_sigma2_new, day_x)
                 if keep_changes:
-                    changes[start:stop, 0] = mu_x
-                    changes[start:stop, 1] = mu_new
-                    changes[start:stop, 2] = phi_x
-                    changes[start:stop, 3] = phi_new
-                    changes[start:stop, 4] = expected
+                    layout.keep_changes(
+                        changes, start, stop, RATING_CENTRE + scale * mu_x, RATING_CENTRE + scale * mu_new,
+                        scale * phi_x, scale * phi_new, expected,
+                    )
                 reporter.advance(done)
         reporter.finish(n)
         mu, phi, sigma2 = table[0], table[1], table[2]
         unordered = {}
         if keep_changes:
-            changes[:, 0:2] *= scale
-            changes[:, 0:2] += RATING_CENTRE
-            changes[:, 2:4] *= scale
             names = ("rating_before", "rating_after", "deviation_before", "deviation_after", "expected")
-            unordered = layout.by_match(changes, names)
+            unordered = batches.change_columns(changes, names)
         experience = states["experience"] + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )

@@ -213,7 +213,7 @@ class FibsRating:
         who = layout.who
         table = np.stack((rating.astype(np.float64), experience.astype(np.float64)))
         if keep_changes:
-            changes = np.empty((2 * n, 3), dtype=np.float64)
+            changes = layout.changes_buffer(3)
         reporter = batches.ProgressReporter(progress, n)
         for start, stop, done in layout.spans():
             middle = (start + stop) // 2
@@ -232,15 +232,12 @@ class FibsRating:
             new = np.where(gains, rating_x + change, rating_x - change)
             table[:, both] = (new, experience_x + length[start:stop])
             if keep_changes:
-                changes[start:stop, 0] = rating_x
-                changes[start:stop, 1] = new
-                changes[start:middle, 2] = p_a
-                changes[middle:stop, 2] = 1.0 - p_a
+                layout.keep_changes(changes, start, stop, rating_x, new, np.concatenate((p_a, 1.0 - p_a)))
             reporter.advance(done)
         reporter.finish(n)
         unordered = {}
         if keep_changes:
-            unordered = layout.by_match(changes, ("rating_before", "rating_after", "expected"))
+            unordered = batches.change_columns(changes, ("rating_before", "rating_after", "expected"))
         final_experience = experience + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
