@@ -37,3 +37,19 @@ def test_the_rating_systems_import_nothing_from_django():
         [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert output.strip() == "[]"
+
+
+def test_without_numpy_the_systems_rate_with_the_scalar_engines():
+    probe = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from datetime import date\n"
+        "from ratings.systems import CrawfordRating, FibsRating, MatchRecord\n"
+        "history = [MatchRecord(1, date(2025, 1, 1), 'ann', 'bob', 5, 'a')]\n"
+        "for system in (FibsRating(), CrawfordRating()):\n"
+        "    assert system.run(history) == system.run_sequential(history)\n"
+        "print('scalar')"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert output.strip() == "scalar"
