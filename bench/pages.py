@@ -131,13 +131,17 @@ def build(rng: random.Random) -> dict:
 
 def measure(client: Client, label: str, url: str) -> None:
     response = client.get(url)
-    if os.environ.get("BENCH_PROFILE") and os.environ["BENCH_PROFILE"] in label:
+    if any(part and part in label for part in os.environ.get("BENCH_PROFILE", "").split("|")):
         import cProfile
         import pstats
 
         profile = cProfile.Profile()
         profile.runcall(client.get, url)
         pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(25)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url)
+        for query in sorted(queries.captured_queries, key=lambda q: -float(q["time"]))[:3]:
+            print(f"  {float(query['time']) * 1000:7.1f} ms  {query['sql'][:400]}")
     assert response.status_code == 200, (url, response.status_code)
     times = []
     for _ in range(REPEAT):

@@ -23,7 +23,7 @@ from .systems import fibs, params
 
 PAGE_SIZE = 50
 SORTS = {
-    "rating": ("-rating", "player_id"),
+    "rating": ("-rating",),  # the list index gives this order without sorting
     "name": (Lower("player__name"), "player_id"),
     "country": ("player__country", "-rating", "player_id"),
     "club": (Lower("player__club"), "-rating", "player_id"),

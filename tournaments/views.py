@@ -7,7 +7,6 @@ write only through `tournaments.services` and `games.services`.
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -62,10 +61,15 @@ def home(request):
     top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD, provisional=False)[:10])
     if not top:  # a young list: everybody is still provisional
         top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD)[:10])
-    recent = list(
+    # The newest results by the played_on index alone, then their players and events by id.
+    latest = list(
         Match.objects.filter(status__in=[MatchStatus.FINISHED, MatchStatus.FORFEITED])
-        .select_related("player_a", "player_b", "winner", "pairing__flight__tournament")
-        .order_by("-played_on", "-id")[:15]
+        .order_by("-played_on").values_list("pk", flat=True)[:15]
+    )
+    recent = sorted(
+        Match.objects.filter(pk__in=latest).select_related("player_a", "player_b", "winner",
+                                                           "pairing__flight__tournament"),
+        key=lambda m: (m.played_on, m.pk), reverse=True,
     )
     return render(request, "home.html", {
         "running": [e for e in events if e.status == TournamentStatus.RUNNING],
@@ -79,10 +83,8 @@ def home(request):
 # -- player --------------------------------------------------------------------------------------
 
 
-@dataclass
-class ChartPoint:
-    x: float
-    y: float
+HEAD_TO_HEAD = 60
+"""Opponents listed head to head on a player's page, the most played first."""
 
 
 def rating_chart(changes: list, *, width: int = 640, height: int = 220, pad: int = 36) -> dict | None:
@@ -176,7 +178,8 @@ def _read_player_page(player: Player, system: str) -> dict:
         "changes": changes,
         "events": list(events.values()),
         "loose": loose,
-        "head_to_head": sorted(head.values(), key=lambda r: (-(r["won"] + r["lost"]), r["name"])),
+        "head_to_head": sorted(head.values(), key=lambda r: (-(r["won"] + r["lost"]), r["name"]))[:HEAD_TO_HEAD],
+        "opponents": len(head),
     }
 
 
