@@ -5,9 +5,10 @@ The vectorised engines rate a history batch by batch. A match goes into batch
 batch after every match its two players played before. So no player appears twice in one
 batch, and each player's matches land in strictly increasing batches, in the order of the
 history. Every update reads only the two players' states, which only their own earlier matches
-wrote; rating a batch's matches together therefore gives exactly what rating them one by one
-does. Numbers are the same, not merely close: each element goes through the same arithmetic as
-in the scalar engine.
+wrote; rating a batch's matches together therefore gives what rating them one by one does.
+Each element goes through the scalar engine's arithmetic in the same order, so the numbers
+differ at most by the last bit of numpy's exp and log against the math module's (none where
+numpy calls the same C library, as on AVX2 machines).
 
 Needs numpy; the scalar engines are the fallback without it.
 """
@@ -16,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from datetime import date, datetime
+from functools import partial
 
 import numpy as np
 
