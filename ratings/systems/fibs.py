@@ -218,7 +218,7 @@ class FibsRating:
         for start, stop, done in layout.spans():
             middle = (start + stop) // 2
             both = who[start:stop]
-            rating_x, experience_x = table[:, both]
+            rating_x, experience_x = np.take(table, both, axis=1)
             rating_a = rating_x[: middle - start]
             rating_b = rating_x[middle - start :]
             won = a_won[start:middle]
@@ -230,7 +230,8 @@ class FibsRating:
             change = np.concatenate((stake, stake)) * factor
             gains = np.concatenate((won, ~won))
             new = np.where(gains, rating_x + change, rating_x - change)
-            table[:, both] = (new, experience_x + length[start:stop])
+            table[0][both] = new
+            table[1][both] = experience_x + length[start:stop]
             if keep_changes:
                 layout.keep_changes(changes, start, stop, rating_x, new, np.concatenate((p_a, 1.0 - p_a)))
             reporter.advance(done)

@@ -32,6 +32,7 @@ def as_history(raw):
     return [match(i, f"p{a}", f"p{b}", n, w, day=day) for i, (a, b, n, w, day) in enumerate(ordered)]
 
 
+@settings(deadline=None)
 @given(ratings, ratings, lengths, winners)
 def test_fibs_is_zero_sum_between_two_experienced_players(rating_a, rating_b, length, winner):
     result = FibsRating().run(
@@ -44,7 +45,7 @@ def test_fibs_is_zero_sum_between_two_experienced_players(rating_a, rating_b, le
     assert (gained > 0) == (winner == "a")
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(histories)
 def test_ratings_stay_finite(raw):
     history = as_history(raw)
@@ -56,7 +57,7 @@ def test_ratings_stay_finite(raw):
                 assert math.isfinite(rating.volatility) and rating.volatility > 0.0
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(histories, st.integers(min_value=-3000, max_value=3000))
 def test_shifting_a_whole_history_in_time_changes_no_rating(raw, shift):
     history = as_history(raw)
@@ -71,7 +72,7 @@ def test_shifting_a_whole_history_in_time_changes_no_rating(raw, shift):
         assert {p: r.rating for p, r in before.items()} == {p: r.rating for p, r in after.items()}
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(st.permutations(range(5)), st.lists(lengths, min_size=5, max_size=5), st.lists(winners, min_size=5, max_size=5))
 def test_the_order_of_independent_matches_on_one_day_does_not_matter(order, match_lengths, results):
     # five matches between ten different players on the same day, after a first day of play
@@ -82,7 +83,7 @@ def test_the_order_of_independent_matches_on_one_day_does_not_matter(order, matc
         assert system.run(opening + same_day).ratings == system.run(opening + permuted).ratings
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(lengths, winners, st.integers(min_value=1, max_value=300))
 def test_for_crawford_the_same_matches_further_apart_give_other_deviations(length, winner, gap):
     close = [match(1, "ann", "bob", length, winner), match(2, "ann", "bob", length, winner, day=1)]
@@ -91,7 +92,7 @@ def test_for_crawford_the_same_matches_further_apart_give_other_deviations(lengt
     assert FibsRating().run(close).ratings["ann"].rating == FibsRating().run(apart).ratings["ann"].rating
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(ratings, ratings, st.floats(min_value=30.0, max_value=350.0), st.floats(min_value=30.0, max_value=350.0),
        st.floats(min_value=0.03, max_value=0.12), lengths, winners)
 def test_the_history_engine_agrees_with_the_reference_glicko2_update(
