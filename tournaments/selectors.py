@@ -26,11 +26,13 @@ def flight_list() -> QuerySet[Flight]:
 
 
 def entry_list() -> QuerySet[Entry]:
-    return Entry.objects.select_related("player", "flight", "tournament").order_by("flight__position", "seed", "id")
+    # A flight's stored draw is large: rows that only need the flight's name leave it behind.
+    return (Entry.objects.select_related("player", "flight", "tournament").defer("flight__first_round")
+            .order_by("flight__position", "seed", "id"))
 
 
 def round_list() -> QuerySet[Round]:
-    return Round.objects.select_related("flight").annotate(
+    return Round.objects.select_related("flight").defer("flight__first_round").annotate(
         pairing_count=Count("pairings"),
         open_count=Count("pairings", filter=Q(pairings__status__in=["pending", "playing"])),
     ).order_by("flight__position", "number")
@@ -39,13 +41,13 @@ def round_list() -> QuerySet[Round]:
 def pairing_list() -> QuerySet[Pairing]:
     return Pairing.objects.select_related(
         "flight", "flight__tournament", "round", "player_a", "player_b", "winner", "match"
-    ).order_by("flight__position", "round__number", "id")
+    ).defer("flight__first_round").order_by("flight__position", "round__number", "id")
 
 
 def report_list() -> QuerySet[ResultReport]:
     return ResultReport.objects.select_related(
         "pairing", "pairing__flight", "winner", "submitted_by", "submitted_for", "confirmed_by", "disputed_by"
-    ).order_by("pairing_id", "version")
+    ).defer("pairing__flight__first_round").order_by("pairing_id", "version")
 
 
 def dispute_queue(tournament: Tournament) -> QuerySet[ResultReport]:
