@@ -68,7 +68,7 @@ class CreatedByServiceAdmin(SimpleHistoryAdmin):
                 return data
 
             def _post_clean(self):
-                pass  # the service validated and saved; the model's own checks ran there
+                """Nothing more to check: the service validated the object and saved it."""
 
         return CreateForm
 
