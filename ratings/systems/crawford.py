@@ -49,10 +49,7 @@ from ratings.systems.history import (
     out_of_order_error,
 )
 
-try:
-    from ratings.systems import batches
-except ImportError:  # numpy is missing: the scalar engine rates every history
-    batches = None
+from ratings.systems.engine import RatingEngine, batches
 
 INTERVAL_Z = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
@@ -163,7 +160,7 @@ def _one_game(
     return mu + phi_new * phi_new * surprise, phi_new, exp(big_a), big_a, e
 
 
-class CrawfordRating:
+class CrawfordRating(RatingEngine):
     """The variance-adjusted rating system (see the module's description)."""
 
     name = "crawford"
@@ -239,62 +236,7 @@ class CrawfordRating:
             p_a_high=_logistic(k * (difference + INTERVAL_Z * phi)),
         )
 
-    def run(
-        self,
-        records: Iterable[MatchRecord],
-        *,
-        progress: ProgressCallback | None = None,
-        keep_changes: bool = True,
-        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
-    ) -> RunResult:
-        """Rate a whole history in one pass, one match per update, in the order given (see
-        `history` for the contract), and return every player's final rating and, unless
-        `keep_changes` is False, two `RatingChange`s per match.
-
-        Players start as new players unless `starting_ratings` gives their rating (from an
-        earlier run of the same system) to continue from; the final ratings include every
-        starting rating, played or not."""
-        if not isinstance(records, Sequence):
-            records = list(records)
-        with collector_paused():
-            if batches is None:
-                return self._run(records, progress, keep_changes, starting_ratings or {})
-            return self._run_in_batches(records, progress, keep_changes, starting_ratings or {})
-
-    def run_sequential(
-        self,
-        records: Iterable[MatchRecord],
-        *,
-        progress: ProgressCallback | None = None,
-        keep_changes: bool = True,
-        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
-    ) -> RunResult:
-        """`run` with the scalar engine, one match after the other: the reference the
-        vectorised engine is tested against, and what `run` uses when numpy is missing."""
-        if not isinstance(records, Sequence):
-            records = list(records)
-        with collector_paused():
-            return self._run(records, progress, keep_changes, starting_ratings or {})
-
-    def run_arrays(
-        self,
-        match_ids,
-        days,
-        player_a,
-        player_b,
-        lengths,
-        a_won,
-        *,
-        players: int | None = None,
-        progress: ProgressCallback | None = None,
-        keep_changes: bool = True,
-    ) -> batches.ArrayRun:
-        """Rate a history given as arrays (one entry per match, in time order; players as
-        indices 0..players − 1, days as `history.day_number`s) with the vectorised engine,
-        every player starting new. Returns an `ArrayRun`: per-player and per-match arrays."""
-        if batches is None:
-            raise RuntimeError("run_arrays needs numpy; use run() without it")
-        history = batches.HistoryArrays.build(match_ids, days, player_a, player_b, lengths, a_won, players)
+    def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
         return self._rate_arrays(history, self._new_states(history.players), progress, keep_changes)
 
     def _new_states(self, players: int) -> dict:

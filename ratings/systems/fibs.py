@@ -34,10 +34,7 @@ from ratings.systems.history import (
     out_of_order_error,
 )
 
-try:
-    from ratings.systems import batches
-except ImportError:  # numpy is missing: the scalar engine rates every history
-    batches = None
+from ratings.systems.engine import RatingEngine, batches
 
 INITIAL_RATING = 1500.0
 """Where every FIBS rating starts."""
@@ -66,7 +63,7 @@ def points_at_stake(winner_chance: float, length: int) -> float:
     return 4.0 * math.sqrt(length) * (1.0 - winner_chance)
 
 
-class FibsRating:
+class FibsRating(RatingEngine):
     """The FIBS Elo rating system.
 
     `experience_includes_current` chooses whether the new-player factor of a match counts that
@@ -111,58 +108,7 @@ class FibsRating:
         p_a = match_winning_chance(ra, rb, length)
         return Prediction(p_a=p_a, p_b=1.0 - p_a)
 
-    def run(
-        self,
-        records: Iterable[MatchRecord],
-        *,
-        progress: ProgressCallback | None = None,
-        keep_changes: bool = True,
-        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
-    ) -> RunResult:
-        """Rate a whole history in one pass, in the order given (see `history` for the
-        contract), and return every player's final rating and, unless `keep_changes` is False,
-        two `RatingChange`s per match."""
-        if not isinstance(records, Sequence):
-            records = list(records)
-        with collector_paused():
-            if batches is None:
-                return self._run(records, progress, keep_changes, starting_ratings or {})
-            return self._run_in_batches(records, progress, keep_changes, starting_ratings or {})
-
-    def run_sequential(
-        self,
-        records: Iterable[MatchRecord],
-        *,
-        progress: ProgressCallback | None = None,
-        keep_changes: bool = True,
-        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
-    ) -> RunResult:
-        """`run` with the scalar engine, one match after the other: the reference the
-        vectorised engine is tested against, and what `run` uses when numpy is missing."""
-        if not isinstance(records, Sequence):
-            records = list(records)
-        with collector_paused():
-            return self._run(records, progress, keep_changes, starting_ratings or {})
-
-    def run_arrays(
-        self,
-        match_ids,
-        days,
-        player_a,
-        player_b,
-        lengths,
-        a_won,
-        *,
-        players: int | None = None,
-        progress: ProgressCallback | None = None,
-        keep_changes: bool = True,
-    ) -> batches.ArrayRun:
-        """Rate a history given as arrays (one entry per match, in time order; players as
-        indices 0..players − 1, days as `history.day_number`s) with the vectorised engine,
-        every player starting new. Returns an `ArrayRun`: per-player and per-match arrays."""
-        if batches is None:
-            raise RuntimeError("run_arrays needs numpy; use run() without it")
-        history = batches.HistoryArrays.build(match_ids, days, player_a, player_b, lengths, a_won, players)
+    def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
         np = batches.np
         rating = np.full(history.players, self.initial_rating)
         zeros = np.zeros(history.players, dtype=np.int64)

@@ -1,0 +1,80 @@
+"""What every rating system offers: a whole history rated in one pass, three ways.
+
+`run` takes `MatchRecord`s and rates them with the vectorised engine (numpy), or with the scalar
+one where numpy is missing; `run_sequential` always uses the scalar engine, one match after the
+other (the reference the vectorised engine is tested against); `run_arrays` takes the history as
+arrays, for the recompute that loads it straight from the database. A system supplies `_run`
+(scalar), `_run_in_batches` (vectorised, from records) and `_rate_new_arrays` (vectorised, from
+arrays, every player new).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+
+from ratings.systems.history import MatchRecord, PlayerRating, ProgressCallback, RunResult, collector_paused
+
+try:
+    from ratings.systems import batches
+except ImportError:  # numpy is missing: the scalar engine rates every history
+    batches = None
+
+
+class RatingEngine:
+    def run(
+        self,
+        records: Iterable[MatchRecord],
+        *,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
+    ) -> RunResult:
+        """Rate a whole history in one pass, one match per update, in the order given (see
+        `history` for the contract), and return every player's final rating and, unless
+        `keep_changes` is False, two `RatingChange`s per match.
+
+        Players start as new players unless `starting_ratings` gives their rating (from an
+        earlier run of the same system) to continue from; the final ratings include every
+        starting rating, played or not."""
+        if not isinstance(records, Sequence):
+            records = list(records)
+        with collector_paused():
+            if batches is None:
+                return self._run(records, progress, keep_changes, starting_ratings or {})
+            return self._run_in_batches(records, progress, keep_changes, starting_ratings or {})
+
+    def run_sequential(
+        self,
+        records: Iterable[MatchRecord],
+        *,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+        starting_ratings: Mapping[Hashable, PlayerRating] | None = None,
+    ) -> RunResult:
+        """`run` with the scalar engine, one match after the other: the reference the
+        vectorised engine is tested against, and what `run` uses when numpy is missing."""
+        if not isinstance(records, Sequence):
+            records = list(records)
+        with collector_paused():
+            return self._run(records, progress, keep_changes, starting_ratings or {})
+
+    def run_arrays(
+        self,
+        match_ids,
+        days,
+        player_a,
+        player_b,
+        lengths,
+        a_won,
+        *,
+        players: int | None = None,
+        progress: ProgressCallback | None = None,
+        keep_changes: bool = True,
+    ):
+        """Rate a history given as arrays (one entry per match, in time order; players as
+        indices 0..players − 1, days as `history.day_number`s) with the vectorised engine,
+        every player starting new. Returns a `batches.ArrayRun`: per-player and per-match arrays."""
+        if batches is None:
+            raise RuntimeError("run_arrays needs numpy; use run() without it")
+        history = batches.HistoryArrays.build(match_ids, days, player_a, player_b, lengths, a_won, players)
+        return self._rate_new_arrays(history, progress, keep_changes)
