@@ -97,6 +97,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
+# The event page keeps its drawn flights here, keyed by the event's results version (so never
+# stale). One process: memory. Several processes or hosts: CACHE_URL=redis://host:6379/1.
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL.startswith(("redis://", "rediss://", "unix://"))
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "crawford"}
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -69,3 +69,13 @@ def client_for():
         return client
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: what one test drew is not seen by the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

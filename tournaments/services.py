@@ -19,7 +19,7 @@ from datetime import date, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -118,7 +118,9 @@ def tournament_create(
 
 def tournament_organiser_add(*, tournament: Tournament, user, by) -> Tournament:
     require_td(by, tournament)
-    tournament.organisers.add(user)
+    with transaction.atomic():
+        _results_changed(tournament.pk)
+        tournament.organisers.add(user)
     return tournament
 
 
@@ -196,6 +198,7 @@ def flight_create(
         raise ValidationError({"swiss_rounds": ["Give the number of rounds, or the loss that puts a player out."]})
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _results_changed(tournament.pk)
         if tournament.status == TournamentStatus.FINISHED:
             raise ValidationError({"non_field_errors": ["The tournament is finished: no flight can be added."]})
         existing = {f.name: f for f in tournament.flights.all()}
@@ -244,6 +247,7 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
     if seed is not None and seed < 1:
         raise ValidationError({"seed": ["Seeds start at 1 (the best player)."]})
     with transaction.atomic():
+        _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
         late = flight.status != FlightStatus.DRAFT
         if late and not _late_entries_allowed(flight):
@@ -280,6 +284,7 @@ def entry_check_in(*, entry: Entry, by) -> Entry:
     if not _may_act_for_entry(by, entry):
         raise PermissionDenied("Only the player himself or a TD checks a player in.")
     with transaction.atomic():
+        _results_changed(entry.tournament_id)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status == EntryStatus.WITHDRAWN:
             raise ValidationError({"status": [f"{entry.player.name} has withdrawn; enter him again to check him in."]})
@@ -299,6 +304,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
         raise PermissionDenied("Only the player himself or a TD withdraws a player.")
     with transaction.atomic():
         tournament = _lock_tournament(entry.tournament)
+        _results_changed(tournament.pk)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status == EntryStatus.WITHDRAWN:
             raise ConflictError(f"{entry.player.name} has already withdrawn.")
@@ -327,6 +333,18 @@ def _lock_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
+def _results_changed(tournament_id: int) -> None:
+    """Raise the event's results version inside the writer's transaction.
+
+    The event page keeps its flights drawn under this version: the new one is seen together with
+    the rows that changed, never before. Services that lock no tournament call it first, so the
+    tournament row is locked before the rows below it, in the same order as everywhere else.
+    """
+    changed = Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    if changed != 1:
+        raise ConflictError("The tournament is gone: reload the page.")
+
+
 def _ratings(player_ids: list[int]) -> dict[int, float]:
     try:
         from ratings.selectors import rating_map
@@ -353,6 +371,7 @@ def flight_start(
     require_td(by, flight.tournament)
     with transaction.atomic():
         tournament = _lock_tournament(flight.tournament)
+        _results_changed(tournament.pk)
         flight = Flight.objects.select_for_update().get(pk=flight.pk)
         if expected_version is not None and flight.version != expected_version:
             raise ConflictError(f"{flight.name} was changed by someone else: reload it.")
@@ -578,6 +597,7 @@ def round_start(*, flight: Flight, by, pairings=None, expected_version: int | No
     require_td(by, flight.tournament)
     with transaction.atomic():
         tournament = _lock_tournament(flight.tournament)
+        _results_changed(tournament.pk)
         flight = Flight.objects.select_for_update().get(pk=flight.pk)
         if expected_version is not None and flight.version != expected_version:
             raise ConflictError(f"{flight.name} was changed by someone else: reload it.")
@@ -713,7 +733,7 @@ def result_report(
     A second report before confirmation is a new version; the earlier one is kept, superseded.
     """
     with transaction.atomic():
-        _lock_tournament(pairing.flight.tournament)
+        _results_changed(_lock_tournament(pairing.flight.tournament).pk)
         pairing = _lock_pairing(pairing, expected_version)
         td = is_td(by, pairing.flight.tournament)
         side = side_of(by, pairing)
@@ -759,7 +779,7 @@ def _confirm(report: ResultReport, pairing: Pairing, *, by) -> None:
 def result_confirm(*, report: ResultReport, by) -> ResultReport:
     """The opponent (or a TD) agrees with a reported result: it counts, and the players move on."""
     with transaction.atomic():
-        _lock_tournament(report.pairing.flight.tournament)
+        _results_changed(_lock_tournament(report.pairing.flight.tournament).pk)
         pairing = _lock_pairing(report.pairing, None)
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         td = is_td(by, pairing.flight.tournament)
@@ -778,6 +798,7 @@ def result_confirm(*, report: ResultReport, by) -> ResultReport:
 def result_dispute(*, report: ResultReport, by, reason: str = "") -> ResultReport:
     """The opponent says the reported result is wrong: it goes to the TD's queue."""
     with transaction.atomic():
+        _results_changed(report.pairing.flight.tournament_id)
         pairing = _lock_pairing(report.pairing, None)
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         side = side_of(by, pairing)
@@ -810,6 +831,7 @@ def result_override(
     require_td(by, pairing.flight.tournament)
     with transaction.atomic():
         tournament = _lock_tournament(pairing.flight.tournament)
+        _results_changed(tournament.pk)
         pairing = _lock_pairing(pairing, expected_version)
         _check_playable(pairing)
         if pairing.status == PairingStatus.WALKOVER:
@@ -975,6 +997,7 @@ def _walkover(pairing: Pairing, *, loser_id: int, by) -> None:
 def pairing_start(*, pairing: Pairing, by, expected_version: int | None = None) -> Pairing:
     """The players sit down: the match is created so its games can be entered as they are played."""
     with transaction.atomic():
+        _results_changed(pairing.flight.tournament_id)
         pairing = _lock_pairing(pairing, expected_version)
         if side_of(by, pairing) is None and not is_td(by, pairing.flight.tournament):
             raise PermissionDenied("Only the two players of this match or a TD may start it.")
@@ -1006,12 +1029,14 @@ def pairing_match_changed(*, match: Match) -> None:
                 f"This match decides {pairing.flight.name} {pairing.slot}: a TD corrects its result through the"
                 " tournament (result override), which shows what it changes downstream."]})
         if (match.score_a, match.score_b) != (pairing.score_a, pairing.score_b):
+            _results_changed(pairing.flight.tournament_id)
             pairing.score_a, pairing.score_b = match.score_a, match.score_b
             pairing.save(update_fields=["score_a", "score_b"])
         return
     if not match.finished:
         return
     tournament = _lock_tournament(pairing.flight.tournament)
+    _results_changed(tournament.pk)
     pairing.score_a, pairing.score_b = match.score_a, match.score_b
     pairing.winner_id = match.winner_id
     pairing.status = PairingStatus.WALKOVER if match.status == MatchStatus.FORFEITED else PairingStatus.FINISHED
@@ -1026,6 +1051,7 @@ def flight_advance(*, flight: Flight, by) -> Flight:
     require_td(by, flight.tournament)
     with transaction.atomic():
         tournament = _lock_tournament(flight.tournament)
+        _results_changed(tournament.pk)
         if flight.status == FlightStatus.DRAFT:
             raise ValidationError({"non_field_errors": [f"{flight.name} has not started."]})
         _advance(tournament, flight, by=by)
@@ -1035,7 +1061,9 @@ def flight_advance(*, flight: Flight, by) -> Flight:
 def schedule_round(*, round: Round, starts_at: datetime, by) -> Round:
     """Announce when a round starts (for the published schedule)."""
     require_td(by, round.flight.tournament)
-    round.starts_at = starts_at
-    round._history_user = by
-    round.save(update_fields=["starts_at"])
+    with transaction.atomic():
+        _results_changed(round.flight.tournament_id)
+        round.starts_at = starts_at
+        round._history_user = by
+        round.save(update_fields=["starts_at"])
     return round

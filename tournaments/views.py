@@ -11,12 +11,14 @@ from collections import OrderedDict, defaultdict
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from config.errors import ConflictError
@@ -249,6 +251,7 @@ def _unit_brackets(flights: list[Flight], tournament: Tournament) -> dict[int, d
             return None
         return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeds.get(pid)}
 
+    player_url, match_url = _address_of("player"), _address_of("match")
     out = {}
     for flight in flights:
         view = views.get(flight.pk)
@@ -269,23 +272,42 @@ def _unit_brackets(flights: list[Flight], tournament: Tournament) -> dict[int, d
             })
         rounds = [columns[n] for n in sorted(columns)]
         for column in rounds:
-            column["bracket_html"] = mark_safe("".join(_slot_html(s, column) for s in column["slots"]))
-            column["list_html"] = mark_safe("".join(_list_html(s) for s in column["slots"]))
+            column["bracket_html"] = mark_safe("".join(_slot_html(s, column, match_url) for s in column["slots"]))
+            column["list_html"] = mark_safe("".join(_list_html(s, player_url, match_url) for s in column["slots"]))
         out[flight.pk] = {"rounds": rounds, "champion": player(view.champion) if view else None}
     return out
 
 
-def _player_link(p: dict | None, fallback: str = "to be decided") -> str:
+def _address_of(name: str):
+    """`pk -> address` for a URL that takes one number, reversed once instead of for every cell."""
+    marker = "2147483647"
+    head, tail = reverse(name, args=[int(marker)]).split(marker)
+    head, tail = escape(head), escape(tail)
+    return lambda pk: f"{head}{pk}{tail}"
+
+
+def _player_link(p: dict | None, player_url, fallback: str = "to be decided") -> str:
     if p is None:
         return fallback
-    seed = format_html(' <span class="meta">({})</span>', p["seed"]) if p["seed"] else ""
-    return format_html('<a href="{}">{}</a>{}', reverse("player", args=[p["id"]]), p["name"], seed)
+    seed = f' <span class="meta">({p["seed"]})</span>' if p["seed"] else ""
+    return f'<a href="{player_url(p["id"])}">{escape(p["name"])}</a>{seed}'
 
 
-def _slot_html(s: dict, column: dict) -> str:
+def _slot_line(s: dict, p: dict | None, score, bye: bool = False) -> str:
+    won = " won" if p and s["winner"] == p["id"] else ""
+    if bye:
+        who = "<em>bye</em>"
+    elif p:
+        who = f"{p['seed']}. {escape(p['name'])}" if p["seed"] else escape(p["name"])
+    else:
+        who = "—"
+    return f'<span class="who{won}"><span>{who}</span><span>{"" if score is None else score}</span></span>'
+
+
+def _slot_html(s: dict, column: dict, match_url) -> str:
     """One box of the drawn bracket: a link (to the score sheet, or to the same match in the list)."""
     a, b = s["player_a"], s["player_b"]
-    href = reverse("match", args=[s["match"]]) if s["match"] else f"#{s['id']}"
+    href = match_url(s["match"]) if s["match"] else f"#{escape(s['id'])}"
     a_name = a["name"] if a else "to be decided"
     b_name = "bye" if s["bye"] else (b["name"] if b else "to be decided")
     said = f"{column['name']}, {a_name}: bye" if s["bye"] else f"{column['name']}, {a_name} v {b_name}"
@@ -295,46 +317,33 @@ def _slot_html(s: dict, column: dict) -> str:
         said += ", pending"
     note = " · bye" if s["bye"] else " · playing" if s["status"] == "playing" else (
         " · pending" if s["state"] == "pending" else "")
-
-    def line(p, score, bye=False):
-        won = " won" if p and s["winner"] == p["id"] else ""
-        if bye:
-            who = mark_safe("<em>bye</em>")
-        elif p:
-            who = format_html("{}{}", f"{p['seed']}. " if p["seed"] else "", p["name"])
-        else:
-            who = "—"
-        return format_html('<span class="who{}"><span>{}</span><span>{}</span></span>', won, who,
-                           "" if score is None else score)
-
     score = s["score"] or [None, None]
-    return format_html('<a class="slot {}" href="{}" aria-label="{}"><span class="label">{}{}</span>{}{}</a>',
-                       s["state"], href, said, s["slot"], note, line(a, score[0]), line(b, score[1], s["bye"]))
+    return (f'<a class="slot {s["state"]}" href="{href}" aria-label="{escape(said)}"><span class="label">'
+            f'{escape(s["slot"])}{note}</span>{_slot_line(s, a, score[0])}{_slot_line(s, b, score[1], s["bye"])}</a>')
 
 
-def _list_html(s: dict) -> str:
+def _list_html(s: dict, player_url, match_url) -> str:
     """The same match in the round-by-round list."""
     a, b = s["player_a"], s["player_b"]
     if s["bye"]:
-        body = format_html("{} has a bye.", a["name"] if a else "")
+        body = f"{escape(a['name']) if a else ''} has a bye."
     elif not a or not b:
-        body = format_html('{}: {} v {} <span class="badge pending">pending</span>', s["slot"],
-                           a["name"] if a else "to be decided", b["name"] if b else "to be decided")
+        body = (f'{escape(s["slot"])}: {escape(a["name"]) if a else "to be decided"} v '
+                f'{escape(b["name"]) if b else "to be decided"} <span class="badge pending">pending</span>')
     else:
         verb = ("beat" if s["winner"] == a["id"] else "lost to") if s["winner"] else "v"
         if s["score"]:
             score = f"{s['score'][0]}–{s['score'][1]}"
-            result = format_html('<a href="{}">{}</a>', reverse("match", args=[s["match"]]), score) if s["match"] \
-                else score
+            result = f'<a href="{match_url(s["match"])}">{score}</a>' if s["match"] else score
         elif s["status"] == "playing":
-            result = format_html('<span class="badge live">playing</span>{}', format_html(
-                ' <a href="{}">score sheet</a>', reverse("match", args=[s["match"]])) if s["match"] else "")
+            sheet = f' <a href="{match_url(s["match"])}">score sheet</a>' if s["match"] else ""
+            result = f'<span class="badge live">playing</span>{sheet}'
         elif s["status"] == "walkover":
             result = "(walkover)"
         else:
-            result = mark_safe('<span class="badge pending">to play</span>')
-        body = format_html("{} {} {} {}", _player_link(a), verb, _player_link(b), result)
-    return format_html('<li id="{}">{}</li>', s["id"], body)
+            result = '<span class="badge pending">to play</span>'
+        body = f"{_player_link(a, player_url)} {verb} {_player_link(b, player_url)} {result}"
+    return f'<li id="{escape(s["id"])}">{body}</li>'
 
 
 def _read_event(tournament: Tournament) -> dict:
@@ -370,19 +379,54 @@ def _read_event(tournament: Tournament) -> dict:
     return {"flights": out, "live": tournament.status == TournamentStatus.RUNNING}
 
 
+FLIGHTS_KEPT_SECONDS = 60 * 60
+"""How long a drawn version of an event's flights stays in the cache when nobody asks for it."""
+
+
+def _flights_key(tournament: Tournament) -> str:
+    """The cache key of an event's drawn flights: everything they are drawn from has a say in it.
+
+    The event's results version, raised by every tournaments service that changes a flight, an
+    entry or a result, in the same transaction as the change; the latest change to any player
+    (names, countries and clubs are shown) and to the event or its flights through the admin, by
+    their history rows. One query, each part an index lookup.
+    """
+    history = {
+        "players": Player.history.model.objects.order_by("-history_id"),
+        "event": Tournament.history.model.objects.filter(id=OuterRef("pk")).order_by("-history_id"),
+        "flights": Flight.history.model.objects.filter(tournament_id=OuterRef("pk")).order_by("-history_id"),
+    }
+    stamp = Tournament.objects.filter(pk=tournament.pk).values_list(
+        "version", *(Subquery(rows.values("history_id")[:1]) for rows in history.values())
+    ).first()
+    return "event-flights:{}:{}".format(tournament.pk, ":".join(str(part) for part in stamp or ()))
+
+
+def _flight_sections(tournament: Tournament) -> str:
+    """The event's flights as HTML, drawn once per version of its results."""
+    key = _flights_key(tournament)
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("tournaments/_flight_sections.html", _read_event(tournament))
+        cache.set(key, html, FLIGHTS_KEPT_SECONDS)
+    return mark_safe(html)
+
+
 def event_detail(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers"), slug=slug)
-    context = {"tournament": tournament, "nav": "events", "is_td": is_td(request.user, tournament)}
-    context.update(_read_event(tournament))
-    return render(request, "tournaments/event.html", context)
+    return render(request, "tournaments/event.html", {
+        "tournament": tournament, "nav": "events", "is_td": is_td(request.user, tournament),
+        "live": tournament.status == TournamentStatus.RUNNING, "flight_sections": _flight_sections(tournament),
+    })
 
 
 def event_live(request, slug: str):
     """The part of the event page that changes while it runs, for the page to poll."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    context = {"tournament": tournament}
-    context.update(_read_event(tournament))
-    return render(request, "tournaments/_flights.html", context)
+    return render(request, "tournaments/_flights.html", {
+        "tournament": tournament, "live": tournament.status == TournamentStatus.RUNNING,
+        "flight_sections": _flight_sections(tournament),
+    })
 
 
 # -- the TD's desk -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Each page runs the same number of queries for a small and a large event, list or record."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -12,12 +13,17 @@ from .conftest import build_knockout, build_swiss, make_players, publish_ratings
 pytestmark = pytest.mark.django_db
 
 
-def count(client, url) -> int:
+def count(client, url) -> tuple[int, int]:
+    """The queries of a page drawn from nothing (the cache emptied), then from the cache."""
     client.get(url)  # warm any per-process cache (content types, sessions)
-    with CaptureQueriesContext(connection) as captured:
-        response = client.get(url)
-    assert response.status_code == 200, url
-    return len(captured)
+    cache.clear()
+    counts = []
+    for _ in ("cold", "warm"):
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        assert response.status_code == 200, url
+        counts.append(len(captured))
+    return counts[0], counts[1]
 
 
 def finished_match(a, b, *, games_won=1, length=1):
