@@ -27,6 +27,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
+from django.core.cache import cache  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -129,7 +130,8 @@ def build(rng: random.Random) -> dict:
     return {"tournament": tournament, "star": star, "sheet": sheet, "td": td, "other": ids[2]}
 
 
-def measure(client: Client, label: str, url: str) -> None:
+def measure(client: Client, label: str, url: str, *, afresh: bool = False) -> None:
+    """Print the median time of `url`; `afresh` empties the cache before each request (not timed)."""
     response = client.get(url)
     if any(part and part in label for part in os.environ.get("BENCH_PROFILE", "").split("|")):
         import cProfile
@@ -145,6 +147,8 @@ def measure(client: Client, label: str, url: str) -> None:
     assert response.status_code == 200, (url, response.status_code)
     times = []
     for _ in range(REPEAT):
+        if afresh:
+            cache.clear()
         start = time.perf_counter()
         client.get(url)
         times.append((time.perf_counter() - start) * 1000)
@@ -179,6 +183,7 @@ def main() -> None:
         ]
         for label, url in pages:
             measure(visitor, label, url)
+        measure(visitor, "event, cache emptied each time", f"/events/{slug}/", afresh=True)
         td = Client()
         td.force_login(cast["td"])
         measure(td, "TD desk (256 players)", f"/desk/{slug}/")
