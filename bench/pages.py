@@ -152,6 +152,8 @@ def measure(client: Client, label: str, url: str, *, afresh: bool = False) -> No
         start = time.perf_counter()
         client.get(url)
         times.append((time.perf_counter() - start) * 1000)
+    if afresh:
+        cache.clear()
     with CaptureQueriesContext(connection) as queries:
         client.get(url)
     median = statistics.median(times)
