@@ -1,12 +1,21 @@
 import itertools
+import os
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games import services
 
 _names = itertools.count(1)
+
+# Property tests judge behaviour, not speed: no per-example deadline on a busy machine. In CI the
+# examples are the same on every run, so a red build always means a real failure.
+hypothesis_settings.register_profile("crawford", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profile("crawford"), derandomize=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "crawford")
 
 
 @pytest.fixture
