@@ -19,7 +19,16 @@ from django.utils import timezone
 from config.errors import ConflictError
 
 from .engine.errors import ScoringError
-from .engine.scoring import GameEnd, GameOutcome, MatchKind, MatchRules, MatchScore, ResultKind, SessionRules
+from .engine.scoring import (
+    GameEnd,
+    GameOutcome,
+    MatchKind,
+    MatchRules,
+    MatchScore,
+    ResultKind,
+    SessionRules,
+    check_final_score,
+)
 from .models import Game, Match, MatchStatus, Player
 from .signals import match_result_changed
 
@@ -414,25 +423,12 @@ def match_final_score_record(
             raise ValidationError({"score_a": ["The match was forfeited: it has no final score."]})
         if match.games.exists():
             raise ValidationError({"score_a": ["This match is recorded game by game: correct its games instead."]})
-        for field, value in (("score_a", score_a), ("score_b", score_b)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value > 9999:
-                raise ValidationError({field: ["A score is a whole number of points, 0 or more."]})
-        length = match.length
-        high, low = max(score_a, score_b), min(score_a, score_b)
-        if high < length:
-            raise ValidationError(
-                {"score_a": [f"Nobody reached {length} points: a {length}-point match is not over at "
-                             f"{score_a}–{score_b}."]}
-            )
-        if low >= length:
-            raise ValidationError(
-                {"score_a": [f"Both players cannot reach {length}: the match ends when the first one does."]}
-            )
+        winner = check_final_score(match.length, (score_a, score_b))
         match.score_a, match.score_b = score_a, score_b
         match.crawford_game = None
         match.post_crawford = False
         match.status = MatchStatus.FINISHED
-        match.winner = match.player_a if score_a > score_b else match.player_b
+        match.winner = match.player_at(winner)
         match.finished_at = match.finished_at or timezone.now()
         match.version += 1
         match._history_user = by

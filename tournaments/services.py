@@ -26,7 +26,7 @@ from django.utils.text import slugify
 from config.errors import ConflictError
 from games import services as games
 from games.engine.errors import ScoringError
-from games.engine.scoring import GameEnd, MatchRules, MatchScore, ResultKind
+from games.engine.scoring import GameEnd, MatchRules, MatchScore, ResultKind, check_final_score
 from games.models import Match, MatchStatus, Player
 
 from . import draws
@@ -685,15 +685,10 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
         return final[0], final[1], list(games_list)
     if score_a is None or score_b is None:
         raise ValidationError({"score_a": ["Give the final score (score_a and score_b) or the games."]})
-    if score_a < 0 or score_b < 0:
-        raise ValidationError({"score_a": ["Scores are not negative."]})
-    high, low = max(score_a, score_b), min(score_a, score_b)
-    if high < length:
-        raise ValidationError({"score_a": [f"Nobody reached {length} points: a {length}-point match is not over "
-                                           f"at {score_a}-{score_b}."]})
-    if low >= length:
-        raise ValidationError({"score_a": [f"Both players cannot reach {length} points: the match ends when the"
-                                           " first one does."]})
+    try:
+        check_final_score(length, (score_a, score_b))
+    except ScoringError as error:
+        raise ValidationError({error.field: [error.message]}) from None
     return score_a, score_b, None
 
 

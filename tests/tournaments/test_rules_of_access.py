@@ -83,7 +83,7 @@ def test_bad_scores_answer_400_with_a_message_per_field(knockout, client_for):
     client = client_for(td)
     response = client.post(f"{API}/pairings/{pairing.pk}/reports/", {"score_a": 4, "score_b": 2}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"score_a": ["Nobody reached 5 points: a 5-point match is not over at 4-2."]}
+    assert response.json() == {"score_a": ["Nobody reached 5 points: a 5-point match is not over at 4–2."]}
     response = client.post(f"{API}/flights/", {"tournament": flight.tournament.slug, "name": "Consolation",
                                                "kind": "consolation", "format": "single_elimination",
                                                "lengths": [5], "feeders": [{"source": "Mian", "source_round": 1,
