@@ -144,12 +144,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         match = self.get_object()
         number = int(number)
         if request.method == "DELETE":
-            last = len(match.games.all())
-            if number != last:
-                raise serializers.ValidationError({"number": [f"Only the last game (game {last}) can be deleted."]})
             version = request.query_params.get("version")
             match = services.game_delete_last(
-                match=match, by=request.user, expected_version=int(version) if version and version.isdigit() else None
+                match=match, number=number, by=request.user,
+                expected_version=int(version) if version and version.isdigit() else None,
             )
             return self._detail(match)
         body = dict(request.data.items()) if hasattr(request.data, "items") else {}

@@ -390,13 +390,20 @@ def game_correct(
         return _publish(match, score, by=by, reason=reason or f"game {number} corrected")
 
 
-def game_delete_last(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
-    """Remove the last game of a match (entered by mistake); its record stays in the history."""
+def game_delete_last(
+    *, match: Match, number: int | None = None, by=None, reason: str = "", expected_version: int | None = None
+) -> Match:
+    """Remove the last game of a match (entered by mistake); its record stays in the history.
+
+    `number`, when given, must be the last game's: only the last game can be deleted.
+    """
     with transaction.atomic():
         match = _lock(match, expected_version)
         games = list(match.games.order_by("number"))
         if not games:
             raise ValidationError({"number": ["This match has no game to delete."]})
+        if number is not None and number != games[-1].number:
+            raise ValidationError({"number": [f"Only the last game (game {games[-1].number}) can be deleted."]})
         if match.status == MatchStatus.FORFEITED:
             raise ScoringError("The match was forfeited: undo the forfeit before changing its games.")
         last = games.pop()
