@@ -144,18 +144,7 @@ def _one_game(
             if f_b >= 0.0:
                 break
             steps += 1
-    while abs(big_b - big_a) > tolerance:
-        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
-        ex = exp(big_c)
-        denominator = base + ex
-        f_c = ex * (excess - ex) / (2.0 * denominator * denominator) - (big_c - a) / tau2
-        if f_c * f_b <= 0.0:
-            big_a = big_b
-            f_a = f_b
-        else:
-            f_a *= 0.5
-        big_b = big_c
-        f_b = f_c
+    big_a = _finish_illinois(big_a, big_b, f_a, f_b, excess, base, a, tau2, tolerance)
     phi_new = 1.0 / math.sqrt(1.0 / phi2 + information)
     return mu + phi_new * phi_new * surprise, phi_new, exp(big_a), big_a, e
 
