@@ -28,9 +28,7 @@ from ratings.systems.history import (
     ProgressCallback,
     RatingChange,
     RatingInputError,
-    check_record,
-    day_number,
-    out_of_order_error,
+    in_time_order,
 )
 
 
@@ -93,8 +91,6 @@ def records_as_arrays(
     would refuse, with the same message."""
     index: dict[Hashable, int] = {player: i for i, player in enumerate(known_players)}
     players = list(index)
-    day_of: dict[date | datetime, float] = {}
-    lengths_seen: set[int] = set()
     n = len(records)
     days = np.empty(n, dtype=np.float64)
     side_a = np.empty(n, dtype=np.int64)
@@ -103,26 +99,12 @@ def records_as_arrays(
     a_won = np.empty(n, dtype=bool)
     match_ids = []
     played = []
-    previous_day = float("-inf")
-    for i, record in enumerate(records):
+    for i, (record, day) in enumerate(in_time_order(records)):
         length = record.length
-        if length not in lengths_seen:
-            check_record(record)
-            lengths_seen.add(length)
         winner = record.winner
-        if winner != "a" and winner != "b":
-            check_record(record)
         player_a = record.player_a
         player_b = record.player_b
-        if player_a == player_b:
-            check_record(record)
         played_on = record.played_on
-        day = day_of.get(played_on)
-        if day is None:
-            day = day_of[played_on] = day_number(played_on)
-        if day < previous_day:
-            raise out_of_order_error(record)
-        previous_day = day
         a = index.get(player_a)
         if a is None:
             a = index[player_a] = len(players)

@@ -23,7 +23,7 @@ them. A player is provisional while his deviation exceeds the provisional thresh
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -43,10 +43,8 @@ from ratings.systems.history import (
     ProgressCallback,
     RatingChange,
     RunResult,
-    check_record,
-    collector_paused,
+    in_time_order,
     day_number,
-    out_of_order_error,
 )
 
 from ratings.systems.engine import RatingEngine, batches
@@ -377,33 +375,16 @@ class CrawfordRating(RatingEngine):
         changes: list[RatingChange] = []
         keep = changes.append if keep_changes else None
         factors: dict[int, float] = {}
-        days: dict[date | datetime, float] = {}
-        previous_day = -math.inf
         done = 0
-        for record in records:
+        for record, day in in_time_order(records):
             length = record.length
             k = factors.get(length)
             if k is None:
-                check_record(record)
                 k = factors[length] = p.length_factor(length)
-            winner = record.winner
-            if winner == "a":
-                score_a = 1.0
-            elif winner == "b":
-                score_a = 0.0
-            else:
-                check_record(record)
+            score_a = 1.0 if record.winner == "a" else 0.0
             player_a = record.player_a
             player_b = record.player_b
-            if player_a == player_b:
-                check_record(record)
             played_on = record.played_on
-            day = days.get(played_on)
-            if day is None:
-                day = days[played_on] = day_number(played_on)
-            if day < previous_day:
-                raise out_of_order_error(record)
-            previous_day = day
 
             state_a = states.get(player_a)
             if state_a is None:

@@ -17,7 +17,7 @@ Between two experienced players (factor 1 each) the exchange is zero-sum.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import date, datetime
 
 from ratings.systems.history import (
@@ -28,10 +28,7 @@ from ratings.systems.history import (
     ProgressCallback,
     RatingChange,
     RunResult,
-    check_record,
-    collector_paused,
-    day_number,
-    out_of_order_error,
+    in_time_order,
 )
 
 from ratings.systems.engine import RatingEngine, batches
@@ -220,34 +217,17 @@ class FibsRating(RatingEngine):
         keep = changes.append if keep_changes else None
         # per length: (sqrt(N)/2000, 4·sqrt(N))
         per_length: dict[int, tuple[float, float]] = {}
-        days: dict[date | datetime, float] = {}
-        previous_day = -math.inf
         done = 0
-        for record in records:
+        for record, day in in_time_order(records):
             length = record.length
             constants = per_length.get(length)
             if constants is None:
-                check_record(record)
                 constants = per_length[length] = (math.sqrt(length) / 2000.0, 4.0 * math.sqrt(length))
             exponent_scale, stake_scale = constants
-            winner = record.winner
-            if winner == "a":
-                a_won = True
-            elif winner == "b":
-                a_won = False
-            else:
-                check_record(record)
+            a_won = record.winner == "a"
             player_a = record.player_a
             player_b = record.player_b
-            if player_a == player_b:
-                check_record(record)
             played_on = record.played_on
-            day = days.get(played_on)
-            if day is None:
-                day = days[played_on] = day_number(played_on)
-            if day < previous_day:
-                raise out_of_order_error(record)
-            previous_day = day
 
             state_a = states.get(player_a)
             if state_a is None:

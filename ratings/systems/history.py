@@ -167,6 +167,30 @@ def out_of_order_error(record: MatchRecord) -> RatingInputError:
     )
 
 
+def in_time_order(records) -> Iterator[tuple[MatchRecord, float]]:
+    """Each record with its `day_number`, after checking it can be rated and is not dated
+    before the one before it (raises `RatingInputError`)."""
+    days: dict[date | datetime, float] = {}
+    lengths_seen: set[int] = set()
+    previous_day = float("-inf")
+    for record in records:
+        length = record.length
+        if length not in lengths_seen:
+            check_record(record)
+            lengths_seen.add(length)
+        winner = record.winner
+        if (winner != "a" and winner != "b") or record.player_a == record.player_b:
+            check_record(record)
+        played_on = record.played_on
+        day = days.get(played_on)
+        if day is None:
+            day = days[played_on] = day_number(played_on)
+        if day < previous_day:
+            raise out_of_order_error(record)
+        previous_day = day
+        yield record, day
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for the duration of a run.
