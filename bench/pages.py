@@ -138,6 +138,8 @@ def measure(client: Client, label: str, url: str, *, afresh: bool = False) -> No
         import pstats
 
         profile = cProfile.Profile()
+        if afresh:
+            cache.clear()
         profile.runcall(client.get, url)
         pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(25)
         with CaptureQueriesContext(connection) as queries:

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from . import draws
 from . import services
-from .models import Entry, Flight, Pairing, ResultReport, ReportStatus, Round, Tournament
+from .models import Entry, EntryStatus, Flight, Pairing, ResultReport, ReportStatus, Round, Tournament
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -50,6 +50,41 @@ def report_list() -> QuerySet[ResultReport]:
     ).defer("pairing__flight__first_round").order_by("pairing_id", "version")
 
 
+def desk_board(tournament: Tournament, *, decided_limit: int = 40) -> dict:
+    """What the TD's desk shows for one event, in six queries whatever the size of the field.
+
+    Rows carry only the columns the desk prints; each row's flight is the one object read once
+    (no join per row), which keeps a 256-player event's desk cheap to build.
+    """
+    flights = list(Flight.objects.filter(tournament=tournament).defer("first_round").order_by("position", "id"))
+    by_id = {f.pk: f for f in flights}
+    for f in flights:
+        f.tournament = tournament
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
+                   .only("flight_id", "player_id", "status", "seed", "player__name", "player__country")
+                   .order_by("flight__position", "seed", "id"))
+    rounds = list(Round.objects.filter(flight__tournament=tournament).annotate(
+        pairing_count=Count("pairings"),
+        open_count=Count("pairings", filter=Q(pairings__status__in=["pending", "playing"])),
+    ).order_by("flight__position", "number"))
+    lean = ("flight_id", "round_id", "slot", "status", "score_a", "score_b", "table", "version", "match_id",
+            "player_a__name", "player_b__name", "decided_at")
+    pairings = Pairing.objects.filter(flight__tournament=tournament).select_related("player_a", "player_b")
+    open_pairings = list(pairings.filter(status__in=["pending", "playing"], player_b__isnull=False)
+                         .select_related("round", "match")
+                         .only(*lean, "round__number", "round__length", "match__score_a", "match__score_b")
+                         .order_by("flight__position", "round__number", "id"))
+    decided = list(pairings.filter(status__in=["finished", "walkover"]).only(*lean)
+                   .order_by("-decided_at", "-id")[:decided_limit])
+    reports = list(report_list().filter(
+        pairing__flight__tournament=tournament, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
+    ).select_related("pairing__player_a", "pairing__player_b"))
+    for row in open_pairings + decided:
+        row.flight = by_id[row.flight_id]
+    return {"flights": flights, "entries": entries, "rounds": rounds, "open_pairings": open_pairings,
+            "decided": decided, "reports": reports}
+
+
 def dispute_queue(tournament: Tournament) -> QuerySet[ResultReport]:
     """The reports a TD has to rule on, oldest first."""
     return report_list().filter(pairing__flight__tournament=tournament, status=ReportStatus.DISPUTED).order_by(
@@ -63,6 +98,29 @@ def flight_views(flight: Flight) -> dict[int, draws.FlightView]:
     flights = services._unit_of(flight)
     entries, pairings, withdrawn = services._load(flights)
     return services._views(flights, entries, pairings, withdrawn)
+
+
+def event_views(flights: list[Flight]) -> tuple[dict[int, draws.FlightView], dict[int, list[Pairing]]]:
+    """Every drawn flight of one event, with its stored pairings: two queries for the whole event,
+    each unit (a knockout and the flights it feeds) built once."""
+    entries: dict[int, list[Entry]] = {}
+    for entry in Entry.objects.filter(flight__in=[f for f in flights if f.takes_entries]).only(
+            "flight_id", "player_id", "seed", "status"):
+        entries.setdefault(entry.flight_id, []).append(entry)
+    pairings: dict[int, list[Pairing]] = {}
+    for pairing in Pairing.objects.filter(flight__in=flights).select_related("round").only(
+            "flight_id", "round_id", "slot", "status", "winner_id", "player_a_id", "player_b_id", "match_id",
+            "score_a", "score_b", "round__number", "round__length").order_by("id"):
+        pairings.setdefault(pairing.flight_id, []).append(pairing)
+    views: dict[int, draws.FlightView] = {}
+    for flight in flights:
+        if flight.status == "draft" or flight.pk in views:
+            continue
+        unit = draws.unit_flights(flight, flights)
+        withdrawn = frozenset(e.player_id for f in unit for e in entries.get(f.pk, ())
+                              if e.status == EntryStatus.WITHDRAWN)
+        views.update(services._views(unit, entries, pairings, withdrawn))
+    return views, pairings
 
 
 def _names(player_ids) -> dict[int, dict]:
@@ -116,9 +174,9 @@ def bracket(flight: Flight) -> dict:
     }
 
 
-def standings(flight: Flight) -> list[dict]:
-    """Swiss and round robin standings with their tie-breaks."""
-    view = flight_views(flight).get(flight.pk)
+def standings(flight: Flight, view: draws.FlightView | None = None) -> list[dict]:
+    """Swiss and round robin standings with their tie-breaks (from `view` when it is at hand)."""
+    view = view or flight_views(flight).get(flight.pk)
     if view is None or view.engine is None:
         return []
     engine = view.engine
@@ -136,9 +194,9 @@ def standings(flight: Flight) -> list[dict]:
     ]
 
 
-def placings(flight: Flight) -> list[dict]:
-    """Final places of a finished flight: "1", "2", "3-4", ..."""
-    view = flight_views(flight).get(flight.pk)
+def placings(flight: Flight, view: draws.FlightView | None = None) -> list[dict]:
+    """Final places of a finished flight: "1", "2", "3-4", ... (from `view` when it is at hand)."""
+    view = view or flight_views(flight).get(flight.pk)
     if view is None or not view.finished:
         return []
     engine = view.engine

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.middleware.csrf import get_token
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
@@ -232,17 +233,12 @@ def _feeder_words(flight: Flight) -> str:
     )
 
 
-def _unit_brackets(flights: list[Flight], tournament: Tournament) -> dict[int, dict]:
-    """Every flight's bracket, building each unit (a knockout with the flights it feeds) once.
+def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: dict[int, int]) -> dict[int, dict]:
+    """Every flight's bracket from the event's views (`selectors.event_views`).
 
-    The same shape as `selectors.bracket`, read for the whole event in a fixed number of queries.
+    The same shape as `selectors.bracket`, read for the whole event in one more query (names).
     """
-    stored = {(p.flight_id, p.slot): p for p in Pairing.objects.filter(flight__tournament=tournament)}
-    seeds = dict(Entry.objects.filter(tournament=tournament, seed__isnull=False).values_list("player_id", "seed"))
-    views = {}
-    for flight in flights:
-        if flight.status != "draft" and flight.pk not in views:
-            views.update(selectors.flight_views(flight))
+    stored = {(p.flight_id, p.slot): p for rows in pairings.values() for p in rows}
     ids = {x for v in views.values() for s in v.slots for x in (s.a, s.b, s.winner)} - {None}
     names = {p.pk: p for p in Player.objects.filter(pk__in=ids).only("id", "name", "country")}
 
@@ -346,6 +342,23 @@ def _list_html(s: dict, player_url, match_url) -> str:
     return f'<li id="{escape(s["id"])}">{body}</li>'
 
 
+def _entries_html(flight: Flight, entries: list[Entry], player_url) -> str:
+    """A flight's entry list: seed, name (a link), country and club, withdrawn or checked in."""
+    items = []
+    for e in entries:
+        seed = f'<span class="meta">{e.seed}.</span> ' if e.seed else ""
+        meta = escape(e.player.country)
+        if e.player.club:
+            meta += f" · {escape(e.player.club)}"
+        if e.status == EntryStatus.WITHDRAWN:
+            meta += " · withdrawn"
+        elif e.status == EntryStatus.CHECKED_IN and flight.status == "draft":
+            meta += " · checked in"
+        items.append(f'<li>{seed}<a href="{player_url(e.player_id)}">{escape(e.player.name)}</a> '
+                     f'<span class="meta">{meta}</span></li>')
+    return mark_safe("".join(items))
+
+
 def _read_event(tournament: Tournament) -> dict:
     """The flights of an event with their draws, standings and entries.
 
@@ -353,13 +366,20 @@ def _read_event(tournament: Tournament) -> dict:
     """
     flights = list(selectors.flight_list().filter(tournament=tournament))
     entries = defaultdict(list)
-    for entry in selectors.entry_list().filter(tournament=tournament):
+    for entry in Entry.objects.filter(tournament=tournament).select_related("player").only(
+            "flight_id", "player_id", "seed", "status", "player__name", "player__country", "player__club",
+    ).order_by("flight__position", "seed", "id"):
         entries[entry.flight_id].append(entry)
-    brackets = _unit_brackets(flights, tournament)
+    views, pairings = selectors.event_views(flights)
+    seeds = {e.player_id: e.seed for rows in entries.values() for e in rows if e.seed is not None}
+    brackets = _unit_brackets(flights, views, pairings, seeds)
+    player_url = _address_of("player")
     out = []
     for flight in flights:
         bracket = brackets[flight.pk]
-        standings = selectors.standings(flight) if flight.format in TABLE_FORMATS and flight.status != "draft" else []
+        view = views.get(flight.pk)
+        standings = (selectors.standings(flight, view) if view and flight.format in TABLE_FORMATS
+                     and flight.status != "draft" else [])
         tie_breaks = []
         if standings:
             tie_breaks = list(standings[0]["tie_breaks"].keys())
@@ -369,12 +389,13 @@ def _read_event(tournament: Tournament) -> dict:
             "flight": flight,
             "feeders": _feeder_words(flight),
             "entries": entries.get(flight.pk, []),
+            "entries_html": _entries_html(flight, entries.get(flight.pk, []), player_url),
             "checked_in": sum(1 for e in entries.get(flight.pk, []) if e.status == EntryStatus.CHECKED_IN),
             "bracket": bracket,
             "graphic": flight.format in KNOCKOUT_FORMATS or flight.format == FlightFormat.SWISS_KNOCKOUT,
             "standings": standings,
             "tie_breaks": [TIE_BREAK_WORDS.get(k, k.replace("_", " ").capitalize()) for k in tie_breaks],
-            "placings": selectors.placings(flight) if flight.status == "finished" else [],
+            "placings": selectors.placings(flight, view) if view and flight.status == "finished" else [],
         })
     return {"flights": out, "live": tournament.status == TournamentStatus.RUNNING}
 
@@ -579,6 +600,63 @@ def _desk_action(request, tournament: Tournament, forms_: dict):
     return back
 
 
+def _hidden(name: str, value) -> str:
+    return f'<input type="hidden" name="{name}" value="{escape(value)}">'
+
+
+def _desk_match_rows(pairings: list[Pairing], token: str) -> str:
+    """The "matches to play" rows of the desk: two forms each, built here rather than in the
+    template because a big event has a hundred of them and the desk must stay quick."""
+    csrf = _hidden("csrfmiddlewaretoken", token)
+    rows = []
+    for p in pairings:
+        a, b, slot = escape(p.player_a.name), escape(p.player_b.name), escape(p.slot)
+        meta = f"{p.round.length} pt"
+        if p.table:
+            meta += f" · table {escape(p.table)}"
+        if p.status == PairingStatus.PLAYING:
+            meta += ' · <span class="badge live">playing</span>'
+        so_far = (f'<br><span class="meta">{p.match.score_a}–{p.match.score_b} so far</span>'
+                  if p.match_id else "")
+        forms_ = (f'<form method="post" class="inline-form">{csrf}{_hidden("action", "sheet")}'
+                  f'{_hidden("pairing", p.pk)}<button type="submit">Score sheet</button></form>')
+        if not p.match_id or not (p.match.score_a or p.match.score_b):
+            field = f"p{p.pk}"
+            forms_ += (
+                f'<form method="post" class="row" aria-label="Final score of {slot}">{csrf}'
+                f'{_hidden("action", "score")}{_hidden("pairing", p.pk)}{_hidden("anchor", f"pairing-{p.pk}")}'
+                f'{_hidden(f"{field}-version", p.version)}'
+                f'<div class="field"><label for="{field}-a">{a}</label><input type="number" id="{field}-a" '
+                f'name="{field}-score_a" min="0" max="999" required></div>'
+                f'<div class="field"><label for="{field}-b">{b}</label><input type="number" id="{field}-b" '
+                f'name="{field}-score_b" min="0" max="999" required></div>'
+                f'<div class="field"><button type="submit" class="secondary">Save score</button></div></form>'
+            )
+        rows.append(f'<tr id="pairing-{p.pk}"><td>{escape(p.flight.name)} {slot}<br><span class="meta">{meta}</span>'
+                    f'</td><td>{a}<br>{b}{so_far}</td><td>{forms_}</td></tr>')
+    return mark_safe("\n".join(rows))
+
+
+def _desk_entry_items(flight: Flight, entries: list[Entry], token: str) -> dict:
+    """A flight's entries as list items (with a check-in button while it is a draft) and as the
+    options of the withdraw menu."""
+    csrf = _hidden("csrfmiddlewaretoken", token)
+    items, options = [], []
+    for e in entries:
+        name = escape(e.player.name)
+        seed = f"{e.seed}. " if e.seed else ""
+        button = ""
+        if flight.status == "draft" and e.status == EntryStatus.REGISTERED:
+            button = (f'<form method="post" class="inline-form">{csrf}{_hidden("action", "check_in")}'
+                      f'{_hidden("entry", e.pk)}{_hidden("anchor", f"flight-{flight.pk}")}<button type="submit" '
+                      f'class="secondary" aria-label="Check in {name}">Check in</button></form>')
+        items.append(f'<li>{seed}{name} <span class="meta">{escape(e.player.country)} · '
+                     f'{escape(e.get_status_display().lower())}</span>{button}</li>')
+        if e.status != EntryStatus.WITHDRAWN:
+            options.append(f'<option value="{e.pk}">{name}</option>')
+    return {"items": mark_safe("".join(items)), "options": mark_safe("".join(options))}
+
+
 def desk_event(request, slug: str):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
@@ -592,22 +670,16 @@ def desk_event(request, slug: str):
     found = []
     if search.is_valid() and search.cleaned_data["q"]:
         found = list(game_selectors.player_list(search=search.cleaned_data["q"])[:15])
-    flights = list(selectors.flight_list().filter(tournament=tournament))
+    board = selectors.desk_board(tournament)
+    flights, open_pairings, decided, reports = (board["flights"], board["open_pairings"], board["decided"],
+                                                board["reports"])
     entries = defaultdict(list)
-    for item in selectors.entry_list().filter(tournament=tournament):
+    for item in board["entries"]:
         entries[item.flight_id].append(item)
     rounds = defaultdict(list)
-    for rnd in selectors.round_list().filter(flight__tournament=tournament):
+    for rnd in board["rounds"]:
         rounds[rnd.flight_id].append(rnd)
-    open_pairings = list(selectors.pairing_list().filter(
-        flight__tournament=tournament, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]
-    ).exclude(player_b__isnull=True))
-    decided = list(selectors.pairing_list().filter(
-        flight__tournament=tournament, status__in=[PairingStatus.FINISHED, PairingStatus.WALKOVER]
-    ).order_by("-decided_at", "-id")[:40])
-    reports = list(selectors.report_list().filter(
-        pairing__flight__tournament=tournament, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
-    ).select_related("pairing__player_a", "pairing__player_b"))
+    token = get_token(request)
     flight_rows = []
     for f in flights:
         mine = entries.get(f.pk, [])
@@ -618,6 +690,7 @@ def desk_event(request, slug: str):
             "checked_in": sum(1 for e in mine if e.status == EntryStatus.CHECKED_IN),
             "rounds": rounds.get(f.pk, []),
             "open": sum(1 for p in open_pairings if p.flight_id == f.pk),
+            "html": _desk_entry_items(f, mine, token),
         })
     context = {
         "nav": "desk",
@@ -628,6 +701,7 @@ def desk_event(request, slug: str):
         "search": search,
         "found": found,
         "open_pairings": open_pairings,
+        "open_rows": _desk_match_rows(open_pairings, token),
         "decided": decided,
         "pending_reports": [r for r in reports if r.status == ReportStatus.PENDING],
         "disputes": [r for r in reports if r.status == ReportStatus.DISPUTED],
