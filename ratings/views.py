@@ -64,7 +64,11 @@ def rating_list(request):
     for word in (filters.get("q") or "").split():
         ratings = ratings.filter(player__name__icontains=word)
     ratings = ratings.order_by(*SORTS[sort])
-    page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
+    # The page's ids first (a narrow sort, which a deep page of a long list needs), then its rows.
+    page = Paginator(ratings.values_list("pk", flat=True), PAGE_SIZE).get_page(request.GET.get("page"))
+    ids = list(page.object_list)
+    rows = {r.pk: r for r in ratings.model.objects.filter(pk__in=ids).select_related("player")}
+    page.object_list = [rows[pk] for pk in ids if pk in rows]
     keep = request.GET.copy()
     keep.pop("page", None)
     sort_links = {}

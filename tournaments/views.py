@@ -137,7 +137,9 @@ def _read_player_page(player: Player, system: str) -> dict:
             player=player,
         )
     }
-    changes = list(rating_selectors.rating_history(player_id=player.pk, system=system))
+    changes = list(rating_selectors.rating_history(player_id=player.pk, system=system).only(
+        "sequence", "played_on", "opponent_id", "opponent__name", "length", "won", "expected", "rating_before",
+        "rating_after", "deviation_before", "deviation_after"))
     pairings = list(
         Pairing.objects.filter(Q(player_a=player) | Q(player_b=player))
         .select_related("flight__tournament", "round", "player_a", "player_b", "match", "winner")

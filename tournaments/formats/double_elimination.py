@@ -6,6 +6,13 @@ survivors meet the players just beaten in the winners' bracket (placed in revers
 other time, so that two players do not meet again too soon) and a round among the survivors.
 The losers' bracket winner meets the winners' bracket winner in the grand final.
 
+Match lengths: winners' round r is played to ``lengths`` for round r. A losers' round is played
+to ``losers_lengths`` for its number when given; otherwise to the length of the winners' round
+whose losers it takes in, or last took in (losers' round 1 to winners' round 1's length, 2 and 3
+to round 2's, 4 and 5 to round 3's, ...), so a player is never asked to play a longer match in
+the losers' bracket than he did in the round he dropped from. The grand final (and its reset) is
+played to ``final_length``, by default the length of the winners' final.
+
 With ``bracket_reset`` (the default) the winners' bracket player has a life left: if he loses
 the first grand final, a second one decides the event. Without it, the first grand final
 decides. A player who loses by walkover is out at once.
@@ -65,9 +72,14 @@ class DoubleElimination(Tree):
         for node in winners:
             last_slot.setdefault(node.round_no, []).append(node.slot)
 
+        def losers_length(round_no: int) -> int | None:
+            if losers_lengths:
+                return round_length(losers_lengths, round_no)
+            return round_length(lengths, round_no // 2 + 1)
+
         def losers_node(round_no: int, number: int, a: Feed, b: Feed) -> str:
             slot = f"L{round_no}-{number}"
-            nodes.append(Node(slot, round_no, round_no, (a, b), round_length(losers_lengths, round_no)))
+            nodes.append(Node(slot, round_no, round_no, (a, b), losers_length(round_no)))
             return slot
 
         if rounds == 1:
