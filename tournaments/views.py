@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -45,7 +46,7 @@ from .models import (
     Tournament,
     TournamentStatus,
 )
-from .permissions import is_td
+from .permissions import is_td, player_id_of
 
 SYSTEMS = dict(SystemChoice.choices)
 
@@ -178,7 +179,11 @@ def _read_player_page(player: Player, system: str) -> dict:
         if p.score_a is not None and p.score_b is not None:
             score = f"{p.score_a}–{p.score_b}" if mine_a else f"{p.score_b}–{p.score_a}"
         entry["rows"].append({"pairing": p, "opponent": opponent, "won": won, "score": score})
+    upcoming = [{"pairing": p, "opponent": p.player_b if p.player_a_id == player.pk else p.player_a}
+                for p in pairings if p.player_b_id and p.status in (PairingStatus.PENDING, PairingStatus.PLAYING)
+                and p.flight.tournament.status == TournamentStatus.RUNNING]
     return {
+        "upcoming": upcoming,
         "ratings": [(key, label, ratings.get(key)) for key, label in SYSTEMS.items()],
         "changes": changes,
         "events": list(events.values()),
@@ -776,3 +781,90 @@ def desk_correct(request, slug: str, pk: int):
         "nav": "desk", "tournament": tournament, "pairing": pairing, "form": form, "preview": preview,
         "reports": reports,
     }, status=400 if form.errors else 200)
+
+
+# -- a player's own matches ----------------------------------------------------------------------
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(label="What is wrong with it", max_length=500)
+
+
+def _my_action(request, player: Player):
+    """Carry out one POSTed action of a player on his own match, through the services."""
+    action = request.POST.get("action", "")
+    user = request.user
+    back = redirect(f"{reverse('my-matches')}#{request.POST.get('anchor', '')}")
+    mine = Q(player_a=player) | Q(player_b=player)
+
+    def report():
+        return get_object_or_404(ResultReport.objects.select_related(
+            "pairing__flight__tournament", "pairing__player_a", "pairing__player_b"),
+            Q(pairing__player_a=player) | Q(pairing__player_b=player), pk=request.POST.get("report"))
+
+    try:
+        if action == "report":
+            pairing = get_object_or_404(
+                Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b"), mine,
+                pk=request.POST.get("pairing"))
+            form = ScoreForm(request.POST, prefix=f"p{pairing.pk}")
+            if not form.is_valid():
+                messages.error(request, f"{pairing.slot}: give both players' points.")
+                return back
+            data = form.cleaned_data
+            made = services.result_report(pairing=pairing, by=user, score_a=data["score_a"], score_b=data["score_b"],
+                                          note=data["note"], expected_version=data["version"])
+            waits = " It counts when your opponent confirms it." if made.status == ReportStatus.PENDING else ""
+            messages.success(request, f"{pairing.player_a.name} {data['score_a']}–{data['score_b']} "
+                                      f"{pairing.player_b.name} reported.{waits}")
+        elif action == "confirm":
+            made = services.result_confirm(report=report(), by=user)
+            messages.success(request, f"{made.pairing.slot}: result confirmed.")
+        elif action == "dispute":
+            target = report()
+            form = DisputeForm(request.POST, prefix=f"r{target.pk}")
+            if not form.is_valid():
+                messages.error(request, "Say what is wrong with the result, for the TD.")
+                return back
+            services.result_dispute(report=target, by=user, reason=form.cleaned_data["reason"])
+            messages.success(request, f"{target.pairing.slot}: disputed. The TD will rule on it.")
+        else:
+            messages.error(request, "Unknown action.")
+    except REFUSALS as error:
+        messages.error(request, _error_text(error))
+    return back
+
+
+@login_required(login_url="login")
+def my_matches(request):
+    """The matches of the player this login belongs to: what to play next, reporting a result,
+    and answering the opponent's report (confirm, or dispute for the TD to rule)."""
+    player_id = player_id_of(request.user)
+    player = Player.objects.filter(pk=player_id).first() if player_id else None
+    if player is None:
+        return render(request, "tournaments/my_matches.html", {"nav": "me", "player": None})
+    if request.method == "POST":
+        return _my_action(request, player)
+    mine = Q(player_a=player) | Q(player_b=player)
+    pairings = list(
+        Pairing.objects.filter(mine, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING],
+                               player_b__isnull=False)
+        .select_related("flight__tournament", "round", "player_a", "player_b", "match")
+        .order_by("flight__tournament__start_date", "flight__position", "round__number", "id")
+    )
+    reports = {}
+    for r in (ResultReport.objects.filter(pairing__in=pairings, status__in=[ReportStatus.PENDING,
+                                                                              ReportStatus.DISPUTED])
+              .order_by("pairing_id", "version")):
+        reports[r.pairing_id] = r  # the latest version
+    rows = []
+    for p in pairings:
+        r = reports.get(p.pk)
+        rows.append({
+            "pairing": p,
+            "opponent": p.player_b if p.player_a_id == player.pk else p.player_a,
+            "report": r,
+            "mine": r is not None and r.submitted_for_id == player.pk,
+            "answer": r is not None and r.status == ReportStatus.PENDING and r.submitted_for_id != player.pk,
+        })
+    return render(request, "tournaments/my_matches.html", {"nav": "me", "player": player, "rows": rows})

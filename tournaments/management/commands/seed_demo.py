@@ -9,9 +9,13 @@ from django.db import transaction
 from games import demo as games_demo
 from games.models import Player
 from tournaments import demo as tournaments_demo
+from tournaments import services as tournament_services
+from tournaments.models import Pairing
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo-password"
+PLAYER_USER = "player"
+PLAYER_PASSWORD = "player-password"
 
 
 class Command(BaseCommand):
@@ -35,7 +39,24 @@ class Command(BaseCommand):
             cast = games_demo.demo_players(rng, players)
             history = games_demo.demo_matches(rng, cast, matches)
             events = tournaments_demo.demo_events(rng, cast, by=admin)
+            player = self._player_login(admin)
         self.stdout.write(self.style.SUCCESS(
             f"Demo loaded: {len(cast)} players, {len(history)} matches, {len(events)} events."
             f" Admin login: {DEMO_USER} / {DEMO_PASSWORD}"
+            + (f"; {player.name}'s login: {PLAYER_USER} / {PLAYER_PASSWORD}" if player else "")
         ))
+
+    @staticmethod
+    def _player_login(admin):
+        """A login for a player with a match to play in the running event, to try "My matches"."""
+        pairing = (Pairing.objects.filter(flight__tournament__status="running", status="pending",
+                                          player_b__isnull=False)
+                   .select_related("player_a").order_by("flight__position", "round__number", "id").first())
+        if pairing is None:
+            return None
+        user_model = get_user_model()
+        user = user_model.objects.filter(username=PLAYER_USER).first()
+        if user is None:
+            user = user_model.objects.create_user(PLAYER_USER, password=PLAYER_PASSWORD)
+        tournament_services.player_account_link(player=pairing.player_a, user=user, by=admin)
+        return pairing.player_a
