@@ -116,3 +116,36 @@ def test_visitor_follows_the_bracket_a_player_and_the_rating_list(page, phone, l
     widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert widths[0] <= widths[1], "the page scrolls sideways at 360 px; only the bracket box may"
     assert phone.evaluate("(() => { const b = document.querySelector('.bracket-scroll'); return b.scrollWidth > b.clientWidth; })()")
+
+
+def test_players_report_and_dispute_on_a_phone(phone, live_server, django_user_model):
+    from tournaments import services as events
+    from tournaments.models import Pairing, ResultReport
+
+    td = django_user_model.objects.create_user("director", password="pw-director-1")
+    staff = django_user_model.objects.create_user("office", is_staff=True)
+    players = cast.make_players(4)
+    tournament = cast.build_knockout(td, players, results_rounds=0)
+    pairing = Pairing.objects.filter(flight__tournament=tournament, flight__name="Main").select_related(
+        "player_a", "player_b").order_by("slot").first()
+    for player, login in ((pairing.player_a, "ann"), (pairing.player_b, "bob")):
+        user = django_user_model.objects.create_user(login, password=f"pw-{login}-12345")
+        events.player_account_link(player=player, user=user, by=staff)
+    base = live_server.url
+
+    log_in(phone, base, "ann", "pw-ann-12345")
+    phone.get_by_role("link", name="My matches").click()
+    phone.get_by_label(pairing.player_a.name).fill("5")
+    phone.get_by_label(pairing.player_b.name).fill("3")
+    phone.get_by_role("button", name="Report the result").click()
+    assert "It counts when your opponent confirms it." in phone.content()
+    widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], "My matches scrolls sideways at 360 px"
+    phone.get_by_role("button", name=re.compile("Log out")).click()
+
+    log_in(phone, base, "bob", "pw-bob-12345")
+    phone.goto(f"{base}/me/")
+    phone.get_by_label("What is wrong with it").fill("It was 5-4")
+    phone.get_by_role("button", name="Dispute").click()
+    assert "disputed. The TD will rule on it." in phone.content()
+    assert ResultReport.objects.get(pairing=pairing).status == "disputed"
