@@ -239,6 +239,15 @@ def _late_entries_allowed(flight: Flight) -> bool:
     return flight.format == FlightFormat.SWISS
 
 
+FORMAT_AS_NOUN = {
+    FlightFormat.SINGLE_ELIMINATION: "a single elimination",
+    FlightFormat.DOUBLE_ELIMINATION: "a double elimination",
+    FlightFormat.SWISS: "a Swiss",
+    FlightFormat.ROUND_ROBIN: "a round robin",
+    FlightFormat.SWISS_KNOCKOUT: "a Swiss then knockout",
+}
+
+
 def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) -> Entry:
     """Enter a player. After the start only a Swiss takes late entries (he starts on 0 points)."""
     require_td(by, flight.tournament)
@@ -251,8 +260,8 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
         late = flight.status != FlightStatus.DRAFT
         if late and not _late_entries_allowed(flight):
-            raise ValidationError({"flight": [f"{flight.name} has started: a {flight.get_format_display().lower()} "
-                                              "takes no late entries."]})
+            raise ValidationError({"flight": [f"{flight.name} has started: only a Swiss takes late entries, and "
+                                              f"{flight.name} is {FORMAT_AS_NOUN[flight.format]}."]})
         if flight.status == FlightStatus.FINISHED:
             raise ValidationError({"flight": [f"{flight.name} is finished."]})
         if Entry.objects.filter(flight=flight, player=player).exists():
