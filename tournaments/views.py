@@ -513,6 +513,18 @@ def _td_event(request, slug: str) -> Tournament:
     return tournament
 
 
+def _report_typed_score(request, pairing: Pairing) -> ResultReport | None:
+    """Report the final score typed in a pairing's form (fields prefixed `p<id>-`); None, with a
+    message, when a field is missing. The services' refusals are raised to the caller."""
+    form = ScoreForm(request.POST, prefix=f"p{pairing.pk}")
+    if not form.is_valid():
+        messages.error(request, f"{pairing.slot}: give both players' points.")
+        return None
+    data = form.cleaned_data
+    return services.result_report(pairing=pairing, by=request.user, score_a=data["score_a"],
+                                  score_b=data["score_b"], note=data["note"], expected_version=data["version"])
+
+
 def _desk_action(request, tournament: Tournament, forms_: dict):
     """Carry out one POSTed desk action through the services. Returns a response or None."""
     action = request.POST.get("action", "")
@@ -586,15 +598,10 @@ def _desk_action(request, tournament: Tournament, forms_: dict):
             return redirect("match-enter", pk=target.match_id)
         elif action == "score":
             target = pairing()
-            form = ScoreForm(request.POST, prefix=f"p{target.pk}")
-            if not form.is_valid():
-                messages.error(request, f"{target.slot}: give both players' points.")
-                return back
-            data = form.cleaned_data
-            services.result_report(pairing=target, by=user, score_a=data["score_a"], score_b=data["score_b"],
-                                   note=data["note"], expected_version=data["version"])
-            messages.success(request, f"{target.slot}: {target.player_a.name} {data['score_a']}–{data['score_b']} "
-                                      f"{target.player_b.name} recorded.")
+            made = _report_typed_score(request, target)
+            if made is not None:
+                messages.success(request, f"{target.slot}: {target.player_a.name} {made.score_a}–{made.score_b} "
+                                          f"{target.player_b.name} recorded.")
         elif action == "confirm":
             report = get_object_or_404(ResultReport.objects.select_related("pairing__flight__tournament"),
                                        pk=request.POST.get("report"), pairing__flight__tournament=tournament)
@@ -807,16 +814,11 @@ def _my_action(request, player: Player):
             pairing = get_object_or_404(
                 Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b"), mine,
                 pk=request.POST.get("pairing"))
-            form = ScoreForm(request.POST, prefix=f"p{pairing.pk}")
-            if not form.is_valid():
-                messages.error(request, f"{pairing.slot}: give both players' points.")
-                return back
-            data = form.cleaned_data
-            made = services.result_report(pairing=pairing, by=user, score_a=data["score_a"], score_b=data["score_b"],
-                                          note=data["note"], expected_version=data["version"])
-            waits = " It counts when your opponent confirms it." if made.status == ReportStatus.PENDING else ""
-            messages.success(request, f"{pairing.player_a.name} {data['score_a']}–{data['score_b']} "
-                                      f"{pairing.player_b.name} reported.{waits}")
+            made = _report_typed_score(request, pairing)
+            if made is not None:
+                waits = " It counts when your opponent confirms it." if made.status == ReportStatus.PENDING else ""
+                messages.success(request, f"{pairing.player_a.name} {made.score_a}–{made.score_b} "
+                                          f"{pairing.player_b.name} reported.{waits}")
         elif action == "confirm":
             made = services.result_confirm(report=report(), by=user)
             messages.success(request, f"{made.pairing.slot}: result confirmed.")
