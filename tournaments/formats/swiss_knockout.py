@@ -1,11 +1,15 @@
 """Swiss, then knockout: a number of Swiss rounds, then the top of the standings play a seeded
-single elimination, seeded by their Swiss rank."""
+single elimination, seeded by their Swiss rank.
+
+Final places: the qualifiers take the knockout's places (1, 2, 3-4, ...); every other player is
+placed after them by his Swiss rank, players who share a rank sharing a band (6-7).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .base import Competitor, CompetitorId, Result
+from .base import Competitor, CompetitorId, Placing, Result
 from .elimination import SingleElimination
 from .errors import BracketUserError
 from .swiss import Swiss, SwissSettings
@@ -89,3 +93,17 @@ class SwissKnockout:
     def is_finished(self) -> bool:
         """True when the knockout is over."""
         return self.knockout is not None and self.knockout.is_finished
+
+    def placings(self) -> tuple[Placing, ...]:
+        """Final places: the knockout's for the qualifiers, then everyone else by Swiss rank."""
+        if not self.is_finished:
+            raise BracketUserError("The knockout is not finished: places are not known yet.")
+        placings = list(self.knockout.placings())
+        qualified = {placing.competitor for placing in placings}
+        rest = [line for line in self.swiss.standings() if line.competitor not in qualified]
+        place = len(placings) + 1
+        for rank in dict.fromkeys(line.rank for line in rest):
+            band = [line.competitor for line in rest if line.rank == rank]
+            placings.extend(Placing(player, place, place + len(band) - 1) for player in band)
+            place += len(band)
+        return tuple(placings)

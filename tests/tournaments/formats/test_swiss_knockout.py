@@ -36,3 +36,19 @@ def test_sixteen_players_three_swiss_rounds_then_the_top_eight_in_a_knockout():
 def test_the_knockout_takes_no_results_before_the_swiss_is_over():
     with pytest.raises(BracketUserError, match="before the Swiss is over"):
         SwissKnockout(field(8), swiss_rounds=2, qualifiers=4, knockout_results=[Result("R1-1", 1)])
+
+
+def test_players_who_do_not_qualify_are_placed_after_the_knockout_by_their_swiss_rank():
+    # One round: 1 v 3 and 2 v 4, the better seed winning. 1 and 2 are level on everything, and
+    # so are 3 and 4 (Buchholz 1 each): both pairs share a rank.
+    event = SwissKnockout(field(4), swiss_rounds=1, qualifiers=2)
+    pairings = event.swiss.pair_next_round()
+    assert [(p.a, p.b) for p in pairings] == [(1, 3), (2, 4)]
+    results = [Result(p.slot, min(p.a, p.b)) for p in pairings]
+    event = SwissKnockout(field(4), swiss_rounds=1, qualifiers=2, swiss_pairings=pairings, swiss_results=results)
+    assert [(s.rank, s.competitor) for s in event.swiss.standings()] == [(1, 1), (1, 2), (3, 3), (3, 4)]
+    with pytest.raises(BracketUserError, match="not finished"):
+        event.placings()
+    event = SwissKnockout(field(4), swiss_rounds=1, qualifiers=2, swiss_pairings=pairings, swiss_results=results,
+                          knockout_results=[Result("R1-1", 2)])
+    assert [(p.competitor, p.label) for p in event.placings()] == [(2, "1"), (1, "2"), (3, "3-4"), (4, "3-4")]

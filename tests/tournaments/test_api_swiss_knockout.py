@@ -1,0 +1,273 @@
+"""A 12-player Swiss then knockout run through the API alone, against standings worked by hand.
+
+Four Swiss rounds (lengths 3, 3, 5, 5), then the top five by Swiss rank in a seeded knockout
+(7, 9 and 11 points). Pairing rules (formats/swiss.py): by points then seed, top half of a score
+group against its bottom half, no rematch while one can be avoided, the bye to the lowest player
+who has had none. Tie-breaks (the default order): Buchholz, median Buchholz, Sonneborn-Berger,
+head to head; players still level share a rank.
+
+    round 1   1 bt 7, 8 bt 2, 3 bt 9, 4 bt 10, 11 bt 5, 6 bt 12
+    round 2   1 bt 6, 8 bt 3, 4 bt 11, 2 bt 9, 10 bt 5, 7 bt 12
+    round 3   4 bt 1, 8 bt 6, 2 bt 7, 3 bt 10, 11 bt 9, 12 bt 5 by walkover (5 withdrew)
+    round 4   8 bt 4, 1 bt 3, 11 bt 2, 6 bt 7, 10 bt 12, bye for 9 (eleven players left)
+
+Round 4 is paired 4 v 8, 1 v 3, 2 v 11, then 6 v 7 and 10 v 12 (6 v 10 would leave 7 v 12, a
+rematch), 9 the bye. Final standings: 8 (4 points), 4, 1, 11 (3 points, by Buchholz 12, 8, 6),
+3 (2 points, Buchholz 10), 2 and 6 (2 points, level on everything: both 6th), 10, 7, 9, 12, 5.
+The five qualifiers 8, 4, 1, 11, 3 are the knockout's seeds 1-5: an 8-line bracket, byes for
+8, 4 and 1, and 11 v 3. Knockout: 3 bt 11, 3 bt 8, 1 bt 4, 1 bt 3.
+
+Places: the knockout's (1: 1, 2: 3, 3-4: 8 and 4, 5: 11), then everyone else by Swiss rank:
+6-7: 2 and 6, 8: 10, 9: 7, 10: 9, 11: 12, 12: 5.
+"""
+
+import pytest
+
+from games.models import Match
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.tournaments.urls")]
+
+API = "/api/v1"
+
+
+def ok(response, code=200):
+    assert response.status_code == code, response.content
+    return response.json()
+
+
+class Event:
+    """The TD's view of one flight, with players known by their seed."""
+
+    def __init__(self, td_api, flight, seed_of):
+        self.td_api, self.flight, self.seed_of = td_api, flight, seed_of
+
+    def pairings(self, **filters):
+        rows, page = [], 1
+        while True:
+            body = ok(self.td_api.get(f"{API}/pairings/", {"flight": self.flight, "page": page, **filters}))
+            rows += body["results"]
+            if not body["next"]:
+                return rows
+            page += 1
+
+    def drawn(self, **filters):
+        """Stored pairings: slot -> (seed a, seed b or None for a bye, status)."""
+        return {
+            p["slot"]: (self.seed_of[p["player_a"]["id"]],
+                        p["player_b"] and self.seed_of[p["player_b"]["id"]], p["status"])
+            for p in self.pairings(**filters)
+        }
+
+    def pairing(self, slot):
+        return next(p for p in self.pairings(slot=slot))
+
+    def win(self, slot, winner_seed):
+        """The TD reports `slot` won by `winner_seed`, the loser one point short."""
+        p = self.pairing(slot)
+        length = p["length"]
+        a_wins = self.seed_of[p["player_a"]["id"]] == winner_seed
+        assert a_wins or self.seed_of[p["player_b"]["id"]] == winner_seed, (slot, winner_seed)
+        body = {"score_a": length, "score_b": length - 1} if a_wins else {"score_a": length - 1, "score_b": length}
+        return ok(self.td_api.post(f"{API}/pairings/{p['id']}/reports/", body, format="json"), 201)
+
+    def standings(self):
+        """(rank, seed, points, wins, losses, byes, buchholz, median, Sonneborn-Berger, head to head)."""
+        return [
+            (s["rank"], self.seed_of[s["player"]["id"]], s["points"], s["wins"], s["losses"], s["byes"],
+             s["tie_breaks"]["buchholz"], s["tie_breaks"]["median_buchholz"],
+             s["tie_breaks"]["sonneborn_berger"], s["tie_breaks"]["head_to_head"])
+            for s in ok(self.td_api.get(f"{API}/flights/{self.flight}/standings/"))
+        ]
+
+    def snapshot(self):
+        """Everything a refused write must leave as it was."""
+        return (
+            self.pairings(),
+            ok(self.td_api.get(f"{API}/result-reports/"))["count"],
+            ok(self.td_api.get(f"{API}/flights/{self.flight}/")),
+            ok(self.td_api.get(f"{API}/rounds/", {"flight": self.flight})),
+            self.standings(),
+            Match.objects.count(),
+        )
+
+
+def test_a_12_player_swiss_then_knockout_runs_from_entries_to_a_champion_through_the_api(
+    staff_api, make_user, client_for
+):
+    td = make_user("td-odense")
+    td_api = client_for(td)
+    slug = ok(staff_api.post(f"{API}/tournaments/", {
+        "name": "Odense Swiss", "slug": "odense-swiss-2026", "start_date": "2026-08-15",
+    }, format="json"), 201)["slug"]
+    ok(staff_api.post(f"{API}/tournaments/{slug}/organisers/", {"username": td.username}, format="json"))
+    # Without the number of qualifiers there is no knockout to go to.
+    refused = td_api.post(f"{API}/flights/", {
+        "tournament": slug, "name": "Open", "format": "swiss_knockout", "lengths": [5], "swiss_rounds": 4,
+    }, format="json")
+    assert refused.status_code == 400 and "qualifiers" in refused.json()
+    flight = ok(td_api.post(f"{API}/flights/", {
+        "tournament": slug, "name": "Open", "format": "swiss_knockout", "lengths": [3, 3, 5, 5, 7, 9, 11],
+        "swiss_rounds": 4, "qualifiers": 5,
+    }, format="json"), 201)
+
+    seed_of, entry_of = {}, {}
+    for seed in range(1, 13):
+        player = ok(staff_api.post(f"{API}/players/", {"name": f"Seed {seed:02d}"}, format="json"), 201)
+        entry = ok(td_api.post(f"{API}/entries/", {"flight": flight["id"], "player": player["id"], "seed": seed},
+                               format="json"), 201)
+        ok(td_api.post(f"{API}/entries/{entry['id']}/check-in/"))
+        seed_of[player["id"]], entry_of[seed] = seed, entry["id"]
+    event = Event(td_api, flight["id"], seed_of)
+    ok(td_api.post(f"{API}/flights/{flight['id']}/start/", {}, format="json"))
+
+    # Round 1: one score group of twelve, top half against bottom half.
+    assert event.drawn(round=1) == {
+        "R1-1": (1, 7, "pending"), "R1-2": (2, 8, "pending"), "R1-3": (3, 9, "pending"),
+        "R1-4": (4, 10, "pending"), "R1-5": (5, 11, "pending"), "R1-6": (6, 12, "pending"),
+    }
+    assert {p["length"] for p in event.pairings(round=1)} == {3}
+    for slot, winner in (("R1-1", 1), ("R1-2", 8), ("R1-3", 3), ("R1-4", 4), ("R1-5", 11)):
+        event.win(slot, winner)
+    # The next round waits for the last result; the TD cannot start it early either.
+    assert event.drawn(round=2) == {}
+    before = event.snapshot()
+    early = td_api.post(f"{API}/flights/{flight['id']}/start-round/", {}, format="json")
+    assert early.status_code == 409 and "round 1 is still being played" in early.json()["detail"]
+    assert event.snapshot() == before
+    event.win("R1-6", 6)
+
+    # Everyone has met one player: the winners all have Buchholz 0, the losers 1.
+    assert event.standings() == (
+        [(1, s, 1, 1, 0, 0, 0, 0, 0, 0) for s in (1, 3, 4, 6, 8, 11)]
+        + [(7, s, 0, 0, 1, 0, 1, 1, 0, 0) for s in (2, 5, 7, 9, 10, 12)]
+    )
+    assert event.drawn(round=2) == {
+        "R2-1": (1, 6, "pending"), "R2-2": (3, 8, "pending"), "R2-3": (4, 11, "pending"),
+        "R2-4": (2, 9, "pending"), "R2-5": (5, 10, "pending"), "R2-6": (7, 12, "pending"),
+    }
+
+    # A result reported twice: the second is a conflict and changes nothing.
+    event.win("R2-1", 1)
+    before = event.snapshot()
+    again = td_api.post(f"{API}/pairings/{event.pairing('R2-1')['id']}/reports/", {"score_a": 2, "score_b": 3},
+                        format="json")
+    assert again.status_code == 409 and "R2-1 already has a result" in again.json()["detail"]
+    assert event.snapshot() == before
+    for slot, winner in (("R2-2", 8), ("R2-3", 4), ("R2-4", 2), ("R2-5", 10), ("R2-6", 7)):
+        event.win(slot, winner)
+    assert event.standings() == (
+        [(1, s, 2, 2, 0, 0, 2, 2, 2, 0) for s in (1, 4, 8)]
+        + [(4, s, 1, 1, 1, 0, 2, 2, 0, 0) for s in (2, 3, 6, 7, 10, 11)]
+        + [(10, s, 0, 0, 2, 0, 2, 2, 0, 0) for s in (5, 9, 12)]
+    )
+    # 8 has met 2 and 3 already, so he meets the best 1-point player he has not: 6.
+    assert event.drawn(round=3) == {
+        "R3-1": (1, 4, "pending"), "R3-2": (8, 6, "pending"), "R3-3": (2, 7, "pending"),
+        "R3-4": (3, 10, "pending"), "R3-5": (11, 9, "pending"), "R3-6": (5, 12, "pending"),
+    }
+    assert {p["length"] for p in event.pairings(round=3)} == {5}
+
+    # Seed 5 withdraws: 12 wins round 3 by walkover, and 5 is not paired again.
+    ok(td_api.post(f"{API}/entries/{entry_of[5]}/withdraw/", {"reason": "unwell"}, format="json"))
+    walkover = event.pairing("R3-6")
+    assert (walkover["status"], seed_of[walkover["winner"]], walkover["match"]["rated"]) == ("walkover", 12, False)
+    for slot, winner in (("R3-1", 4), ("R3-2", 8), ("R3-3", 2), ("R3-4", 3), ("R3-5", 11)):
+        event.win(slot, winner)
+    # Round 4 is paired at once, and its bye is decided with it: 9's bye point already counts,
+    # for him and for the Buchholz of 2, 3 and 11, who played him. 1, 2 and 3 are level on
+    # everything (and have not met): all three are 3rd.
+    assert event.standings() == [
+        (1, 4, 3, 3, 0, 0, 5, 2, 5, 0),
+        (1, 8, 3, 3, 0, 0, 5, 2, 5, 0),
+        (3, 1, 2, 2, 1, 0, 5, 1, 2, 0),
+        (3, 2, 2, 2, 1, 0, 5, 1, 2, 0),
+        (3, 3, 2, 2, 1, 0, 5, 1, 2, 0),
+        (6, 11, 2, 2, 1, 0, 4, 1, 1, 0),
+        (7, 6, 1, 1, 2, 0, 6, 2, 1, 0),
+        (8, 9, 1, 0, 3, 1, 6, 2, 0, 0),
+        (9, 7, 1, 1, 2, 0, 5, 2, 1, 0),
+        (10, 10, 1, 1, 2, 0, 5, 2, 0, 0),
+        (11, 12, 1, 1, 2, 0, 2, 1, 0, 0),
+        (12, 5, 0, 0, 3, 0, 4, 1, 0, 0),
+    ]
+    # Eleven players are left: 9, the lowest, has the bye.
+    assert event.drawn(round=4) == {
+        "R4-1": (4, 8, "pending"), "R4-2": (1, 3, "pending"), "R4-3": (2, 11, "pending"),
+        "R4-4": (6, 7, "pending"), "R4-5": (10, 12, "pending"), "R4-6": (9, None, "bye"),
+    }
+    before = event.snapshot()
+    bye = td_api.post(f"{API}/pairings/{event.pairing('R4-6')['id']}/reports/", {"score_a": 5, "score_b": 0},
+                      format="json")
+    assert bye.status_code == 400
+    assert bye.json() == {"non_field_errors": ["R4-6 is a bye: there is no match to report."]}
+    assert event.snapshot() == before
+    for slot, winner in (("R4-1", 8), ("R4-2", 1), ("R4-3", 11), ("R4-4", 6), ("R4-5", 10)):
+        event.win(slot, winner)
+
+    assert event.standings() == [
+        (1, 8, 4, 4, 0, 0, 9, 4, 9, 0),
+        (2, 4, 3, 3, 1, 0, 12, 6, 8, 0),
+        (3, 1, 3, 3, 1, 0, 8, 4, 5, 0),
+        (4, 11, 3, 3, 1, 0, 6, 3, 3, 0),
+        (5, 3, 2, 2, 2, 0, 10, 5, 3, 0),
+        (6, 2, 2, 2, 2, 0, 9, 4, 2, 0),
+        (6, 6, 2, 2, 2, 0, 9, 4, 2, 0),
+        (8, 10, 2, 2, 2, 0, 6, 3, 1, 0),
+        (9, 7, 1, 1, 3, 0, 8, 4, 1, 0),
+        (10, 9, 1, 0, 3, 1, 7, 2, 0, 0),
+        (11, 12, 1, 1, 3, 0, 5, 3, 0, 0),
+        (12, 5, 0, 0, 3, 0, 6, 2, 0, 0),
+    ]
+
+    # The Swiss is over: the top five play a knockout seeded by Swiss rank (8, 4, 1, 11, 3), the
+    # top three with byes; 4 v 1 (knockout seeds 2 and 3) can be played at once.
+    knockout = {slot: row for slot, row in event.drawn().items() if slot.startswith("K")}
+    assert knockout == {
+        "KR1-1": (8, None, "bye"), "KR1-2": (11, 3, "pending"), "KR1-3": (4, None, "bye"),
+        "KR1-4": (1, None, "bye"), "KR2-2": (4, 1, "pending"),
+    }
+    assert {p["slot"]: (p["round"], p["length"]) for p in event.pairings() if p["slot"].startswith("K")} == {
+        "KR1-1": (5, 7), "KR1-2": (5, 7), "KR1-3": (5, 7), "KR1-4": (5, 7), "KR2-2": (6, 9),
+    }
+    before = event.snapshot()
+    # No Swiss round is left to start, and the knockout's rounds open by themselves.
+    more = td_api.post(f"{API}/flights/{flight['id']}/start-round/", {}, format="json")
+    assert more.status_code == 409
+    assert event.snapshot() == before
+
+    event.win("KR1-2", 3)
+    assert event.drawn()["KR2-1"] == (8, 3, "pending")
+    event.win("KR2-1", 3)
+    event.win("KR2-2", 1)
+    assert event.drawn()["KR3-1"] == (3, 1, "pending")
+    assert ok(td_api.get(f"{API}/flights/{flight['id']}/placings/")) == []
+    event.win("KR3-1", 1)
+
+    finished = ok(td_api.get(f"{API}/flights/{flight['id']}/"))
+    assert (finished["status"], seed_of[finished["champion"]["id"]]) == ("finished", 1)
+    assert ok(td_api.get(f"{API}/tournaments/{slug}/"))["status"] == "finished"
+    before = event.snapshot()
+    assert td_api.post(f"{API}/pairings/{event.pairing('KR3-1')['id']}/reports/", {"score_a": 11, "score_b": 0},
+                       format="json").status_code == 409
+    assert event.snapshot() == before
+
+    bracket = ok(td_api.get(f"{API}/flights/{flight['id']}/bracket/"))
+    assert [(c["round"], c["name"], c["length"], len(c["slots"])) for c in bracket["rounds"]] == [
+        (1, "Round 1", 3, 6), (2, "Round 2", 3, 6), (3, "Round 3", 5, 6), (4, "Round 4", 5, 6),
+        (5, "Knockout round 1", 7, 4), (6, "Knockout round 2", 9, 2), (7, "Knockout round 3", 11, 1),
+    ]
+    assert seed_of[bracket["champion"]["id"]] == 1
+    rounds = ok(td_api.get(f"{API}/rounds/", {"flight": flight["id"]}))["results"]
+    assert [(r["number"], r["status"], r["open_count"]) for r in rounds] == [
+        (n, "finished", 0) for n in range(1, 8)]
+    # The Swiss standings stay as they were at the end of the Swiss.
+    assert [row[:2] for row in event.standings()] == [
+        (1, 8), (2, 4), (3, 1), (4, 11), (5, 3), (6, 2), (6, 6), (8, 10), (9, 7), (10, 9), (11, 12), (12, 5)]
+
+    places = [(row["place"], seed_of[row["player"]["id"]])
+              for row in ok(td_api.get(f"{API}/flights/{flight['id']}/placings/"))]
+    assert sorted(places, key=lambda row: (int(row[0].split("-")[0]), row[1])) == [
+        ("1", 1), ("2", 3), ("3-4", 4), ("3-4", 8), ("5", 11),
+        ("6-7", 2), ("6-7", 6), ("8", 10), ("9", 7), ("10", 9), ("11", 12), ("12", 5),
+    ]
+
