@@ -231,11 +231,15 @@ def build_unit(
         fm.Result(s[len(KNOCKOUT_PREFIX):], r.winner, r.walkover)
         for s, r in flight_results.items() if s.startswith(KNOCKOUT_PREFIX)
     ]
+    knockout_players = {
+        player for p in pairings.get(root.pk, ()) if p.slot.startswith(KNOCKOUT_PREFIX)
+        for player in (p.player_a_id, p.player_b_id) if player is not None
+    }
     engine = fm.SwissKnockout(
         field_, swiss_rounds=root.swiss_rounds, qualifiers=root.qualifiers, swiss_settings=settings,
         knockout_lengths=root.lengths[root.swiss_rounds:] or root.lengths[-1:],
         swiss_pairings=stored, swiss_results=swiss_results.values(), knockout_results=knockout_results,
-        withdrawn=withdrawn,
+        withdrawn=withdrawn, knockout_players=knockout_players,
     )
     slots = _listed_slots(root, engine.swiss.pairings, swiss_results)
     if engine.knockout is not None:

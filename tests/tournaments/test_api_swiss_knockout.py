@@ -271,3 +271,57 @@ def test_a_12_player_swiss_then_knockout_runs_from_entries_to_a_champion_through
         ("6-7", 2), ("6-7", 6), ("8", 10), ("9", 7), ("10", 9), ("11", 12), ("12", 5),
     ]
 
+
+def test_a_withdrawal_before_the_knockout_is_drawn_lets_the_next_player_in_and_one_after_it_is_a_walkover(
+    staff_api,
+):
+    """Eight players, two Swiss rounds, top four. Round 1: 1 v 5, 2 v 6, 3 v 7, 4 v 8; round 2:
+    1 v 3, 2 v 4, 5 v 7, 6 v 8; the better seed wins. 1 and 2 share the lead; 3, 4, 5 and 6 share
+    3rd (one point, Buchholz 2, Sonneborn-Berger 0, never met), 7 and 8 share 7th.
+
+    3 withdraws during round 2 (1 wins by walkover): he does not qualify, and 5, next in the
+    standings, does. The knockout is 1 v 5, 2 v 4; then 4 withdraws: he stays in the bracket and
+    2 goes through by walkover.
+    """
+    slug = ok(staff_api.post(f"{API}/tournaments/", {"name": "Vejle Swiss", "start_date": "2026-09-12"},
+                             format="json"), 201)["slug"]
+    flight = ok(staff_api.post(f"{API}/flights/", {
+        "tournament": slug, "name": "Open", "format": "swiss_knockout", "lengths": [3, 3, 5],
+        "swiss_rounds": 2, "qualifiers": 4,
+    }, format="json"), 201)
+    seed_of, entry_of = {}, {}
+    for seed in range(1, 9):
+        player = ok(staff_api.post(f"{API}/players/", {"name": f"Vejle {seed}"}, format="json"), 201)
+        entry = ok(staff_api.post(f"{API}/entries/", {"flight": flight["id"], "player": player["id"],
+                                                      "seed": seed}, format="json"), 201)
+        ok(staff_api.post(f"{API}/entries/{entry['id']}/check-in/"))
+        seed_of[player["id"]], entry_of[seed] = seed, entry["id"]
+    event = Event(staff_api, flight["id"], seed_of)
+    ok(staff_api.post(f"{API}/flights/{flight['id']}/start/", {}, format="json"))
+    for slot, winner in (("R1-1", 1), ("R1-2", 2), ("R1-3", 3), ("R1-4", 4)):
+        event.win(slot, winner)
+    assert event.drawn(round=2) == {
+        "R2-1": (1, 3, "pending"), "R2-2": (2, 4, "pending"), "R2-3": (5, 7, "pending"),
+        "R2-4": (6, 8, "pending"),
+    }
+    ok(staff_api.post(f"{API}/entries/{entry_of[3]}/withdraw/", {}, format="json"))
+    assert event.drawn(round=2)["R2-1"] == (1, 3, "walkover")
+    for slot, winner in (("R2-2", 2), ("R2-3", 5), ("R2-4", 6)):
+        event.win(slot, winner)
+    assert [row[:3] + row[6:] for row in event.standings()] == [
+        (1, 1, 2, 2, 2, 2, 0), (1, 2, 2, 2, 2, 2, 0),
+        (3, 3, 1, 2, 2, 0, 0), (3, 4, 1, 2, 2, 0, 0), (3, 5, 1, 2, 2, 0, 0), (3, 6, 1, 2, 2, 0, 0),
+        (7, 7, 0, 2, 2, 0, 0), (7, 8, 0, 2, 2, 0, 0),
+    ]
+    assert event.drawn(round=3) == {"KR1-1": (1, 5, "pending"), "KR1-2": (2, 4, "pending")}
+
+    ok(staff_api.post(f"{API}/entries/{entry_of[4]}/withdraw/", {}, format="json"))
+    assert event.drawn(round=3) == {"KR1-1": (1, 5, "pending"), "KR1-2": (2, 4, "walkover")}
+    event.win("KR1-1", 1)
+    assert event.drawn(round=4) == {"KR2-1": (1, 2, "pending")}
+    event.win("KR2-1", 1)
+
+    places = {}
+    for row in ok(staff_api.get(f"{API}/flights/{flight['id']}/placings/")):
+        places.setdefault(row["place"], set()).add(seed_of[row["player"]["id"]])
+    assert places == {"1": {1}, "2": {2}, "3-4": {4, 5}, "5-6": {3, 6}, "7-8": {7, 8}}

@@ -15,17 +15,21 @@ from .errors import BracketUserError
 from .swiss import Swiss, SwissSettings
 
 
-def knockout_field(swiss: Swiss, qualifiers: int) -> tuple[Competitor, ...]:
+def knockout_field(
+    swiss: Swiss, qualifiers: int, *, drawn: Iterable[CompetitorId] = ()
+) -> tuple[Competitor, ...]:
     """The top ``qualifiers`` of a finished Swiss, seeded 1..M by their Swiss rank.
 
     Players sharing a rank after every tie-break keep the standings order (by seed); a
-    withdrawn player does not qualify and the next one takes his place.
+    withdrawn player does not qualify and the next one takes his place, unless he is one of
+    ``drawn``: the players already drawn in the knockout, who stay in it whatever happens next.
     """
     if not swiss.is_finished:
         raise BracketUserError(f"{swiss.name} is not finished: the knockout field is not known yet.")
     if qualifiers < 2:
         raise BracketUserError("The knockout needs at least two qualifiers.")
-    eligible = [s for s in swiss.standings() if s.competitor not in swiss.withdrawn]
+    left = swiss.withdrawn - frozenset(drawn)
+    eligible = [s for s in swiss.standings() if s.competitor not in left]
     if len(eligible) < qualifiers:
         raise BracketUserError(
             f"{qualifiers} players are to qualify, but only {len(eligible)} can."
@@ -40,7 +44,10 @@ def knockout_field(swiss: Swiss, qualifiers: int) -> tuple[Competitor, ...]:
 class SwissKnockout:
     """k Swiss rounds, then the top M in a seeded knockout.
 
-    The state is the Swiss state (pairings, results, withdrawals) and the knockout results.
+    The state is the Swiss state (pairings, results, withdrawals), the knockout results and
+    ``knockout_players``, the players of the knockout once it has been drawn: a qualifier who
+    withdraws after the draw stays in the bracket and loses his matches by walkover, instead
+    of the field being drawn again without him.
     """
 
     def __init__(
@@ -55,6 +62,7 @@ class SwissKnockout:
         swiss_results: Iterable[Result] = (),
         knockout_results: Iterable[Result] = (),
         withdrawn: Iterable[CompetitorId] = (),
+        knockout_players: Iterable[CompetitorId] = (),
     ) -> None:
         if qualifiers > len(competitors):
             raise BracketUserError(
@@ -76,7 +84,7 @@ class SwissKnockout:
         self.knockout: SingleElimination | None = None
         if self.swiss.is_finished:
             self.knockout = SingleElimination(
-                knockout_field(self.swiss, qualifiers),
+                knockout_field(self.swiss, qualifiers, drawn=knockout_players),
                 lengths=knockout_lengths,
                 results=knockout_results,
                 name="Knockout",

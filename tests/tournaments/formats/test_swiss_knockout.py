@@ -52,3 +52,21 @@ def test_players_who_do_not_qualify_are_placed_after_the_knockout_by_their_swiss
     event = SwissKnockout(field(4), swiss_rounds=1, qualifiers=2, swiss_pairings=pairings, swiss_results=results,
                           knockout_results=[Result("R1-1", 2)])
     assert [(p.competitor, p.label) for p in event.placings()] == [(2, "1"), (1, "2"), (3, "3-4"), (4, "3-4")]
+
+
+def test_a_qualifier_who_withdraws_after_the_knockout_is_drawn_stays_in_it():
+    event = SwissKnockout(field(4), swiss_rounds=1, qualifiers=2)
+    pairings = event.swiss.pair_next_round()
+    results = [Result(p.slot, min(p.a, p.b)) for p in pairings]
+
+    def after(**state):
+        return SwissKnockout(field(4), swiss_rounds=1, qualifiers=2, swiss_pairings=pairings,
+                             swiss_results=results, **state)
+
+    # Withdrawn before the draw: 2 does not qualify, 3 takes his place.
+    assert [(p.a, p.b) for p in after(withdrawn={2}).knockout.ready()] == [(1, 3)]
+    # Withdrawn once drawn against 1: he stays, and loses by walkover.
+    drawn = after(withdrawn={2}, knockout_players={1, 2},
+                  knockout_results=[Result("R1-1", 1, walkover=True)])
+    assert [(p.a, p.b) for p in drawn.knockout.played()] == [(1, 2)]
+    assert drawn.champion == 1
