@@ -9,9 +9,9 @@ The losers' bracket winner meets the winners' bracket winner in the grand final.
 Match lengths: winners' round r is played to ``lengths`` for round r. A losers' round is played
 to ``losers_lengths`` for its number when given; otherwise to the length of the winners' round
 whose losers it takes in, or last took in (losers' round 1 to winners' round 1's length, 2 and 3
-to round 2's, 4 and 5 to round 3's, ...), so a player is never asked to play a longer match in
-the losers' bracket than he did in the round he dropped from. The grand final (and its reset) is
-played to ``final_length``, by default the length of the winners' final.
+to round 2's, 4 and 5 to round 3's, ...), so the two brackets lengthen their matches together.
+The grand final (and its reset) is played to ``final_length``, by default the length of the
+winners' final.
 
 With ``bracket_reset`` (the default) the winners' bracket player has a life left: if he loses
 the first grand final, a second one decides the event. Without it, the first grand final

@@ -78,3 +78,22 @@ def test_losses_count_two_for_everyone_out_in_a_13_player_event():
     )
     assert done.champion == 1
     assert all(losses[player] == 2 for player in range(2, 14))
+
+
+def test_losers_rounds_are_played_to_the_length_of_the_winners_round_they_take_losers_from():
+    bracket = DoubleElimination(field(16), lengths=[3, 5, 7, 9])
+    lengths = {}
+    for state in bracket.states():
+        lengths.setdefault(state.node.slot.split("-")[0], state.node.length)
+    assert lengths == {
+        "W1": 3, "W2": 5, "W3": 7, "W4": 9,
+        "L1": 3, "L2": 5, "L3": 5, "L4": 7, "L5": 7, "L6": 9,
+        "GF": 9,
+    }
+
+
+def test_losers_rounds_keep_their_own_lengths_when_given():
+    bracket = DoubleElimination(field(4), lengths=[5, 7], losers_lengths=[3], final_length=11)
+    assert {s.node.slot: s.node.length for s in bracket.states()} == {
+        "W1-1": 5, "W1-2": 5, "W2-1": 7, "L1-1": 3, "L2-1": 3, "GF-1": 11, "GF-2": 11,
+    }
