@@ -576,14 +576,19 @@ def _finish(tournament, flights, views, pairings, rounds, *, by) -> None:
         if view.engine is None:
             continue
         for (flight_id, number), rnd in rounds.items():
-            if flight_id != f.pk or rnd.status == RoundStatus.FINISHED:
+            if flight_id != f.pk:
                 continue
-            if view.round_complete(number) and all(
+            complete = view.round_complete(number) and all(
                 p.decided for p in pairings.get(f.pk, ()) if p.round_id == rnd.pk
-            ):
+            )
+            if complete and rnd.status != RoundStatus.FINISHED:
                 rnd.status = RoundStatus.FINISHED
                 rnd.started_at = rnd.started_at or timezone.now()
                 rnd.save(update_fields=["status", "started_at"])
+            elif not complete and rnd.status == RoundStatus.FINISHED:
+                # A correction upstream drew one of its matches again: it is being played once more.
+                rnd.status = RoundStatus.RUNNING
+                rnd.save(update_fields=["status"])
         champion = view.champion
         status = FlightStatus.FINISHED if view.finished else FlightStatus.RUNNING
         if (f.status, f.champion_id) != (status, champion):

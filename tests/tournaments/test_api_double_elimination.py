@@ -291,3 +291,49 @@ def test_an_11_player_double_elimination_runs_from_entries_to_a_champion_through
     }
     # Standings are for Swiss and round robin flights only.
     assert ok(td_api.get(f"{API}/flights/{flight['id']}/standings/")) == []
+
+
+def test_a_correction_in_the_winners_bracket_redraws_both_brackets_and_reopens_the_round(staff_api):
+    """Four players: W1-1 1 v 4, W1-2 2 v 3; the losers meet in L1-1, the winners in W2-1.
+    1 and 2 win, then 1 beats 2. The TD corrects W1-1 to a win for 4: W2-1 becomes 4 v 2 (it had
+    been played) and L1-1 becomes 1 v 3 (not started)."""
+    slug = ok(staff_api.post(f"{API}/tournaments/", {"name": "Horsens Double", "start_date": "2026-11-07"},
+                             format="json"), 201)["slug"]
+    flight = ok(staff_api.post(f"{API}/flights/", {
+        "tournament": slug, "name": "Double", "format": "double_elimination", "lengths": [3, 5],
+    }, format="json"), 201)
+    seed_of = {}
+    for seed in range(1, 5):
+        player = ok(staff_api.post(f"{API}/players/", {"name": f"Horsens {seed}"}, format="json"), 201)
+        entry = ok(staff_api.post(f"{API}/entries/", {"flight": flight["id"], "player": player["id"], "seed": seed},
+                                  format="json"), 201)
+        ok(staff_api.post(f"{API}/entries/{entry['id']}/check-in/"))
+        seed_of[player["id"]] = seed
+    event = Event(staff_api, flight["id"], seed_of)
+    ok(staff_api.post(f"{API}/flights/{flight['id']}/start/", {}, format="json"))
+    event.win("W1-1", 1)
+    event.win("W1-2", 2)
+    event.win("W2-1", 1)
+    assert event.drawn() == {"W1-1": (1, 4, "finished"), "W1-2": (2, 3, "finished"),
+                             "W2-1": (1, 2, "finished"), "L1-1": (4, 3, "pending")}
+
+    w11 = event.pairing("W1-1")
+    four = event.player[4]
+    preview = ok(staff_api.post(f"{API}/pairings/{w11['id']}/correction-preview/", {"winner": four}, format="json"))
+    assert preview["needs_confirmation"] is True
+    assert sorted((a["slot"], a["started"], [seed_of[p] for p in a["becomes"]]) for a in preview["affected"]) == [
+        ("L1-1", False, [1, 3]), ("W2-1", True, [4, 2])]
+    before = event.snapshot()
+    refused = staff_api.post(f"{API}/pairings/{w11['id']}/override/", {"score_a": 2, "score_b": 3}, format="json")
+    assert refused.status_code == 400 and "W2-1" in refused.json()["apply_downstream"][0]
+    assert event.snapshot() == before
+
+    ok(staff_api.post(f"{API}/pairings/{w11['id']}/override/",
+                      {"score_a": 2, "score_b": 3, "apply_downstream": True}, format="json"), 201)
+    assert event.drawn() == {"W1-1": (1, 4, "finished"), "W1-2": (2, 3, "finished"),
+                             "W2-1": (4, 2, "pending"), "L1-1": (1, 3, "pending")}
+    assert seed_of[event.pairing("W1-1")["winner"]] == 4
+    # Round 2 has a match to play again: it is running, not finished.
+    rounds = ok(staff_api.get(f"{API}/rounds/", {"flight": flight["id"]}))["results"]
+    assert [(r["number"], r["status"], r["open_count"]) for r in rounds] == [
+        (1, "finished", 0), (2, "running", 1), (51, "running", 1)]
