@@ -23,6 +23,8 @@ def knockout_field(
     Players sharing a rank after every tie-break keep the standings order (by seed); a
     withdrawn player does not qualify and the next one takes his place, unless he is one of
     ``drawn``: the players already drawn in the knockout, who stay in it whatever happens next.
+    When withdrawals leave fewer than ``qualifiers`` players, every one left qualifies: the
+    event goes on with a smaller knockout rather than not at all.
     """
     if not swiss.is_finished:
         raise BracketUserError(f"{swiss.name} is not finished: the knockout field is not known yet.")
@@ -30,9 +32,9 @@ def knockout_field(
         raise BracketUserError("The knockout needs at least two qualifiers.")
     left = swiss.withdrawn - frozenset(drawn)
     eligible = [s for s in swiss.standings() if s.competitor not in left]
-    if len(eligible) < qualifiers:
+    if len(eligible) < 2:
         raise BracketUserError(
-            f"{qualifiers} players are to qualify, but only {len(eligible)} can."
+            f"Only {len(eligible)} player is left after the withdrawals: there is no knockout to play."
         )
     ratings = {c.id: c.rating for c in swiss.competitors}
     return tuple(

@@ -70,3 +70,15 @@ def test_a_qualifier_who_withdraws_after_the_knockout_is_drawn_stays_in_it():
                   knockout_results=[Result("R1-1", 1, walkover=True)])
     assert [(p.a, p.b) for p in drawn.knockout.played()] == [(1, 2)]
     assert drawn.champion == 1
+
+
+def test_when_withdrawals_leave_fewer_players_than_qualifiers_everyone_left_plays_the_knockout():
+    event = SwissKnockout(field(6), swiss_rounds=1, qualifiers=5)
+    pairings = event.swiss.pair_next_round()
+    results = [Result(p.slot, min(p.a, p.b)) for p in pairings]
+    event = SwissKnockout(field(6), swiss_rounds=1, qualifiers=5, swiss_pairings=pairings, swiss_results=results,
+                          withdrawn={5, 6})
+    assert [c.id for c in event.knockout.competitors] == [1, 2, 3, 4]
+    with pytest.raises(BracketUserError, match="Only 1 player is left"):
+        SwissKnockout(field(6), swiss_rounds=1, qualifiers=5, swiss_pairings=pairings, swiss_results=results,
+                      withdrawn={2, 3, 4, 5, 6})
