@@ -325,3 +325,63 @@ def test_a_withdrawal_before_the_knockout_is_drawn_lets_the_next_player_in_and_o
     for row in ok(staff_api.get(f"{API}/flights/{flight['id']}/placings/")):
         places.setdefault(row["place"], set()).add(seed_of[row["player"]["id"]])
     assert places == {"1": {1}, "2": {2}, "3-4": {4, 5}, "5-6": {3, 6}, "7-8": {7, 8}}
+
+
+def test_with_auto_pair_off_every_round_waits_for_the_td_and_an_early_report_is_refused(staff_api):
+    """Six players, two Swiss rounds, top four; the better seed wins. Round 1: 1 v 4, 2 v 5, 3 v 6;
+    round 2: 1 v 2, then 3 (floating down) v 4, 5 v 6. Standings: 1 and 3 on two points (Buchholz
+    1 and 0), 2 and 5 on one (3 and 1), 4 and 6 on none. Knockout: 1 v 5 and 3 v 2."""
+    slug = ok(staff_api.post(f"{API}/tournaments/", {"name": "Kolding Swiss", "start_date": "2026-12-05"},
+                             format="json"), 201)["slug"]
+    flight = ok(staff_api.post(f"{API}/flights/", {
+        "tournament": slug, "name": "Open", "format": "swiss_knockout", "lengths": [3],
+        "swiss_rounds": 2, "qualifiers": 4, "auto_pair": False,
+    }, format="json"), 201)
+    seed_of = {}
+    for seed in range(1, 7):
+        player = ok(staff_api.post(f"{API}/players/", {"name": f"Kolding {seed}"}, format="json"), 201)
+        entry = ok(staff_api.post(f"{API}/entries/", {"flight": flight["id"], "player": player["id"],
+                                                      "seed": seed}, format="json"), 201)
+        ok(staff_api.post(f"{API}/entries/{entry['id']}/check-in/"))
+        seed_of[player["id"]] = seed
+    event = Event(staff_api, flight["id"], seed_of)
+
+    def start_round():
+        return ok(staff_api.post(f"{API}/flights/{flight['id']}/start-round/", {}, format="json"))
+
+    def rounds():
+        listed = ok(staff_api.get(f"{API}/rounds/", {"flight": flight["id"]}))["results"]
+        return [(r["number"], r["status"]) for r in listed]
+
+    ok(staff_api.post(f"{API}/flights/{flight['id']}/start/", {}, format="json"))
+    assert event.drawn() == {"R1-1": (1, 4, "pending"), "R1-2": (2, 5, "pending"), "R1-3": (3, 6, "pending")}
+    for slot, winner in (("R1-1", 1), ("R1-2", 2), ("R1-3", 3)):
+        event.win(slot, winner)
+    assert rounds() == [(1, "finished")]
+    assert (start_round()["number"], rounds()) == (2, [(1, "finished"), (2, "running")])
+    assert event.drawn(round=2) == {"R2-1": (1, 2, "pending"), "R2-2": (3, 4, "pending"), "R2-3": (5, 6, "pending")}
+    assert staff_api.post(f"{API}/flights/{flight['id']}/start-round/", {}, format="json").status_code == 409
+    for slot, winner in (("R2-1", 1), ("R2-2", 3), ("R2-3", 5)):
+        event.win(slot, winner)
+    assert [row[:3] + row[6:7] for row in event.standings()] == [
+        (1, 1, 2, 1), (2, 3, 2, 0), (3, 2, 1, 3), (4, 5, 1, 1), (5, 4, 0, 4), (6, 6, 0, 3)]
+
+    # The knockout is drawn, but its round waits for the TD: a result reported now is refused.
+    assert event.drawn(round=3) == {"KR1-1": (1, 5, "pending"), "KR1-2": (3, 2, "pending")}
+    assert rounds()[-1] == (3, "pending")
+    before = event.snapshot()
+    early = staff_api.post(f"{API}/pairings/{event.pairing('KR1-1')['id']}/reports/",
+                           {"score_a": 3, "score_b": 0}, format="json")
+    assert early.status_code == 400
+    assert early.json() == {"non_field_errors": ["Round 3 of Open has not been started by the TD yet."]}
+    assert event.snapshot() == before
+
+    assert start_round()["number"] == 3
+    event.win("KR1-1", 1)
+    event.win("KR1-2", 3)
+    assert event.drawn(round=4) == {"KR2-1": (1, 3, "pending")}
+    assert start_round()["number"] == 4
+    event.win("KR2-1", 3)
+    finished = ok(staff_api.get(f"{API}/flights/{flight['id']}/"))
+    assert (finished["status"], seed_of[finished["champion"]["id"]]) == ("finished", 3)
+    assert rounds() == [(n, "finished") for n in range(1, 5)]
