@@ -33,9 +33,8 @@ def knockout_field(
     left = swiss.withdrawn - frozenset(drawn)
     eligible = [s for s in swiss.standings() if s.competitor not in left]
     if len(eligible) < 2:
-        raise BracketUserError(
-            f"Only {len(eligible)} player is left after the withdrawals: there is no knockout to play."
-        )
+        left_over = "1 player is" if len(eligible) == 1 else f"{len(eligible)} players are"
+        raise BracketUserError(f"Only {left_over} left after the withdrawals: a knockout needs two.")
     ratings = {c.id: c.rating for c in swiss.competitors}
     return tuple(
         Competitor(line.competitor, seed, ratings[line.competitor])
