@@ -266,6 +266,9 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
             raise ValidationError({"flight": [f"{flight.name} is finished."]})
         if Entry.objects.filter(flight=flight, player=player).exists():
             raise ValidationError({"player": [f"{player.name} is already entered in {flight.name}."]})
+        if late and seed is not None:
+            raise ValidationError({"seed": [f"{flight.name} has started: a late entry is seeded after everyone "
+                                            "drawn so far; leave the seed out."]})
         if seed is not None and Entry.objects.filter(flight=flight, seed=seed).exists():
             raise ValidationError({"seed": [f"Seed {seed} is already given in {flight.name}."]})
         if late:

@@ -64,8 +64,15 @@ def test_a_started_flight_of_any_other_format_refuses_a_late_entry_and_says_why(
 
 def test_a_started_swiss_takes_a_late_entry_who_starts_on_0_points_in_the_next_round(started):
     td_api, slug, flight, players = started("swiss")
+    # His seed is not the TD's to choose: he comes after everyone drawn at the start.
+    before = everything(td_api, slug, flight)
+    seeded = td_api.post(f"{API}/entries/", {"flight": flight, "player": players[4], "seed": 7}, format="json")
+    assert seeded.status_code == 400
+    assert seeded.json() == {"seed": [
+        "Main has started: a late entry is seeded after everyone drawn so far; leave the seed out."]}
+    assert everything(td_api, slug, flight) == before
     entry = ok(td_api.post(f"{API}/entries/", {"flight": flight, "player": players[4]}, format="json"), 201)
-    # He comes after everyone seeded at the start, checked in, and is not in the round being played.
+    # He is checked in, seeded after everyone, and not in the round being played.
     assert (entry["seed"], entry["status"], entry["late"]) == (5, "checked_in", True)
     first = ok(td_api.get(f"{API}/pairings/", {"flight": flight, "round": 1}))["results"]
     assert [(p["player_a"]["id"], p["player_b"]["id"]) for p in first] == [
