@@ -264,6 +264,9 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
                                               f"{flight.name} is {FORMAT_AS_NOUN[flight.format]}."]})
         if flight.status == FlightStatus.FINISHED:
             raise ValidationError({"flight": [f"{flight.name} is finished."]})
+        if late and flight.swiss_rounds and Round.objects.filter(flight=flight).count() >= flight.swiss_rounds:
+            raise ValidationError({"flight": [f"{flight.name} has drawn all its {flight.swiss_rounds} rounds: a late "
+                                              "entry would have no match left to play."]})
         if Entry.objects.filter(flight=flight, player=player).exists():
             raise ValidationError({"player": [f"{player.name} is already entered in {flight.name}."]})
         if late and seed is not None:
@@ -292,14 +295,16 @@ def _may_act_for_entry(user, entry: Entry) -> bool:
 
 
 def entry_check_in(*, entry: Entry, by) -> Entry:
-    """The player is here: he will be in the draw."""
+    """The player is here: he will be in the draw (also after a withdrawal, until the draw)."""
     if not _may_act_for_entry(by, entry):
         raise PermissionDenied("Only the player himself or a TD checks a player in.")
     with transaction.atomic():
         _results_changed(entry.tournament_id)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
-        if entry.status == EntryStatus.WITHDRAWN:
-            raise ValidationError({"status": [f"{entry.player.name} has withdrawn; enter him again to check him in."]})
+        if entry.status == EntryStatus.WITHDRAWN and entry.flight.status != FlightStatus.DRAFT:
+            raise ValidationError({"status": [f"{entry.player.name} withdrew from {entry.flight.name}, which has "
+                                              "started: a withdrawal is final once the draw is made."]})
+        # Before the draw a withdrawn player who is back after all is simply checked in.
         if entry.flight.status != FlightStatus.DRAFT and entry.status != EntryStatus.CHECKED_IN:
             raise ValidationError({"status": [f"{entry.flight.name} has started: check-in is closed."]})
         if entry.status == EntryStatus.CHECKED_IN:

@@ -83,3 +83,46 @@ def test_a_started_swiss_takes_a_late_entry_who_starts_on_0_points_in_the_next_r
     second = ok(td_api.get(f"{API}/pairings/", {"flight": flight, "round": 2}))["results"]
     assert [(p["player_a"]["id"], p["player_b"] and p["player_b"]["id"], p["status"]) for p in second] == [
         (players[0], players[1], "pending"), (players[2], players[3], "pending"), (players[4], None, "bye")]
+
+
+def test_a_swiss_with_every_round_drawn_refuses_a_late_entry(started):
+    td_api, slug, flight, players = started("swiss")
+    for number in (1, 2):
+        for p in ok(td_api.get(f"{API}/pairings/", {"flight": flight, "round": number}))["results"]:
+            if p["player_b"]:
+                ok(td_api.post(f"{API}/pairings/{p['id']}/reports/", {"score_a": 3, "score_b": 1}, format="json"),
+                   201)
+    assert [r["number"] for r in ok(td_api.get(f"{API}/rounds/", {"flight": flight}))["results"]] == [1, 2, 3]
+    before = everything(td_api, slug, flight)
+    late = td_api.post(f"{API}/entries/", {"flight": flight, "player": players[4]}, format="json")
+    assert late.status_code == 400
+    assert late.json() == {"flight": [
+        "Main has drawn all its 3 rounds: a late entry would have no match left to play."]}
+    assert everything(td_api, slug, flight) == before
+
+
+def test_a_withdrawn_player_is_checked_in_again_before_the_draw_but_not_after(staff_api, make_user, client_for):
+    td = make_user("td-back")
+    td_api = client_for(td)
+    slug = ok(staff_api.post(f"{API}/tournaments/", {"name": "Back Again", "start_date": "2026-10-03"},
+                             format="json"), 201)["slug"]
+    ok(staff_api.post(f"{API}/tournaments/{slug}/organisers/", {"username": td.username}, format="json"))
+    flight = ok(td_api.post(f"{API}/flights/", {"tournament": slug, "name": "Main", "format": "single_elimination",
+                                                "lengths": [3]}, format="json"), 201)
+    entries = []
+    for n in range(1, 4):
+        player = ok(staff_api.post(f"{API}/players/", {"name": f"Back {n}"}, format="json"), 201)["id"]
+        entries.append(ok(td_api.post(f"{API}/entries/", {"flight": flight["id"], "player": player},
+                                      format="json"), 201)["id"])
+    ok(td_api.post(f"{API}/entries/{entries[0]}/withdraw/", {"reason": "left early"}, format="json"))
+    back = ok(td_api.post(f"{API}/entries/{entries[0]}/check-in/"))
+    assert back["status"] == "checked_in"
+    for entry in entries[1:]:
+        ok(td_api.post(f"{API}/entries/{entry}/check-in/"))
+    ok(td_api.post(f"{API}/flights/{flight['id']}/start/", {}, format="json"))
+    ok(td_api.post(f"{API}/entries/{entries[2]}/withdraw/", {"reason": "ill"}, format="json"))
+    again = td_api.post(f"{API}/entries/{entries[2]}/check-in/")
+    assert again.status_code == 400
+    assert again.json() == {"status": [
+        "Back 3 withdrew from Main, which has started: a withdrawal is final once the draw is made."]}
+    assert ok(td_api.get(f"{API}/entries/{entries[2]}/"))["status"] == "withdrawn"
