@@ -123,6 +123,13 @@ def event_views(flights: list[Flight]) -> tuple[dict[int, draws.FlightView], dic
     return views, pairings
 
 
+def knockout_seeds(view: draws.FlightView | None) -> dict[int, int]:
+    """In a Swiss then knockout whose knockout is drawn, each qualifier's knockout seed (his Swiss
+    rank); empty otherwise."""
+    knockout = getattr(getattr(view, "engine", None), "knockout", None)
+    return {c.id: c.seed for c in knockout.competitors} if knockout is not None else {}
+
+
 def _names(player_ids) -> dict[int, dict]:
     from games.models import Player
 
@@ -142,10 +149,13 @@ def bracket(flight: Flight) -> dict:
     ids = {x for s in view.slots for x in (s.a, s.b, s.winner)}
     names = _names(ids)
 
-    def player(pid):
+    knockout = knockout_seeds(view)
+
+    def player(pid, slot=""):
         if pid is None:
             return None
-        return {**names[pid], "seed": seeds.get(pid)}
+        seeded = knockout if knockout and slot.startswith(draws.KNOCKOUT_PREFIX) else seeds
+        return {**names[pid], "seed": seeded.get(pid)}
 
     columns: dict[int, dict] = {}
     for s in view.slots:
@@ -157,8 +167,8 @@ def bracket(flight: Flight) -> dict:
         column["slots"].append({
             "slot": s.slot,
             "pairing": row.pk if row else None,
-            "player_a": player(s.a),
-            "player_b": player(s.b),
+            "player_a": player(s.a, s.slot),
+            "player_b": player(s.b, s.slot),
             "bye": s.state == "bye",
             "state": {"waiting": "pending", "ready": "ready", "played": "played", "bye": "bye"}[s.state],
             "status": row.status if row else "waiting",

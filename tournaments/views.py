@@ -32,7 +32,7 @@ from ratings import selectors as rating_selectors
 from ratings.models import Rating, SystemChoice
 from ratings.views import runs_context
 
-from . import selectors, services
+from . import draws, selectors, services
 from .forms import EventForm, FlightForm, NewPlayerForm, PlayerSearchForm, ScoreForm
 from .models import (
     Entry,
@@ -249,15 +249,16 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
     ids = {x for v in views.values() for s in v.slots for x in (s.a, s.b, s.winner)} - {None}
     names = {p.pk: p for p in Player.objects.filter(pk__in=ids).only("id", "name", "country")}
 
-    def player(pid):
+    def player(pid, seeded=seeds):
         if pid is None or pid not in names:
             return None
-        return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeds.get(pid)}
+        return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeded.get(pid)}
 
     player_url, match_url = _address_of("player"), _address_of("match")
     out = {}
     for flight in flights:
         view = views.get(flight.pk)
+        knockout_seeds = selectors.knockout_seeds(view)
         columns: dict[int, dict] = {}
         for s in view.slots if view else []:
             if s.state == "void":
@@ -265,9 +266,10 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
             column = columns.setdefault(s.round_number, {"round": s.round_number, "name": s.round_name,
                                                           "length": s.length, "slots": []})
             row = stored.get((flight.pk, s.slot))
+            seeded = knockout_seeds if knockout_seeds and s.slot.startswith(draws.KNOCKOUT_PREFIX) else seeds
             column["slots"].append({
                 "slot": s.slot, "id": f"slot-{flight.pk}-{s.slot}", "match": row.match_id if row else None,
-                "player_a": player(s.a), "player_b": player(s.b), "bye": s.state == "bye",
+                "player_a": player(s.a, seeded), "player_b": player(s.b, seeded), "bye": s.state == "bye",
                 "state": {"waiting": "pending", "ready": "ready", "played": "played", "bye": "bye"}[s.state],
                 "status": row.status if row else "waiting",
                 "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,

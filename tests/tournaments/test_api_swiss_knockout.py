@@ -257,6 +257,12 @@ def test_a_12_player_swiss_then_knockout_runs_from_entries_to_a_champion_through
         (5, "Knockout round 1", 7, 4), (6, "Knockout round 2", 9, 2), (7, "Knockout round 3", 11, 1),
     ]
     assert seed_of[bracket["champion"]["id"]] == 1
+    # The knockout's boxes show its own seeds (the Swiss ranks), the Swiss rounds the entry seeds.
+    knockout_seeds = {(seed_of[p["id"]], p["seed"]) for c in bracket["rounds"][4:] for s in c["slots"]
+                      for p in (s["player_a"], s["player_b"]) if p}
+    assert knockout_seeds == {(8, 1), (4, 2), (1, 3), (11, 4), (3, 5)}
+    assert all(p["seed"] == seed_of[p["id"]] for c in bracket["rounds"][:4] for s in c["slots"]
+               for p in (s["player_a"], s["player_b"]) if p)
     rounds = ok(td_api.get(f"{API}/rounds/", {"flight": flight["id"]}))["results"]
     assert [(r["number"], r["status"], r["open_count"]) for r in rounds] == [
         (n, "finished", 0) for n in range(1, 8)]
