@@ -19,6 +19,7 @@ from .serializers import (
     FlightCreateSerializer,
     FlightSerializer,
     FlightStartSerializer,
+    FlightUpdateSerializer,
     OrganiserSerializer,
     OverrideInputSerializer,
     PairingSerializer,
@@ -132,6 +133,14 @@ class FlightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def create(self, request):
         data = _valid(FlightCreateSerializer, request.data)
         return self._detail(services.flight_create(by=request.user, **data), status.HTTP_201_CREATED)
+
+    @extend_schema(request=FlightUpdateSerializer, responses={200: FlightSerializer})
+    def partial_update(self, request, pk=None):
+        """Change the settings of a flight that has not started (lengths, seeding, rounds, qualifiers...)."""
+        data = dict(_valid(FlightUpdateSerializer, request.data))
+        version = data.pop("version", None)
+        return self._detail(services.flight_update(flight=self.get_object(), by=request.user,
+                                                   expected_version=version, **data))
 
     @extend_schema(request=FlightStartSerializer, responses={200: FlightSerializer})
     @action(detail=True, methods=["post"])

@@ -74,6 +74,29 @@ class FlightCreateSerializer(serializers.Serializer):
     auto_pair = serializers.BooleanField(default=True)
 
 
+class FlightUpdateSerializer(serializers.Serializer):
+    """The settings of a flight that has not started; send only what changes."""
+
+    lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, required=False)
+    seeding = serializers.ChoiceField(choices=SeedingChoice.choices, required=False)
+    random_seed = serializers.IntegerField(required=False, allow_null=True)
+    swiss_rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    out_after_losses = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
+    qualifiers = serializers.IntegerField(min_value=2, required=False, allow_null=True)
+    auto_pair = serializers.BooleanField(required=False)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The version you read; a later change answers 409.")
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(
+                {name: ["This cannot be changed once the flight exists: add the flight again instead."]
+                 for name in unknown})
+        return attrs
+
+
 class FlightStartSerializer(serializers.Serializer):
     first_round = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),

@@ -149,6 +149,52 @@ def _clean_lengths(lengths) -> list[int]:
     return out
 
 
+def _check_rounds(format: str, swiss_rounds, out_after_losses, qualifiers) -> None:
+    if format == FlightFormat.SWISS_KNOCKOUT and (not swiss_rounds or not qualifiers):
+        raise ValidationError({"qualifiers": ["Swiss then knockout needs the number of Swiss rounds and of qualifiers."]})
+    if format == FlightFormat.SWISS and not swiss_rounds and not out_after_losses:
+        raise ValidationError({"swiss_rounds": ["Give the number of rounds, or the loss that puts a player out."]})
+
+
+FLIGHT_SETTINGS = ("lengths", "seeding", "random_seed", "swiss_rounds", "out_after_losses", "tie_breaks",
+                   "qualifiers", "auto_pair")
+"""What a TD may change in a flight until it starts (its name, kind, format and feeders stay)."""
+
+
+def flight_update(*, flight: Flight, by, expected_version: int | None = None, **changes) -> Flight:
+    """Change a flight's settings before it starts: lengths, seeding, rounds, qualifiers, tie-breaks.
+
+    Checked as when the flight was added; a flight that has started keeps its settings (409).
+    """
+    require_td(by, flight.tournament)
+    unknown = sorted(set(changes) - set(FLIGHT_SETTINGS))
+    if unknown:
+        raise ValidationError({name: ["This cannot be changed: add the flight again instead."] for name in unknown})
+    with transaction.atomic():
+        _results_changed(flight.tournament_id)
+        flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
+        if expected_version is not None and flight.version != expected_version:
+            raise ConflictError(f"{flight.name} was changed by someone else: reload it.")
+        if flight.status != FlightStatus.DRAFT:
+            raise ConflictError(f"{flight.name} has started: its settings are fixed.")
+        if "lengths" in changes:
+            changes["lengths"] = _clean_lengths(changes["lengths"])
+        if "seeding" in changes and changes["seeding"] not in SeedingChoice.values:
+            raise ValidationError({"seeding": ['Seed "manual" (your order), "random" or "rating".']})
+        for tb in changes.get("tie_breaks") or ():
+            if tb not in [t.value for t in fm.TieBreak]:
+                raise ValidationError({"tie_breaks": [
+                    f"{tb} is not a tie-break; use {', '.join(t.value for t in fm.TieBreak)}."]})
+        after = {name: changes.get(name, getattr(flight, name)) for name in FLIGHT_SETTINGS}
+        _check_rounds(flight.format, after["swiss_rounds"], after["out_after_losses"], after["qualifiers"])
+        for name in changes:
+            setattr(flight, name, list(changes[name]) if name == "tie_breaks" else changes[name])
+        flight.version += 1
+        flight._history_user = by
+        flight.save()
+    return flight
+
+
 def flight_create(
     *,
     tournament: Tournament,
@@ -192,10 +238,7 @@ def flight_create(
         raise ValidationError({"feeders": ["Only a consolation or last chance flight takes losers of other flights."]})
     if fed and format != FlightFormat.SINGLE_ELIMINATION:
         raise ValidationError({"format": ["A consolation or last chance flight is a single elimination."]})
-    if format == FlightFormat.SWISS_KNOCKOUT and (not swiss_rounds or not qualifiers):
-        raise ValidationError({"qualifiers": ["Swiss then knockout needs the number of Swiss rounds and of qualifiers."]})
-    if format == FlightFormat.SWISS and not swiss_rounds and not out_after_losses:
-        raise ValidationError({"swiss_rounds": ["Give the number of rounds, or the loss that puts a player out."]})
+    _check_rounds(format, swiss_rounds, out_after_losses, qualifiers)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         _results_changed(tournament.pk)
