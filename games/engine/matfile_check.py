@@ -269,6 +269,13 @@ class MatchFileReport:
         }
 
 
+_NACKGAMMON_SIDE = (0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0)
+_OPENINGS = {
+    "backgammon": Position.initial(),
+    "nackgammon": Position(on_roll=_NACKGAMMON_SIDE, opponent=_NACKGAMMON_SIDE),
+}
+"""The opening position of each variation a match file may name (`; [Variation "NackGammon"]`)."""
+
 _KIND_RESULT = {
     ResultKind.SINGLE: GameResult.SINGLE,
     ResultKind.GAMMON: GameResult.GAMMON,
@@ -308,12 +315,14 @@ def _crawford_state(length: int, score: tuple[int, int], played: bool) -> str:
 class _GameReplay:
     """Replays one game's actions and collects what it finds."""
 
-    def __init__(self, game: MatchFileGame, crawford: bool, match_play: bool, errors: list):
+    def __init__(
+        self, game: MatchFileGame, crawford: bool, match_play: bool, errors: list, start: Position | None = None
+    ):
         self.game = game
         self.crawford = crawford
         self.match_play = match_play
         self.errors = errors
-        self.position = Position.initial()
+        self.position = start or Position.initial()
         self.position_id: str | None = None
         self.on_roll: int | None = None
         self.cube = 1
@@ -329,6 +338,13 @@ class _GameReplay:
         self.unplayed: tuple[int, int] | None = None
         self.previous = None
         self.verified = True
+        self.beavers = True
+        """Whether beavers (and raccoons) are allowed: money play, unless a `Beaver` tag says Off."""
+        self.needed: tuple[int, int] | None = None
+        """The points each side still needed to win the match before this game (None in money)."""
+        self.jacoby = False
+        """In a money session that may use the Jacoby rule: a gammon with a centred cube may be
+        declared as a single."""
 
     def error(self, kind: ErrorKind, message: str, action=None) -> None:
         move = getattr(action, "row", None)
@@ -426,6 +442,8 @@ class _GameReplay:
 
     def cube_action(self, action: CubeAction) -> bool:
         word = action.word
+        if word is CubeWord.BEAVER and self.offer is None and self.redoubling(action):
+            word = CubeWord.RACCOON  # GNU Backgammon's spelling of a raccoon
         self.cube_events.append(
             CubeEvent(action.side, word.name.lower(), action.row, action.line, action.value)
         )
@@ -458,6 +476,9 @@ class _GameReplay:
         if self.match_play:
             self.error(ErrorKind.CUBE, "Beavers are not used in match play", action)
             return False
+        if not self.beavers:
+            self.error(ErrorKind.CUBE, "this session does not allow beavers", action)
+            return False
         if action.value is not None and action.value != value * 2:
             self.error(ErrorKind.CUBE, f"a beaver doubles the cube to {value * 2}, not {action.value}", action)
             return False
@@ -465,15 +486,26 @@ class _GameReplay:
         self.beavered = True
         return True
 
+    def redoubling(self, action: CubeAction) -> bool:
+        """Whether `action` answers a beaver (or a raccoon) of the other player at once."""
+        previous = self.previous
+        return (
+            isinstance(previous, CubeAction)
+            and previous.word in (CubeWord.BEAVER, CubeWord.RACCOON)
+            and previous.side != action.side
+        )
+
     def raccoon(self, action: CubeAction) -> bool:
-        """The player who doubled answers a beaver by doubling again; the beaverer keeps the cube."""
+        """The player who doubled answers a beaver by doubling again; the beaverer keeps the cube.
+
+        GNU Backgammon writes a raccoon as `Beavers`, and lets the players go on redoubling each
+        other (up to the number of beavers the session allows): each such redouble is read as one
+        more raccoon, and the cube stays with the beaverer.
+        """
         if self.match_play:
             self.error(ErrorKind.CUBE, "Raccoons are not used in match play", action)
             return False
-        previous = self.previous
-        if not (
-            isinstance(previous, CubeAction) and previous.word is CubeWord.BEAVER and previous.side != action.side
-        ):
+        if not self.redoubling(action):
             self.error(ErrorKind.CUBE, "a raccoon answers a beaver, by the player who doubled", action)
             return False
         if action.value is not None and action.value != self.cube * 2:
@@ -522,12 +554,25 @@ class _GameReplay:
         self.ended = GameEnd.RESIGNED
         self.winner = 1 - action.side
         if action.points is not None:
-            self.kind = self.resigned_kind(action.points, action)
+            self.kind = self.resigned_kind(action.points, action, self.winner)
         return True
 
-    def resigned_kind(self, points: int, where) -> ResultKind | None:
+    def capped(self, winner: int, points: int, worth: int) -> bool:
+        """Whether `points` are the `worth` of a game cut down to what ended the match.
+
+        Some writers cap the result of the last game at the points the winner still needed
+        (`Wins 1 point and the match` for a gammon at 4-2 in a 5-point match). The match ends
+        the same way; the points derived from the game stand.
+        """
+        return self.needed is not None and 0 < points == self.needed[winner] < worth
+
+    def resigned_kind(self, points: int, where, winner: int | None = None) -> ResultKind | None:
         if points % self.cube == 0 and 1 <= points // self.cube <= 3:
             return ResultKind(points // self.cube)
+        if winner is not None:
+            for kind in ResultKind:
+                if self.capped(winner, points, self.cube * int(kind)):
+                    return kind
         self.error(
             ErrorKind.RESULT,
             f"with the cube on {self.cube} a resignation is worth {self.cube}, {2 * self.cube} or "
@@ -558,7 +603,7 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
             )
         replay.ended = GameEnd.RESIGNED
         replay.winner = win.side
-        replay.kind = replay.resigned_kind(win.points, where)
+        replay.kind = replay.resigned_kind(win.points, where, win.side)
         return
     if replay.winner != win.side:
         replay.error(
@@ -568,10 +613,17 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
         )
         return
     if replay.ended is GameEnd.RESIGNED and replay.kind is None:
-        replay.kind = replay.resigned_kind(win.points, where)
+        replay.kind = replay.resigned_kind(win.points, where, win.side)
         return
     expected = replay.cube if replay.ended is GameEnd.DOUBLE_REFUSED else replay.cube * int(replay.kind or 1)
-    if win.points != expected:
+    jacoby_single = (
+        replay.jacoby
+        and replay.ended is not GameEnd.DOUBLE_REFUSED
+        and replay.cube == 1
+        and not replay.beavered
+        and win.points == 1
+    )
+    if win.points != expected and not jacoby_single and not replay.capped(win.side, win.points, expected):
         how = {
             GameEnd.PLAYED_OUT: f"a {(replay.kind or ResultKind.SINGLE).name.lower()} with the cube on {replay.cube}",
             GameEnd.DOUBLE_REFUSED: f"a double refused with the cube on {replay.cube}",
@@ -596,7 +648,47 @@ def _result_only(replay: _GameReplay, win) -> None:
         replay.kind = ResultKind(win.points // cube)
         return
     replay.cube = cube
-    replay.kind = replay.resigned_kind(win.points, win)
+    replay.kind = replay.resigned_kind(win.points, win, win.side)
+
+
+def _jacoby_counts(replay: _GameReplay) -> bool:
+    """Whether the Jacoby rule changes this game's points: a gammon or more with a centred cube."""
+    return (
+        replay.verified
+        and replay.winner is not None
+        and replay.ended in (GameEnd.PLAYED_OUT, GameEnd.RESIGNED)
+        and replay.kind is not None
+        and replay.kind > ResultKind.SINGLE
+        and replay.cube == 1
+        and not replay.beavered
+    )
+
+
+def _jacoby_from_results(
+    replay: _GameReplay, game: MatchFileGame, following: MatchFileGame | None, score: tuple[int, int]
+) -> bool | None:
+    """Whether a money session without a Jacoby tag used the rule, judged from the first game
+    where it matters (a gammon or backgammon with a centred cube); None for any other game.
+
+    The score line of the next game says how many points the gammon counted (GNU Backgammon
+    writes `Wins 2 points` for the gammon but scores 1 under the Jacoby rule); for the last game
+    of the file, its own `Wins` line. None when neither tells.
+    """
+    if not _jacoby_counts(replay):
+        return None
+    winner = replay.winner
+    full = int(replay.kind or ResultKind.SINGLE)
+    if following is not None:
+        gained = following.score[winner] - score[winner]
+    elif game.win is not None:
+        gained = game.win.points
+    else:
+        return None
+    if gained == 1:
+        return True
+    if gained == full:
+        return False
+    return None
 
 
 def _result_of(replay: _GameReplay, game: MatchFileGame) -> GameResult:
@@ -620,7 +712,18 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
     """
     match_file = read_match_file(source) if isinstance(source, str) else source
     length = match_file.match_length
-    rules = MatchRules(length=length) if length else SessionRules(beavers=True, raccoons=True)
+    # XG's rule tags: `; [Crawford "Off"]` (a match played without the Crawford rule), and for money
+    # `; [Jacoby "On"]`, `; [Beaver "Off"]`. Without a Jacoby tag, a money session's own results
+    # tell whether it used the Jacoby rule (see `_jacoby_from_results`).
+    crawford_rule = match_file.rule_tag("Crawford") is not False
+    beavers = match_file.rule_tag("Beaver") is not False
+    jacoby = match_file.rule_tag("Jacoby") if not length else False
+    rules = (
+        MatchRules(length=length)
+        if length
+        else SessionRules(jacoby=bool(jacoby), beavers=beavers, raccoons=beavers)
+    )
+    opening = _OPENINGS.get(match_file.variation, Position.initial())
     players = match_file.players
     errors: list[MatchFileError] = []
     reports: list[GameReport] = []
@@ -628,8 +731,8 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
     first_has_cube = bool(match_file.games) and any(
         isinstance(action, CubeAction) for action in match_file.games[0].actions
     )
-    crawford_played = False
-    state = _crawford_state(length, start, False)
+    crawford_played = not crawford_rule
+    state = _crawford_state(length, start, crawford_played)
     if state == "pending" and first_has_cube:
         state = "played"
     match_score = _score_at(rules, players, start, state) if length else _score_at(rules, players, start, "none")
@@ -663,9 +766,21 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
                 )
             )
         crawford = bool(length) and match_score.next_game_is_crawford and not match_score.finished
-        replay = _GameReplay(game, crawford, bool(length), errors)
+        replay = _GameReplay(game, crawford, bool(length), errors, opening)
+        if length:
+            replay.needed = (length - match_score.score[0], length - match_score.score[1])
+        replay.beavers = beavers
         replay.run()
+        following = match_file.games[index + 1] if index + 1 < len(match_file.games) else None
+        if not length and jacoby is None:  # a played-out gammon tells before its `Wins` line is checked
+            jacoby = _jacoby_from_results(replay, game, following, match_score.score)
+        replay.jacoby = not length and jacoby is not False
         _check_declared(replay, game)
+        if not length and jacoby is None:  # a resigned gammon, after
+            jacoby = _jacoby_from_results(replay, game, following, match_score.score)
+        if not length and jacoby is not None and rules.jacoby != jacoby:
+            rules = dataclasses.replace(rules, jacoby=jacoby)
+            match_score = _score_at(rules, players, match_score.score, "none")
         result = _result_of(replay, game)
         if result is GameResult.UNFINISHED and index < len(match_file.games) - 1:
             errors.append(

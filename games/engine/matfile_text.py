@@ -128,11 +128,32 @@ class MatchFile:
         return self.games[0].names
 
     def tag(self, key: str) -> str | None:
-        """The value of a header tag, or None."""
+        """The value of a header tag, or None (the key is compared without regard to case)."""
         for name, value in self.tags:
-            if name == key:
+            if name.lower() == key.lower():
                 return value
         return None
+
+    @property
+    def variation(self) -> str:
+        """`"backgammon"` or `"nackgammon"` (from a `; [Variation "NackGammon"]` tag)."""
+        return _variation(self.tag("Variation") or "")
+
+    def rule_tag(self, key: str) -> bool | None:
+        """An `On`/`Off` rule tag (`Crawford`, `Jacoby`, `Beaver`) as True/False; None if absent."""
+        value = (self.tag(key) or "").strip().lower()
+        if value in ("on", "yes", "true", "1"):
+            return True
+        if value in ("off", "no", "false", "0"):
+            return False
+        return None
+
+
+_VARIATIONS = {"": "backgammon", "backgammon": "backgammon", "standard": "backgammon", "nackgammon": "nackgammon"}
+
+
+def _variation(value: str) -> str:
+    return _VARIATIONS.get("".join(value.lower().split()), value)
 
 
 _TAG = re.compile(r'^;\s*\[\s*(?P<key>[^"\]]+?)\s+"(?P<value>.*)"\s*\]\s*$')
@@ -141,8 +162,10 @@ _MONEY = re.compile(r"^\s*(money\s+(session|game)|unlimited\s+game)\s*$", re.IGN
 _GAME = re.compile(r"^\s*Game\s+(?P<number>\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(
     r"^(?P<lpad>\s*)(?P<left>\S.*?)\s*:\s*(?P<lscore>\d+)"
-    r"(?P<gap>\s+)(?P<right>\S.*?)\s*:\s*(?P<rscore>\d+)\s*$"
+    r"(?P<gap>\s*)(?P<right>\S.*?)\s*:\s*(?P<rscore>\d+)\s*$"
 )
+_RIGHT_NAME_COLUMN = 32
+"""Where GNU Backgammon starts the right name of a score line, unless the left half is longer."""
 _ROW = re.compile(r"^\s*(?P<row>\d+)\)")
 _CELL_START = re.compile(
     r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Accepts\b|Drops\b|Passes\b|Rejects\b|Refuses\b"
@@ -235,6 +258,22 @@ def _cells(text: str, start: int, split: int, line: int) -> list[tuple[int, str]
     return [(side, text[starts[0] :].strip())]
 
 
+def _split_run_on_score(digits: str, right: str, at: int, known: str | None) -> tuple[str, str, int]:
+    """Splits `12Fast` (a left score run on into a right name) into score, name and name column."""
+    splits = []
+    for cut in range(len(digits), 0, -1):
+        score, name = digits[:cut], digits[cut:] + right
+        if score == "0" or not score.startswith("0"):
+            splits.append((score, name, at + cut))
+    for split in splits:
+        if known is not None and _split_rating(split[1])[0] == known:
+            return split
+    for split in splits:
+        if split[2] == _RIGHT_NAME_COLUMN:
+            return split
+    return splits[0] if splits else (digits, right, at + len(digits))
+
+
 class _GameBuilder:
     """Collects the rows of one game while the file is read."""
 
@@ -249,16 +288,29 @@ class _GameBuilder:
         self.win: WinLine | None = None
         self.last_row = 0
 
-    def read_score_line(self, text: str, line: int) -> None:
+    def read_score_line(self, text: str, line: int, right_name: str | None = None) -> None:
+        """Reads `Left : 3     Right : 5`.
+
+        GNU Backgammon pads the left half to a fixed width but leaves no space at all after a long
+        left name (`Bartholomew_Fitzgerald_Mont : 0Bob : 0`). The score then runs into the right
+        name; when that name starts with a digit, the split is the one that repeats the right
+        name of the game before (`right_name`), else the one without a leading zero in the score,
+        at GNU Backgammon's column if possible.
+        """
         match = _SCORE.match(text)
         if not match:
             raise _fail(line, f"expected the players' names and scores after Game {self.number}")
         left, left_rating = _split_rating(match.group("left"))
-        right, right_rating = _split_rating(match.group("right"))
+        digits, right_text, right_at = match.group("lscore"), match.group("right"), match.start("right")
+        if not match.group("gap") and len(digits) > 1:
+            digits, right_text, right_at = _split_run_on_score(
+                digits, right_text, match.start("lscore"), right_name
+            )
+        right, right_rating = _split_rating(right_text)
         self.names = (left, right)
         self.ratings = (left_rating, right_rating)
-        self.score = (int(match.group("lscore")), int(match.group("rscore")))
-        self.split = match.start("right")
+        self.score = (int(digits), int(match.group("rscore")))
+        self.split = right_at
 
     def read_cells(self, text: str, start: int, row: int | None, line: int) -> None:
         for side, cell in _cells(text, start, self.split, line):
@@ -308,7 +360,12 @@ def read_match_file(text: str) -> MatchFile:
         if length is None:
             tag = _TAG.match(line)
             if tag:
-                tags.append((tag.group("key").strip(), tag.group("value")))
+                key, value = tag.group("key").strip(), tag.group("value")
+                if key.lower() == "variation" and _variation(value) not in ("backgammon", "nackgammon"):
+                    raise _fail(
+                        number, f"the variation {value!r} is not supported: only backgammon and nackgammon are"
+                    )
+                tags.append((key, value))
                 continue
             if line.lstrip().startswith(";"):
                 continue
@@ -320,6 +377,10 @@ def read_match_file(text: str) -> MatchFile:
                 length = 0
                 continue
             raise _fail(number, f"expected header tags or 'N point match', found {line.strip()!r}")
+        if line.lstrip().startswith(";"):
+            continue  # a comment, or the tags of a second match (refused at its length line)
+        if _LENGTH.match(line) or _MONEY.match(line):
+            raise _fail(number, "a second match starts here: a match file holds one match")
         heading = _GAME.match(line)
         if heading:
             if game is not None:
@@ -327,11 +388,9 @@ def read_match_file(text: str) -> MatchFile:
             game = _GameBuilder(int(heading.group("number")), number)
             continue
         if game is None:
-            if line.lstrip().startswith(";"):
-                continue
             raise _fail(number, f"expected 'Game 1', found {line.strip()!r}")
         if game.names is None:
-            game.read_score_line(line, number)
+            game.read_score_line(line, number, games[-1].names[1] if games else None)
             continue
         row = _ROW.match(line)
         if row:
