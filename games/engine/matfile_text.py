@@ -159,7 +159,9 @@ def _variation(value: str) -> str:
 _TAG = re.compile(r'^;\s*\[\s*(?P<key>[^"\]]+?)\s+"(?P<value>.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(?P<length>\d+)\s+points?\s+match\s*\.?\s*$", re.IGNORECASE)
 _MONEY = re.compile(r"^\s*(money\s+(session|game)|unlimited\s+game)\s*$", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(?P<number>\d+)\s*$", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(?P<number>\d+)\s*(?:\([^()]*\)\s*)?$", re.IGNORECASE)
+"""`Game 5`, also `Game 5 (Crawford)`: a remark after the number is ignored (the verifier derives
+the Crawford game from the scores)."""
 _SCORE = re.compile(
     r"^(?P<lpad>\s*)(?P<left>\S.*?)\s*:\s*(?P<lscore>\d+)"
     r"(?P<gap>\s*)(?P<right>\S.*?)\s*:\s*(?P<rscore>\d+)\s*$"
@@ -168,18 +170,18 @@ _RIGHT_NAME_COLUMN = 32
 """Where GNU Backgammon starts the right name of a score line, unless the left half is longer."""
 _ROW = re.compile(r"^\s*(?P<row>\d+)\)")
 _CELL_START = re.compile(
-    r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Accepts\b|Drops\b|Passes\b|Rejects\b|Refuses\b"
-    r"|Beavers\b|Raccoons\b|Wins\b|Resigns\b)",
+    r"(?<![^\s)])(?:[1-6][1-6]:|Doubles?\b|Takes?\b|Accepts?\b|Drops?\b|Pass(?:es)?\b|Rejects?\b"
+    r"|Refuses?\b|Beavers?\b|Raccoons?\b|Wins?\b|Resigns?\b)",
     re.IGNORECASE,
 )
 _ROLL = re.compile(r"^(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)$")
 _CUBE = re.compile(
-    r"^(?P<word>Doubles|Beavers|Raccoons)(?:\s*=>\s*(?P<value>\d+))?$", re.IGNORECASE
+    r"^(?P<word>Doubles?|Beavers?|Raccoons?)(?:\s*=>\s*(?P<value>\d+))?$", re.IGNORECASE
 )
 _WIN = re.compile(
-    r"^Wins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?\s*\.?$", re.IGNORECASE
+    r"^Wins?\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?\s*\.?$", re.IGNORECASE
 )
-_RESIGN = re.compile(r"^Resigns(?:\s+(?P<points>\d+)(?:\s+points?)?)?.*$", re.IGNORECASE)
+_RESIGN = re.compile(r"^Resigns?(?:\s+(?P<points>\d+)(?:\s+points?)?)?.*$", re.IGNORECASE)
 _RATING = re.compile(r"^(?P<name>.+?)\s*,\s*(?P<rating>-?\d+(?:\.\d+)?)$")
 _NO_PLAY = {"", "cannot move", "can't move", "no move", "(no move)"}
 _UNPLAYED = {"???", "????"}
@@ -194,6 +196,8 @@ _WORDS = {
     "beavers": CubeWord.BEAVER,
     "raccoons": CubeWord.RACCOON,
 }
+_WORDS.update({word.removesuffix("es" if word == "passes" else "s"): action for word, action in _WORDS.items()})
+"""The singular spellings too: `Take`, `Drop`, `Pass`, `Double => 2`..."""
 
 
 def _fail(line: int, message: str) -> InvalidNotationError:
@@ -341,10 +345,12 @@ class _GameBuilder:
 def read_match_file(text: str) -> MatchFile:
     """Reads a `.mat` file's text into a `MatchFile`, without checking the plays or scores.
 
-    Accepts a UTF-8 byte order mark, CRLF or CR line ends, trailing spaces, header tags, names with
-    spaces or a `,rating`, every column layout of the known writers, and files that continue an
-    interrupted match (first score not 0-0). Raises `InvalidNotationError` naming the line when
-    the text is not a match file.
+    Accepts a UTF-8 byte order mark, CRLF or CR line ends, a DOS end-of-file mark, tabs, trailing
+    spaces, header tags and comments, names with spaces or a `,rating`, a long left name run into
+    the right one, every column layout of the known writers, singular cube words (`Take`,
+    `Drop`), and files that continue an interrupted match (first score not 0-0). Raises
+    `InvalidNotationError` naming the line when the text is not a match file, names a variation
+    other than backgammon or nackgammon, or holds a second match.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -354,7 +360,7 @@ def read_match_file(text: str) -> MatchFile:
     games: list[MatchFileGame] = []
     game: _GameBuilder | None = None
     for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
+        line = raw.replace("\x1a", "").expandtabs().rstrip()  # a DOS end-of-file mark; tabs
         if not line.strip():
             continue
         if length is None:

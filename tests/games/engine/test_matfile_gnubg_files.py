@@ -415,3 +415,43 @@ def test_a_comment_between_the_rows_of_a_game_is_skipped():
     report = verify_match_file("\n".join(lines) + "\n")
     assert report.errors == ()
     assert report.final_score == (0, 3)
+
+
+# -- spellings of other writers, on the same games ------------------------------------------------
+
+
+def _same_reading(text, original):
+    report, expected = verify_match_file(text), verify_match_file(original)
+    assert report.errors == ()
+    assert _games(report) == _games(expected)
+    assert [(e.side, e.action, e.move) for g in report.games for e in g.cube_actions] == [
+        (e.side, e.action, e.move) for g in expected.games for e in g.cube_actions
+    ]
+    assert report.final_score == expected.final_score
+
+
+def test_singular_cube_and_result_words_read_like_gnu_backgammons():
+    text = (
+        NACKGAMMON_LONG_NAMES.replace("Doubles =>", "Double =>")
+        .replace("Takes", "Take")
+        .replace("Wins 4 points", "Win 4 points")
+    )
+    _same_reading(text, NACKGAMMON_LONG_NAMES)
+    assert [(e.action, e.value) for e in verify_match_file(text).games[0].cube_actions] == [("double", 2), ("take", None)]
+
+
+def test_a_cell_right_after_the_row_number_is_read():
+    text = re.sub(r"^( *\d+\)) (?=\d\d:)", r"\1", ONE_POINT_BACKGAMMON, flags=re.MULTILINE)
+    assert "  2)64: 24/20 24/18" in text
+    _same_reading(text, ONE_POINT_BACKGAMMON)
+
+
+def test_a_dos_end_of_file_mark_and_tabs_are_ignored():
+    text = ONE_POINT_BACKGAMMON.replace("  1)                             54:", "  1)\t\t\t\t54:") + "\x1a"
+    _same_reading(text, ONE_POINT_BACKGAMMON)
+
+
+def test_a_remark_after_the_game_number_is_ignored():
+    text = NO_CRAWFORD.replace(" Game 2\n", " Game 2 (Crawford)\n")
+    assert [g.number for g in read_match_file(text).games] == [1, 2, 3]
+    assert verify_match_file(text).errors == ()
