@@ -13,6 +13,7 @@ the line number, when the text cannot be read. Whether the plays are legal and t
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 import re
@@ -278,12 +279,31 @@ def _split_run_on_score(digits: str, right: str, at: int, known: str | None) -> 
     return splits[0] if splits else (digits, right, at + len(digits))
 
 
+def _right_column(lines: list[str]) -> int | None:
+    """The column where this file's rows start their right cell, seen in rows with two cells.
+
+    A lone cell (the first row when the right player starts, a cube action, a `Wins` line) goes
+    to the column it is nearer; the rows themselves say where the right column is more reliably
+    than the score line, whose right name moves with the length of the left one.
+    """
+    columns: collections.Counter[int] = collections.Counter()
+    for raw in lines:
+        line = raw.expandtabs()
+        row = _ROW.match(line)
+        if row:
+            starts = [m.start() for m in _CELL_START.finditer(line, row.end())]
+            if len(starts) == 2:
+                columns[starts[1]] += 1
+    return columns.most_common(1)[0][0] if columns else None
+
+
 class _GameBuilder:
     """Collects the rows of one game while the file is read."""
 
-    def __init__(self, number: int, line: int):
+    def __init__(self, number: int, line: int, right_column: int | None = None):
         self.number = number
         self.line = line
+        self.right_column = right_column
         self.names: tuple[str, str] | None = None
         self.ratings: tuple[str | None, str | None] = (None, None)
         self.score = (0, 0)
@@ -317,7 +337,7 @@ class _GameBuilder:
         self.split = right_at
 
     def read_cells(self, text: str, start: int, row: int | None, line: int) -> None:
-        for side, cell in _cells(text, start, self.split, line):
+        for side, cell in _cells(text, start, self.right_column or self.split, line):
             if self.win is not None:
                 raise _fail(line, f"game {self.number} goes on after its result line")
             parsed = _parse_cell(cell, side, row if row is not None else self.last_row, line)
@@ -355,6 +375,7 @@ def read_match_file(text: str) -> MatchFile:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.splitlines()
+    right_column = _right_column(lines)
     tags: list[tuple[str, str]] = []
     length: int | None = None
     games: list[MatchFileGame] = []
@@ -391,7 +412,7 @@ def read_match_file(text: str) -> MatchFile:
         if heading:
             if game is not None:
                 games.append(game.build())
-            game = _GameBuilder(int(heading.group("number")), number)
+            game = _GameBuilder(int(heading.group("number")), number, right_column)
             continue
         if game is None:
             raise _fail(number, f"expected 'Game 1', found {line.strip()!r}")

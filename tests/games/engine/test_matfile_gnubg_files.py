@@ -455,3 +455,15 @@ def test_a_remark_after_the_game_number_is_ignored():
     text = NO_CRAWFORD.replace(" Game 2\n", " Game 2 (Crawford)\n")
     assert [g.number for g in read_match_file(text).games] == [1, 2, 3]
     assert verify_match_file(text).errors == ()
+
+
+def test_lone_cells_go_to_the_column_the_rows_use_not_the_score_lines():
+    # A writer that pads the score line wider than its rows: the right name starts at column 70,
+    # the right cells at column 33, as in every row with two cells.
+    text = ONE_POINT_BACKGAMMON.replace(
+        " gnubg : 0                      root : 0", " gnubg : 0" + " " * 60 + "root : 0"
+    )
+    game = read_match_file(text).games[0]
+    assert (game.actions[0].side, game.actions[0].dice) == (1, (5, 4))
+    assert game.win.side == 1
+    _same_reading(text, ONE_POINT_BACKGAMMON)
