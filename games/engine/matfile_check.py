@@ -10,6 +10,12 @@ declares, and the next game is checked as usual. A score line that disagrees wit
 before it is reported, and the score derived from the moves stays the reference, so one wrong
 line gives one error.
 
+The rules come from the file where it states them: a nackgammon match (`; [Variation
+"NackGammon"]`) starts from the nackgammon position; eXtreme Gammon's `; [Crawford "Off"]` means
+no Crawford game, and in money play `; [Jacoby "On"/"Off"]` and `; [Beaver "Off"]` are followed.
+A money session without a Jacoby tag is judged by its own score lines (see
+`_jacoby_from_results`).
+
 Sides: 0 is the left column of the file (GNU Backgammon's player X), 1 the right column.
 """
 

@@ -5,9 +5,10 @@ against itself at 0-ply with evaluation noise (so that it doubles, takes, drops,
 sometimes plays out gammons and backgammons), exports each as `.mat` and saves it as `.sgf`. The
 `.sgf` record is GNU Backgammon's own account of each game (score before it, winner, points,
 whether it was the Crawford game); `verify_match_file` must find exactly the same from the `.mat`
-text. The matches include a nackgammon match, a long left name (GNU Backgammon then writes no
-space between the left score and the right name), a right name starting with a digit, and a money
-session with beavers and raccoons, and a match stopped after two games.
+text. Besides plain matches of 1 to 7 points (one of even length) they include a nackgammon
+match, a long left name (GNU Backgammon then writes no space between the left score and the right
+name) with a right name starting with a digit, a money session with beavers and raccoons, and a
+match stopped after two games. One GNU Backgammon process plays them all in about 15 seconds.
 
 GNU Backgammon is a test oracle only. Skipped where the program is not installed.
 """
