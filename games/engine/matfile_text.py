@@ -403,6 +403,8 @@ def read_match_file(text: str) -> MatchFile:
             if _MONEY.match(line):
                 length = 0
                 continue
+            if line.lstrip().startswith("(;"):
+                raise _fail(number, "this is an SGF file (GNU Backgammon's own format), not a .mat match file")
             raise _fail(number, f"expected header tags or 'N point match', found {line.strip()!r}")
         if line.lstrip().startswith(";"):
             continue  # a comment, or the tags of a second match (refused at its length line)

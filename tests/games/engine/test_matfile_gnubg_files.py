@@ -409,6 +409,12 @@ def test_a_second_match_in_the_same_file_is_refused_at_its_length_line():
         read_match_file(text)
 
 
+def test_an_sgf_file_is_told_apart():
+    text = "(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:3][game:0][ws:0][bs:0]\n"
+    with pytest.raises(InvalidNotationError, match=r"^line 1: this is an SGF file"):
+        read_match_file(text)
+
+
 def test_a_comment_between_the_rows_of_a_game_is_skipped():
     lines = ONE_POINT_BACKGAMMON.splitlines()
     lines.insert(10, "; an annotation")
