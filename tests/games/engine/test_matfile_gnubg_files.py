@@ -242,7 +242,8 @@ def test_the_same_plays_without_the_variation_tag_are_illegal_from_the_usual_ope
 @pytest.mark.parametrize("value", ["HyperGammon (2)", "LongGammon"])
 def test_a_variation_the_engine_cannot_play_is_refused_at_its_tag(value):
     text = f'; [EventDate "2026.11.22"]\n; [Variation "{value}"]\n\n 1 point match\n'
-    with pytest.raises(InvalidNotationError, match="^line 2: " + re.escape(f"the variation '{value}' is not supported")):
+    message = "^line 2: " + re.escape(f"the variation '{value}' is not supported")
+    with pytest.raises(InvalidNotationError, match=message):
         read_match_file(text)
 
 
@@ -443,7 +444,8 @@ def test_singular_cube_and_result_words_read_like_gnu_backgammons():
         .replace("Wins 4 points", "Win 4 points")
     )
     _same_reading(text, NACKGAMMON_LONG_NAMES)
-    assert [(e.action, e.value) for e in verify_match_file(text).games[0].cube_actions] == [("double", 2), ("take", None)]
+    cube = verify_match_file(text).games[0].cube_actions
+    assert [(e.action, e.value) for e in cube] == [("double", 2), ("take", None)]
 
 
 def test_a_cell_right_after_the_row_number_is_read():
