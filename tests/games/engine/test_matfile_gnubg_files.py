@@ -475,3 +475,32 @@ def test_lone_cells_go_to_the_column_the_rows_use_not_the_score_lines():
     assert (game.actions[0].side, game.actions[0].dice) == (1, (5, 4))
     assert game.win.side == 1
     _same_reading(text, ONE_POINT_BACKGAMMON)
+
+
+# Bob rolls, then resigns without playing: GNU Backgammon writes his roll with no play.
+RESIGNED_AFTER_ROLLING = """\
+; [EventDate "2026.11.22"]
+
+ 3 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 61: 13/7 8/7                43:
+      Wins 1 point
+
+ Game 2
+ Alice : 1                      Bob : 0
+  1) 51: 13/8 24/23              51:
+      Wins 2 points
+"""
+
+
+def test_a_roll_without_a_play_before_the_other_side_wins_is_a_resignation_after_rolling():
+    report = verify_match_file(RESIGNED_AFTER_ROLLING)
+    assert report.errors == ()
+    assert [(g.winner, g.points, g.result, g.kind, g.unplayed_dice) for g in report.games] == [
+        (0, 1, GameResult.RESIGN, ResultKind.SINGLE, (4, 3)),
+        (0, 2, GameResult.RESIGN, ResultKind.GAMMON, (5, 1)),
+    ]
+    assert [len(g.turns) for g in report.games] == [1, 1]
+    assert (report.final_score, report.winner) == ((3, 0), 0)
