@@ -31,14 +31,9 @@ import pytest
 from games.models import Match, MatchStatus
 from tournaments.models import Pairing
 
+from .helpers import API, ok
+
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.tournaments.urls")]
-
-API = "/api/v1"
-
-
-def ok(response, code=200):
-    assert response.status_code == code, response.content
-    return response.json()
 
 
 class Event:

@@ -2,14 +2,9 @@
 
 import pytest
 
+from .helpers import API, ok
+
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.tournaments.urls")]
-
-API = "/api/v1"
-
-
-def ok(response, code=200):
-    assert response.status_code == code, response.content
-    return response.json()
 
 
 @pytest.fixture
