@@ -59,6 +59,24 @@ class FlightForm(forms.Form):
         return feeders
 
 
+class FlightSettingsForm(forms.Form):
+    """What a TD may still change in a flight before it starts."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    lengths = FlightForm.base_fields["lengths"]
+    seeding = FlightForm.base_fields["seeding"]
+    swiss_rounds = FlightForm.base_fields["swiss_rounds"]
+    qualifiers = FlightForm.base_fields["qualifiers"]
+    clean_lengths = FlightForm.clean_lengths
+
+    @classmethod
+    def for_flight(cls, flight):
+        return cls(prefix=f"f{flight.pk}", initial={
+            "version": flight.version, "lengths": ", ".join(str(n) for n in flight.lengths),
+            "seeding": flight.seeding, "swiss_rounds": flight.swiss_rounds, "qualifiers": flight.qualifiers,
+        })
+
+
 class PlayerSearchForm(forms.Form):
     q = forms.CharField(label="Find a player", max_length=120, required=False)
 

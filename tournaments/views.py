@@ -33,7 +33,7 @@ from ratings.models import Rating, SystemChoice
 from ratings.views import runs_context
 
 from . import draws, selectors, services
-from .forms import EventForm, FlightForm, NewPlayerForm, PlayerSearchForm, ScoreForm
+from .forms import EventForm, FlightForm, FlightSettingsForm, NewPlayerForm, PlayerSearchForm, ScoreForm
 from .models import (
     Entry,
     EntryStatus,
@@ -585,6 +585,17 @@ def _desk_action(request, tournament: Tournament, forms_: dict):
         elif action == "withdraw":
             made = services.entry_withdraw(entry=entry(), by=user, reason="withdrawn at the desk")
             messages.success(request, f"{made.player.name} withdrawn.")
+        elif action == "settings":
+            target = flight()
+            form = FlightSettingsForm(request.POST, prefix=f"f{target.pk}")
+            if not form.is_valid():
+                messages.error(request, f"{target.name}: " + " ".join(
+                    f"{form.fields[name].label}: {' '.join(texts)}" if name in form.fields else " ".join(texts)
+                    for name, texts in form.errors.items()))
+                return back
+            data = {name: value for name, value in form.cleaned_data.items() if form.add_prefix(name) in request.POST}
+            services.flight_update(flight=target, by=user, expected_version=data.pop("version", None), **data)
+            messages.success(request, f"{target.name}: settings saved.")
         elif action == "start_flight":
             target = flight()
             services.flight_start(flight=target, by=user, expected_version=int(request.POST.get("version", -1)))
@@ -707,6 +718,7 @@ def desk_event(request, slug: str):
             "rounds": rounds.get(f.pk, []),
             "open": sum(1 for p in open_pairings if p.flight_id == f.pk),
             "html": _desk_entry_items(f, mine, token),
+            "settings": FlightSettingsForm.for_flight(f) if f.status == "draft" and f.takes_entries else None,
         })
     context = {
         "nav": "desk",

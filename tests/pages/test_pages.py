@@ -242,3 +242,40 @@ def test_correction_shows_its_downstream_effect_before_it_is_applied(td_client, 
     assert response.status_code == 302
     decided.refresh_from_db()
     assert decided.winner_id == (decided.player_a_id if flipped[0] else decided.player_b_id)
+
+
+def test_desk_changes_a_flight_s_settings_until_it_starts(client, staff_user):
+    client.force_login(staff_user)
+    client.post("/desk/", {"name": "Settings Cup", "start_date": "2026-11-22"})
+    tournament = Tournament.objects.get(name="Settings Cup")
+    desk = f"/desk/{tournament.slug}/"
+    client.post(desk, {"action": "flight", "flight-name": "Main", "flight-format": "swiss_knockout",
+                       "flight-kind": "main", "flight-lengths": "3", "flight-seeding": "manual",
+                       "flight-swiss_rounds": 3, "flight-qualifiers": 8})
+    flight = tournament.flights.get()
+    page = client.get(desk).content.decode()
+    assert 'aria-label="Settings of Main"' in page and f'name="f{flight.pk}-qualifiers" value="8"' in page
+    from .test_html import check_page
+
+    check_page(page, "desk with a draft flight")
+
+    def save(**fields):
+        body = {"action": "settings", "flight": flight.pk, f"f{flight.pk}-version": flight.version,
+                f"f{flight.pk}-lengths": "3", f"f{flight.pk}-seeding": "manual", f"f{flight.pk}-swiss_rounds": 3,
+                f"f{flight.pk}-qualifiers": 8}
+        body.update({f"f{flight.pk}-{name}": value for name, value in fields.items()})
+        return client.post(desk, body, follow=True).content.decode()
+
+    assert "Main: settings saved." in save(qualifiers=4, lengths="3, 3, 5")
+    flight.refresh_from_db()
+    assert (flight.qualifiers, flight.lengths, flight.version) == (4, [3, 3, 5], 1)
+    # A bad value is refused with the field's name, and nothing changes.
+    refused = save(lengths="3, x")
+    assert "Main: Match lengths by round: Write whole numbers separated by commas, for example 7, 7, 9." in refused
+    refused = save(qualifiers="")
+    assert "Swiss then knockout needs the number of Swiss rounds and of qualifiers." in refused
+    flight.refresh_from_db()
+    assert (flight.qualifiers, flight.lengths, flight.version) == (4, [3, 3, 5], 1)
+    # A form drawn before someone else's change is refused.
+    flight.version = 0
+    assert "Main was changed by someone else: reload it." in save(qualifiers=6)
