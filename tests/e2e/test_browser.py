@@ -149,3 +149,30 @@ def test_players_report_and_dispute_on_a_phone(phone, live_server, django_user_m
     phone.get_by_role("button", name="Dispute").click()
     assert "disputed. The TD will rule on it." in phone.content()
     assert ResultReport.objects.get(pairing=pairing).status == "disputed"
+
+
+def test_every_page_fits_a_360_px_phone(phone, live_server, django_user_model):
+    """No page scrolls sideways on a small phone; only a bracket's own box may."""
+    td = django_user_model.objects.create_user("director", password="pw-director-1")
+    players = cast.make_players(16)
+    knockout = cast.build_knockout(td, players[:8])
+    swiss = cast.build_swiss(td, players[8:], rounds_played=1)
+    replay = cast.build_replay_match(players[:2])
+    cast.publish_ratings()
+    base = live_server.url
+    public = ["/", "/events/", f"/events/{knockout.slug}/", f"/events/{swiss.slug}/", f"/players/{players[0].pk}/",
+              "/ratings/", "/ratings/?system=fibs&provisional=1", "/ratings/formula/",
+              f"/ratings/chances/?player_a={players[0].pk}&player_b={players[1].pk}&length=7",
+              f"/matches/{replay.pk}/", f"/matches/{replay.pk}/games/1/"]
+    desk = ["/desk/", f"/desk/{knockout.slug}/", f"/desk/{knockout.slug}/slips/", f"/desk/{swiss.slug}/", "/me/"]
+    wide = []
+    for path in public + ["login"] + desk:
+        if path == "login":
+            log_in(phone, base, "director", "pw-director-1")
+            continue
+        phone.goto(f"{base}{path}")
+        scroll, client = phone.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if scroll > client:
+            wide.append(f"{path} ({scroll} px)")
+    assert not wide, f"these pages scroll sideways at 360 px: {wide}"
