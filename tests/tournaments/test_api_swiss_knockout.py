@@ -25,45 +25,13 @@ import pytest
 
 from games.models import Match
 
-from .helpers import API, ok
+from .helpers import API, FlightDriver, ok
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.tournaments.urls")]
 
 
-class Event:
-    """The TD's view of one flight, with players known by their seed."""
-
-    def __init__(self, td_api, flight, seed_of):
-        self.td_api, self.flight, self.seed_of = td_api, flight, seed_of
-
-    def pairings(self, **filters):
-        rows, page = [], 1
-        while True:
-            body = ok(self.td_api.get(f"{API}/pairings/", {"flight": self.flight, "page": page, **filters}))
-            rows += body["results"]
-            if not body["next"]:
-                return rows
-            page += 1
-
-    def drawn(self, **filters):
-        """Stored pairings: slot -> (seed a, seed b or None for a bye, status)."""
-        return {
-            p["slot"]: (self.seed_of[p["player_a"]["id"]],
-                        p["player_b"] and self.seed_of[p["player_b"]["id"]], p["status"])
-            for p in self.pairings(**filters)
-        }
-
-    def pairing(self, slot):
-        return next(p for p in self.pairings(slot=slot))
-
-    def win(self, slot, winner_seed):
-        """The TD reports `slot` won by `winner_seed`, the loser one point short."""
-        p = self.pairing(slot)
-        length = p["length"]
-        a_wins = self.seed_of[p["player_a"]["id"]] == winner_seed
-        assert a_wins or self.seed_of[p["player_b"]["id"]] == winner_seed, (slot, winner_seed)
-        body = {"score_a": length, "score_b": length - 1} if a_wins else {"score_a": length - 1, "score_b": length}
-        return ok(self.td_api.post(f"{API}/pairings/{p['id']}/reports/", body, format="json"), 201)
+class Event(FlightDriver):
+    """The TD's view of the Swiss then knockout flight."""
 
     def standings(self):
         """(rank, seed, points, wins, losses, byes, buchholz, median, Sonneborn-Berger, head to head)."""
@@ -77,9 +45,7 @@ class Event:
     def snapshot(self):
         """Everything a refused write must leave as it was."""
         return (
-            self.pairings(),
-            ok(self.td_api.get(f"{API}/result-reports/"))["count"],
-            ok(self.td_api.get(f"{API}/flights/{self.flight}/")),
+            *self.reads(),
             ok(self.td_api.get(f"{API}/rounds/", {"flight": self.flight})),
             self.standings(),
             Match.objects.count(),
