@@ -617,12 +617,34 @@ def _whole(value: str, what: str) -> int:
         raise ValueError(f"{what} must be a whole number, not {value!r}") from None
 
 
+def results_file_decode(data: bytes) -> tuple[str, str | None]:
+    """The text of an uploaded results file: UTF-8 (with or without a byte order mark), or else
+    Windows-1252, as spreadsheets on Windows save CSV. Returns (text, a note when it was not UTF-8)."""
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "the file is not UTF-8: it was read as Windows-1252 (Western European)"
+    except UnicodeDecodeError:
+        raise ResultsFileError([(1, "the file is neither UTF-8 nor Windows-1252 text; save it as CSV UTF-8")]) from None
+
+
+def _played_on(text: str) -> datetime:
+    """ISO dates (2025-03-31, with a time if wanted), or day.month.year (31.03.2025)."""
+    text = text.strip()
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return datetime.strptime(text, "%d.%m.%Y")
+
+
 def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
     """Check one row; returns (problem, None) or (None, the row's values)."""
     try:
-        played_on = datetime.fromisoformat((raw["played_on"] or "").strip())
+        played_on = _played_on(raw["played_on"] or "")
     except ValueError:
-        return f"played_on must be a date such as 2025-03-31, not {raw['played_on']!r}", None
+        return f"played_on must be a date such as 2025-03-31 or 31.03.2025, not {raw['played_on']!r}", None
     if timezone.is_naive(played_on):
         played_on = timezone.make_aware(
             played_on if played_on.time() != time_of_day() else datetime.combine(played_on.date(), time_of_day(12))
@@ -654,10 +676,15 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
 
 def results_file_read(*, text: str) -> list[ResultRow]:
     """Validate every row of a results CSV (header `played_on,player_a,player_b,length,score_a,
-    score_b`, optional `event` and `source_id`, other columns ignored). Raises
+    score_b`, optional `event` and `source_id`, other columns ignored; separated by commas,
+    semicolons or tabs; header names in any case; empty rows skipped). Raises
     `ResultsFileError` listing every bad row by line number."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [name.strip() for name in reader.fieldnames or []]
+    text = text.lstrip("\ufeff")
+    first = text.split("\n", 1)[0]
+    # Spreadsheets in much of Europe separate columns with ";" (the comma is their decimal mark).
+    delimiter = max(",;\t", key=first.count)
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
+    header = ["_".join(name.strip().lower().split()) for name in reader.fieldnames or []]
     missing = [name for name in RESULT_COLUMNS if name not in header]
     if missing:
         raise ResultsFileError([(1, f"the header lacks {', '.join(missing)} (it needs {','.join(RESULT_COLUMNS)})")])
@@ -666,6 +693,8 @@ def results_file_read(*, text: str) -> list[ResultRow]:
     occurrences: dict[str, int] = {}
     for raw in reader:
         line = reader.line_num
+        if not any((value or "").strip() for key, value in raw.items() if key is not None):
+            continue  # an empty row, as spreadsheets leave at the end
         if None in raw or any(raw.get(name) is None for name in RESULT_COLUMNS):
             problems.append((line, "the row has a different number of columns from the header"))
             continue

@@ -95,3 +95,30 @@ def test_the_league_file_imports_1500_matches_and_rates_them(capsys):
     run = services.rating_recompute_now(system="crawford")
     assert run.matches_total == 1500
     assert selectors.rating_list(system="crawford").count() == Player.objects.count()
+
+
+def test_a_spreadsheet_export_with_semicolons_dotted_dates_windows_text_and_empty_rows(tmp_path, capsys):
+    """What a spreadsheet in much of Europe saves as CSV: ';' between columns, the header in
+    other case, dates as 31.03.2025, Windows-1252 text and empty rows at the end."""
+    text = ("Played_On;Player_A;Player B;Length;Score_A;Score_B\r\n"
+            "01.02.2025;Søren Ærø;Bo;5;5;3\r\n"
+            "2025-02-08;Bo;José;3;1;3\r\n"
+            ";;;;;\r\n"
+            ";;;;;\r\n")
+    path = tmp_path / "results.csv"
+    path.write_bytes(text.encode("cp1252"))
+    call_command("import_results", path)
+    captured = capsys.readouterr()
+    assert "imported 2 matches, 0 already there, 3 new players" in captured.out
+    assert "the file is not UTF-8: it was read as Windows-1252 (Western European)." in captured.err
+    rows = [(m.played_on.date().isoformat(), m.player_a.name, m.player_b.name, m.score_a, m.score_b)
+            for m in Match.objects.order_by("played_on").select_related("player_a", "player_b")]
+    assert rows == [("2025-02-01", "Søren Ærø", "Bo", 5, 3), ("2025-02-08", "Bo", "José", 1, 3)]
+
+
+def test_a_date_in_neither_form_names_both_forms(tmp_path):
+    text = "played_on,player_a,player_b,length,score_a,score_b\n02/01/2025,A,B,1,1,0\n"
+    with pytest.raises(CommandError) as raised:
+        call_command("import_results", write(tmp_path, text))
+    assert "line 2: played_on must be a date such as 2025-03-31 or 31.03.2025, not '02/01/2025'" in str(raised.value)
+    assert Match.objects.count() == 0

@@ -20,10 +20,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: Path, check: bool = False, **options):
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            data = file.read_bytes()
+        except OSError as error:
             raise CommandError(f"Cannot read {file}: {error}") from None
         try:
+            text, note = services.results_file_decode(data)
+            if note:
+                self.stderr.write(f"{file}: {note}.")
             rows = services.results_file_read(text=text)
             if check:
                 self.stdout.write(f"{file}: {len(rows)} rows, all valid.")
