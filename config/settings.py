@@ -169,6 +169,15 @@ SPECTACULAR_SETTINGS = {
         "MatchKindEnum": "games.models.MatchKindChoice",
         "ResultKindEnum": "games.models.ResultKindChoice",
         "GameEndEnum": "games.engine.scoring.GameEnd",
+        "MatchStatusEnum": "games.models.MatchStatus",
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+        "FlightKindEnum": "tournaments.models.FlightKindChoice",
+        "FlightStatusEnum": "tournaments.models.FlightStatus",
+        "EntryStatusEnum": "tournaments.models.EntryStatus",
+        "RoundStatusEnum": "tournaments.models.RoundStatus",
+        "PairingStatusEnum": "tournaments.models.PairingStatus",
+        "ReportStatusEnum": "tournaments.models.ReportStatus",
+        "RunStatusEnum": "ratings.models.RunStatus",
     },
 }
 
