@@ -58,15 +58,27 @@ def play_match(match: Match, rng: random.Random, *, a_strength: float = 0.5, gam
     return match
 
 
-def demo_matches(rng: random.Random, players: list[Player], count: int, *, days: int = 365) -> list[Match]:
+def demo_matches(rng: random.Random, players: list[Player], count: int, *, days: int = 365,
+                 sheets: int = 240, newcomers: int = 6) -> list[Match]:
+    """`count` finished matches over the last `days`: the latest `sheets` with every game on their
+    score sheet, the older ones by final score alone, as a history imported from result slips.
+    The last `newcomers` players play only in the latest matches: their ratings are provisional."""
     strength = {p.pk: rng.gauss(0, 1) for p in players}
+    regulars = players[:-newcomers] if 0 < newcomers < len(players) - 1 else players
     now = timezone.now()
     matches = []
     for i in range(count):
-        a, b = rng.sample(players, 2)
+        a, b = rng.sample(players if i >= count - sheets else regulars, 2)
         length = rng.choice([1, 3, 5, 5, 7, 7, 9, 11, 13])
         played_on = now - timedelta(days=days * (count - i) / count, hours=rng.randint(0, 10))
         match = services.match_create(player_a=a, player_b=b, length=length, played_on=played_on)
-        edge = 0.5 + 0.04 * (strength[a.pk] - strength[b.pk])
-        matches.append(play_match(match, rng, a_strength=min(0.8, max(0.2, edge))))
+        edge = min(0.8, max(0.2, 0.5 + 0.04 * (strength[a.pk] - strength[b.pk])))
+        if i >= count - sheets:
+            matches.append(play_match(match, rng, a_strength=edge))
+            continue
+        score = MatchScore(match.rules)
+        while not score.finished:
+            score.record(random_game(rng, score, edge).outcome())
+        matches.append(services.match_final_score_record(
+            match=match, score_a=score.score[0], score_b=score.score[1], reason="result slip"))
     return matches

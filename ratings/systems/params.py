@@ -29,9 +29,12 @@ PERIOD_DAYS = 30.0
 """Days in one rating period: the deviation grows by σ² (Glicko-2 scale) per 30 days away.
 Fixed by convention; only σ²/PERIOD_DAYS matters for the growth, and σ is fitted."""
 
-PROVISIONAL_DEVIATION = 100.0
+PROVISIONAL_DEVIATION = 150.0
 """A rating is provisional while its deviation exceeds this many rating points. A display
-threshold: it changes no prediction, so it is a convention rather than a fitted value."""
+threshold: it changes no prediction, so it is a convention rather than a fitted value. A match
+says little about skill, so the deviation falls slowly: on shared/data/league.csv players reach
+150 after 35 to 58 matches (median 44; FIBS's 400 points of experience is about 60 matches of
+7 points), while after 60 matches nobody is below 113."""
 
 MAXIMUM_DEVIATION = INITIAL_DEVIATION
 """Deviation never grows past a new player's: a long absence makes a player new again, no more."""

@@ -26,3 +26,21 @@ def test_seed_demo_gives_a_player_with_a_match_to_play_a_login(client):
     assert client.login(username="player", password="player-password")
     page = client.get("/me/").content.decode()
     assert page.count('aria-label="Report the result of ') == 1
+
+
+def test_the_demo_history_is_result_slips_then_score_sheets_and_newcomers_play_only_lately():
+    import random
+
+    from games import demo
+    from games.models import Game, Match
+
+    rng = random.Random(7)
+    players = demo.demo_players(rng, 8)
+    matches = demo.demo_matches(rng, players, 20, sheets=5, newcomers=2)
+    assert [m.status for m in matches] == ["finished"] * 20
+    with_games = set(Game.objects.values_list("match_id", flat=True))
+    assert [m.pk in with_games for m in matches] == [False] * 15 + [True] * 5
+    newcomers = {p.pk for p in players[-2:]}
+    older = Match.objects.filter(pk__in=[m.pk for m in matches[:15]])
+    assert not older.filter(player_a__in=newcomers).exists() and not older.filter(player_b__in=newcomers).exists()
+    assert all(max(m.score_a, m.score_b) >= m.length > min(m.score_a, m.score_b) for m in matches)

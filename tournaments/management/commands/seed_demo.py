@@ -23,7 +23,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=48)
-        parser.add_argument("--matches", type=int, default=240)
+        parser.add_argument("--matches", type=int, default=1500)
         parser.add_argument("--seed", type=int, default=2026)
 
     def handle(self, *args, players, matches, seed, **options):
