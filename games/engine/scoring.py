@@ -58,6 +58,11 @@ class MatchKind(enum.StrEnum):
     """A money session: unlimited games for points."""
 
 
+HIGHEST_CUBE = 2**15
+"""The highest cube a game can record (and a cap can name): 32768, the most GNU Backgammon's
+Match ID can hold."""
+
+
 def is_power_of_two(value: int) -> bool:
     return value >= 1 and value & (value - 1) == 0
 
@@ -126,6 +131,10 @@ Rules = MatchRules | SessionRules
 def _check_cap(cap: int | None) -> None:
     if cap is not None and (not isinstance(cap, int) or not is_power_of_two(cap) or cap < 2):
         raise ScoringError("The cube cap must be a power of two, 2 or more (for example 64).", field="cube_cap")
+    if cap is not None and cap > HIGHEST_CUBE:
+        raise ScoringError(
+            f"The cube cap is at most {HIGHEST_CUBE}, the highest cube there is: {cap} is over it.", field="cube_cap"
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -320,6 +329,10 @@ class MatchScore:
         if not isinstance(outcome.cube, int) or not is_power_of_two(outcome.cube):
             raise ScoringError(
                 f"The cube holds powers of two (1, 2, 4, 8, …): {outcome.cube} is not one.", field="cube"
+            )
+        if outcome.cube > HIGHEST_CUBE:
+            raise ScoringError(
+                f"The cube goes up to {HIGHEST_CUBE}: a cube of {outcome.cube} is beyond it.", field="cube"
             )
         if outcome.cube_owner not in (None, 0, 1):
             raise ScoringError("The cube is owned by one of the two players, or centred.", field="cube_owner")

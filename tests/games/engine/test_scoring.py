@@ -103,6 +103,26 @@ def test_a_cube_that_is_not_a_power_of_two_is_refused(cube):
     assert str(error.value) == f"The cube holds powers of two (1, 2, 4, 8, …): {cube} is not one."
 
 
+def test_a_cube_of_32768_is_the_highest_a_game_records():
+    score = MatchScore(SessionRules())
+    score.record(GameOutcome(winner=WHITE, kind=ResultKind.BACKGAMMON, cube=2**15, cube_owner=WHITE))
+    assert score.score == (3 * 2**15, 0)
+    with pytest.raises(ScoringError) as error:
+        score.record(GameOutcome(winner=WHITE, cube=2**16, cube_owner=WHITE))
+    assert error.value.field == "cube"
+    assert str(error.value) == "The cube goes up to 32768: a cube of 65536 is beyond it."
+
+
+@pytest.mark.parametrize("rules", [MatchRules, SessionRules])
+def test_a_cube_cap_over_the_highest_cube_is_refused(rules):
+    kwargs = {"length": 7} if rules is MatchRules else {}
+    assert rules(cube_cap=2**15, **kwargs).cube_cap == 32768
+    with pytest.raises(ScoringError) as error:
+        rules(cube_cap=2**31, **kwargs)
+    assert error.value.field == "cube_cap"
+    assert str(error.value) == "The cube cap is at most 32768, the highest cube there is: 2147483648 is over it."
+
+
 def test_a_cube_over_the_event_cap_is_refused():
     score = MatchScore(MatchRules(length=25, cube_cap=64))
     score.record(GameOutcome(winner=WHITE, cube=64, cube_owner=WHITE, points=64))

@@ -1,0 +1,79 @@
+"""Bad input at the API: a 400 with a message on the field, nothing changed, never a 500.
+
+Numbers too large for their column, NUL characters (PostgreSQL refuses them), null where an
+object belongs and bodies that are not objects. Each test also runs on PostgreSQL, where these
+used to fail in the database.
+"""
+
+import pytest
+
+from games.models import Game, Match
+from tournaments.models import Entry, Flight, ResultReport, Tournament
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.tournaments.urls")]
+
+API = "/api/v1"
+HUGE = 10**20
+
+
+def post(client, url, body):
+    return client.post(f"{API}{url}", body, format="json")
+
+
+@pytest.fixture
+def event(staff_api, make_player):
+    """A tournament with a Swiss flight of four checked-in players that has not started yet."""
+    tournament = post(staff_api, "/tournaments/", {"name": "Club Night", "start_date": "2026-12-01"}).json()
+    flight = post(staff_api, "/flights/", {"tournament": tournament["slug"], "name": "Swiss", "format": "swiss",
+                                           "lengths": [3, 3], "swiss_rounds": 2}).json()
+    players = [make_player(f"Entrant {n}") for n in range(4)]
+    for player in players:
+        entry = post(staff_api, "/entries/", {"flight": flight["id"], "player": player.pk}).json()
+        assert staff_api.post(f"{API}/entries/{entry['id']}/check-in/").status_code == 200
+    return tournament, flight, players
+
+
+@pytest.fixture
+def started(staff_api, event):
+    """The event with its first round drawn: a pending pairing between two players."""
+    _, flight, players = event
+    body = {"pairings": [[players[0].pk, players[1].pk], [players[2].pk, players[3].pk]]}
+    assert post(staff_api, f"/flights/{flight['id']}/start/", {}).status_code == 200
+    assert post(staff_api, f"/flights/{flight['id']}/start-round/", body).status_code in (200, 409)
+    pairing = staff_api.get(f"{API}/pairings/", {"flight": flight["id"], "status": "pending"}).json()["results"][0]
+    return flight, pairing
+
+
+# -- the cube ------------------------------------------------------------------------------------
+
+
+def test_a_cube_over_32768_is_refused_and_nothing_is_recorded(staff_api, make_player):
+    a, b = make_player(), make_player()
+    match = post(staff_api, "/matches/", {"player_a": a.pk, "player_b": b.pk, "kind": "session"}).json()
+    response = post(staff_api, f"/matches/{match['id']}/games/",
+                    {"number": 1, "winner": a.pk, "kind": "backgammon", "cube": 2**30, "cube_owner": a.pk})
+    assert response.status_code == 400
+    assert response.json() == {"cube": ["The cube goes up to 32768: a cube of 1073741824 is beyond it."]}
+    assert not Game.objects.filter(match_id=match["id"]).exists()
+    assert Match.objects.get(pk=match["id"]).version == match["version"]
+
+
+def test_the_highest_cube_is_recorded_with_its_points(staff_api, make_player):
+    a, b = make_player(), make_player()
+    match = post(staff_api, "/matches/", {"player_a": a.pk, "player_b": b.pk, "kind": "session"}).json()
+    response = post(staff_api, f"/matches/{match['id']}/games/",
+                    {"number": 1, "winner": a.pk, "kind": "backgammon", "cube": 2**15, "cube_owner": a.pk})
+    assert response.status_code == 201, response.json()
+    assert response.json()["score"] == [3 * 2**15, 0]
+
+
+@pytest.mark.parametrize("url", ["/matches/", "/tournaments/"])
+def test_a_cube_cap_too_large_for_any_cube_is_refused(staff_api, make_player, url):
+    a, b = make_player(), make_player()
+    body = {"player_a": a.pk, "player_b": b.pk, "length": 7} if url == "/matches/" else {
+        "name": "Capped", "start_date": "2026-12-01"}
+    response = post(staff_api, url, {**body, "cube_cap": 2**31})
+    assert response.status_code == 400
+    assert response.json() == {
+        "cube_cap": ["The cube cap is at most 32768, the highest cube there is: 2147483648 is over it."]}
+    assert not Match.objects.exists() and not Tournament.objects.exists()
