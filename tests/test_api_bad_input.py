@@ -77,3 +77,27 @@ def test_a_cube_cap_too_large_for_any_cube_is_refused(staff_api, make_player, ur
     assert response.json() == {
         "cube_cap": ["The cube cap is at most 32768, the highest cube there is: 2147483648 is over it."]}
     assert not Match.objects.exists() and not Tournament.objects.exists()
+
+
+# -- reasons in the audit trail ------------------------------------------------------------------
+
+
+def test_a_long_reason_for_a_correction_is_kept_whole_in_the_history(staff_api, make_player):
+    a, b = make_player(), make_player()
+    match = post(staff_api, "/matches/", {"player_a": a.pk, "player_b": b.pk, "length": 7}).json()
+    assert post(staff_api, f"/matches/{match['id']}/games/", {"number": 1, "winner": a.pk}).status_code == 201
+    reason = ("The score sheet was read upside down. " * 13).strip()  # 493 characters; the API takes 500
+    response = staff_api.put(f"{API}/matches/{match['id']}/games/1/", {"winner": b.pk, "reason": reason},
+                             format="json")
+    assert response.status_code == 200, response.json()
+    assert Game.history.filter(match_id=match["id"], history_change_reason=reason).count() == 1
+    assert Match.history.filter(id=match["id"], history_change_reason=reason).count() == 1
+
+
+def test_a_long_reason_for_a_withdrawal_is_kept_whole_in_the_history(staff_api, event):
+    _, flight, players = event
+    entry = Entry.objects.get(flight_id=flight["id"], player=players[0])
+    reason = "Called away: " + "x" * 300
+    response = post(staff_api, f"/entries/{entry.pk}/withdraw/", {"reason": reason})
+    assert response.status_code == 200, response.json()
+    assert entry.history.latest().history_change_reason == reason
