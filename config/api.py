@@ -1,6 +1,9 @@
-"""API-wide behaviour: errors as a message per field, conflicts as 409."""
+"""API-wide behaviour: errors as a message per field, conflicts as 409, ids in query strings."""
 
+import django_filters
+from django import forms
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.validators import MaxValueValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
 from rest_framework import exceptions, status
@@ -9,6 +12,20 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.engine.errors import ScoringError
 
 from .errors import ConflictError
+
+
+class IdFilter(django_filters.NumberFilter):
+    """An id in the query string (`?player=12`): a whole number no larger than an id can be, or
+    400 with a message on the parameter (a number too large for the column is not a 500)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", -(2**63))
+        super().__init__(*args, **kwargs)
+
+    def get_max_validator(self):
+        return MaxValueValidator(2**63 - 1)
 
 
 class Conflict(exceptions.APIException):

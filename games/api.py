@@ -12,6 +12,8 @@ from django.conf import settings
 from django.http import HttpResponse
 from rest_framework.parsers import FormParser, MultiPartParser
 
+from config.api import IdFilter
+
 from . import selectors, services
 from .matfiles import MatchFileRejected, decode_match_file, match_file_export, match_file_import
 from .models import Game, Match, MatchFile, MatchStatus, Player
@@ -77,7 +79,7 @@ class PlayerViewSet(viewsets.ModelViewSet):
 
 
 class MatchFilter(django_filters.FilterSet):
-    player = django_filters.NumberFilter(method="filter_player", help_text="Matches of this player id.")
+    player = IdFilter(method="filter_player", help_text="Matches of this player id.")
     played_after = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="gte")
     played_before = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="lte")
     state = django_filters.ChoiceFilter(field_name="status", choices=MatchStatus.choices)

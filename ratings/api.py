@@ -13,6 +13,7 @@ from . import selectors, services
 from .serializers import (
     ForecastSerializer,
     RatingChangeSerializer,
+    RatingListQuerySerializer,
     RatingRunSerializer,
     RatingSerializer,
     RecomputeRequestSerializer,
@@ -47,12 +48,14 @@ class RatingListView(generics.ListAPIView):
     filter_backends = []
 
     def get_queryset(self):
-        params = self.request.query_params
+        query = RatingListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
         return selectors.rating_list(
-            system=params.get("system") or "fibs",
-            country=params.get("country") or None,
-            club=params.get("club") or None,
-            provisional=_flag(params.get("provisional")),
+            system=params["system"] or "fibs",
+            country=params["country"] or None,
+            club=params["club"] or None,
+            provisional=_flag(params["provisional"]),
         )
 
 

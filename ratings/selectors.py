@@ -89,6 +89,8 @@ def player_find(text: str | int, *, field: str = "player") -> Player:
     """A player by id or by name (case-insensitive). Raises `ValidationError` on `field` when
     there is none, or several of that name."""
     text = str(text).strip()
+    if "\x00" in text:  # no name or id holds one (and PostgreSQL refuses to compare with it)
+        raise ValidationError({field: [f"No player is called {text!r}."]})
     if text.isdigit():
         player = Player.objects.filter(pk=int(text)).first()
         if player is None:
@@ -145,10 +147,10 @@ def match_forecast(
         errors.update(error.message_dict)
     try:
         length = int(str(length).strip())
-        if length < 1:
+        if not 1 <= length <= 99:
             raise ValueError
     except ValueError:
-        errors["length"] = ["The length is a whole number of points, at least 1."]
+        errors["length"] = ["The length is a whole number of points, from 1 to 99."]
     found = {}
     for field, text in (("a", player_a), ("b", player_b)):
         try:

@@ -44,6 +44,15 @@ class RatingRunSerializer(serializers.ModelSerializer):
         ]
 
 
+class RatingListQuerySerializer(serializers.Serializer):
+    """The filters of the rating list, read from the query string (empty means no filter)."""
+
+    system = serializers.CharField(required=False, allow_blank=True, default="")
+    country = serializers.CharField(required=False, allow_blank=True, default="")
+    club = serializers.CharField(required=False, allow_blank=True, default="")
+    provisional = serializers.CharField(required=False, allow_blank=True, default="")
+
+
 class RecomputeRequestSerializer(serializers.Serializer):
     system = serializers.CharField(required=False, allow_blank=True, help_text="fibs or crawford; both by default.")
 

@@ -79,6 +79,46 @@ def test_a_cube_cap_too_large_for_any_cube_is_refused(staff_api, make_player, ur
     assert not Match.objects.exists() and not Tournament.objects.exists()
 
 
+# -- numbers too large for their columns ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["/matches/"])
+@pytest.mark.parametrize("value, message", [
+    (str(HUGE), "Ensure this value is less than or equal to 9223372036854775807."),
+    (str(-HUGE), "Ensure this value is greater than or equal to -9223372036854775808."),
+    ("1.5", "Enter a whole number."),
+])
+def test_a_player_filter_that_is_no_id_is_refused(api, url, value, message):
+    response = api.get(f"{API}{url}", {"player": value})
+    assert response.status_code == 400
+    assert response.json() == {"player": [message]}
+
+
+# -- null, NUL and bodies that are not objects ----------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["country", "club"])
+def test_a_rating_list_filter_with_a_nul_character_is_refused(api, field):
+    response = api.get(f"{API}/ratings/", {field: "D\x00K"})
+    assert response.status_code == 400
+    assert response.json() == {field: ["Null characters are not allowed."]}
+
+
+def test_a_prediction_for_a_name_with_a_nul_character_finds_nobody(api, make_player):
+    anna = make_player("Anna Berg")
+    response = api.get(f"{API}/ratings/predict/", {"a": "Anna\x00Berg", "b": str(anna.pk), "length": "7"})
+    assert response.status_code == 400
+    assert response.json() == {"a": ["No player is called 'Anna\\x00Berg'."]}
+
+
+@pytest.mark.parametrize("length", ["100", "2147483648", str(HUGE)])
+def test_a_prediction_for_a_match_longer_than_99_points_is_refused(api, make_player, length):
+    anna, bo = make_player("Anna Berg"), make_player("Bo Jensen")
+    response = api.get(f"{API}/ratings/predict/", {"a": str(anna.pk), "b": str(bo.pk), "length": length})
+    assert response.status_code == 400
+    assert response.json() == {"length": ["The length is a whole number of points, from 1 to 99."]}
+
+
 # -- reasons in the audit trail ------------------------------------------------------------------
 
 
