@@ -82,7 +82,61 @@ def test_a_cube_cap_too_large_for_any_cube_is_refused(staff_api, make_player, ur
 # -- numbers too large for their columns ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["/matches/"])
+@pytest.mark.parametrize("field, value, message", [
+    ("random_seed", HUGE, "Ensure this value is less than or equal to 9223372036854775807."),
+    ("random_seed", -HUGE, "Ensure this value is greater than or equal to -9223372036854775808."),
+    ("swiss_rounds", 2**31, "Ensure this value is less than or equal to 32767."),
+    ("out_after_losses", 2**31, "Ensure this value is less than or equal to 32767."),
+    ("qualifiers", 2**31, "Ensure this value is less than or equal to 32767."),
+])
+def test_a_flight_setting_too_large_is_refused_when_added_and_when_changed(staff_api, event, field, value, message):
+    tournament, flight, _ = event
+    response = post(staff_api, "/flights/", {"tournament": tournament["slug"], "name": "Side", "format": "swiss",
+                                             "lengths": [3], field: value})
+    assert response.status_code == 400
+    assert response.json() == {field: [message]}
+    assert list(Flight.objects.values_list("name", flat=True)) == ["Swiss"]
+
+    response = staff_api.patch(f"{API}/flights/{flight['id']}/", {field: value}, format="json")
+    assert response.status_code == 400
+    assert response.json() == {field: [message]}
+    stored = Flight.objects.get(pk=flight["id"])
+    assert (getattr(stored, field), stored.version) == (flight[field], flight["version"])
+
+
+def test_a_draw_seed_too_large_is_refused_and_the_flight_does_not_start(staff_api, event):
+    _, flight, _ = event
+    response = post(staff_api, f"/flights/{flight['id']}/start/", {"random_seed": HUGE})
+    assert response.status_code == 400
+    assert response.json() == {"random_seed": ["Ensure this value is less than or equal to 9223372036854775807."]}
+    assert Flight.objects.get(pk=flight["id"]).status == "draft"
+
+
+def test_a_seed_too_large_is_refused_for_an_entry(staff_api, event, make_player):
+    _, flight, _ = event
+    response = post(staff_api, "/entries/", {"flight": flight["id"], "player": make_player().pk, "seed": 2**31})
+    assert response.status_code == 400
+    assert response.json() == {"seed": ["Ensure this value is less than or equal to 2147483647."]}
+    assert Entry.objects.filter(flight_id=flight["id"]).count() == 4
+
+
+def test_a_clock_too_long_is_refused_for_a_tournament(staff_api):
+    response = post(staff_api, "/tournaments/", {"name": "Slow", "start_date": "2026-12-01", "clock_seconds": HUGE})
+    assert response.status_code == 400
+    assert response.json() == {"clock_seconds": ["Ensure this value is less than or equal to 2147483647."]}
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("action", ["reports", "override"])
+def test_a_reported_score_too_large_is_refused(staff_api, started, action):
+    _, pairing = started
+    response = post(staff_api, f"/pairings/{pairing['id']}/{action}/", {"score_a": HUGE, "score_b": 1})
+    assert response.status_code == 400
+    assert response.json() == {"score_a": ["Ensure this value is less than or equal to 9999."]}
+    assert not ResultReport.objects.filter(pairing_id=pairing["id"]).exists()
+
+
+@pytest.mark.parametrize("url", ["/matches/", "/pairings/"])
 @pytest.mark.parametrize("value, message", [
     (str(HUGE), "Ensure this value is less than or equal to 9223372036854775807."),
     (str(-HUGE), "Ensure this value is greater than or equal to -9223372036854775808."),
@@ -95,6 +149,46 @@ def test_a_player_filter_that_is_no_id_is_refused(api, url, value, message):
 
 
 # -- null, NUL and bodies that are not objects ----------------------------------------------------
+
+
+@pytest.mark.parametrize("action", ["reports", "override"])
+def test_a_null_game_in_a_reported_score_sheet_is_refused(staff_api, started, action):
+    _, pairing = started
+    winner = pairing["player_a"]["id"]
+    response = post(staff_api, f"/pairings/{pairing['id']}/{action}/", {"games": [None, {"winner": winner}]})
+    assert response.status_code == 400
+    assert response.json() == {"games": {"0": ["This field may not be null."]}}
+    assert not ResultReport.objects.filter(pairing_id=pairing["id"]).exists()
+
+
+def test_a_tournament_named_with_a_nul_character_is_not_found(staff_api, event):
+    response = post(staff_api, "/flights/", {"tournament": "club\x00night", "name": "Side", "format": "swiss",
+                                             "lengths": [3]})
+    assert response.status_code == 400
+    assert response.json() == {"tournament": ["Object with slug=club\\x00night does not exist."]}
+    assert Flight.objects.count() == 1
+
+
+@pytest.mark.parametrize("body, message", [
+    ("null", "No data provided"),
+    ('["ill"]', "Invalid data. Expected a dictionary, but got list."),
+    ('"ill"', "Invalid data. Expected a dictionary, but got str."),
+])
+def test_a_withdrawal_whose_body_is_not_an_object_is_refused(staff_api, event, body, message):
+    _, flight, players = event
+    entry = Entry.objects.get(flight_id=flight["id"], player=players[0])
+    response = staff_api.post(f"{API}/entries/{entry.pk}/withdraw/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"non_field_errors": [message]}
+    assert Entry.objects.get(pk=entry.pk).status == "checked_in"
+
+
+def test_a_withdrawal_without_a_body_is_taken(staff_api, event):
+    _, flight, players = event
+    entry = Entry.objects.get(flight_id=flight["id"], player=players[0])
+    response = staff_api.post(f"{API}/entries/{entry.pk}/withdraw/")
+    assert response.status_code == 200
+    assert response.json()["status"] == "withdrawn"
 
 
 @pytest.mark.parametrize("field", ["country", "club"])

@@ -9,6 +9,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from config.api import IdFilter
+
 from . import selectors, services
 from .models import Entry, Flight, Pairing, ResultReport, Round, Tournament
 from .permissions import ReadOnlyOrSignedIn, require_td
@@ -32,6 +34,7 @@ from .serializers import (
     ScheduleSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
+    WithdrawSerializer,
 )
 
 
@@ -208,12 +211,12 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def check_in(self, request, pk=None):
         return self._detail(services.entry_check_in(entry=self.get_object(), by=request.user))
 
-    @extend_schema(request=DisputeSerializer, responses={200: EntrySerializer})
+    @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
         """The player leaves: his remaining matches are walkovers (not rated)."""
-        reason = request.data.get("reason", "") if hasattr(request.data, "get") else ""
-        return self._detail(services.entry_withdraw(entry=self.get_object(), by=request.user, reason=reason))
+        data = _valid(WithdrawSerializer, request.data)
+        return self._detail(services.entry_withdraw(entry=self.get_object(), by=request.user, reason=data["reason"]))
 
 
 class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -237,7 +240,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 class PairingFilter(django_filters.FilterSet):
     tournament = django_filters.CharFilter(field_name="flight__tournament__slug")
     round = django_filters.NumberFilter(field_name="round__number")
-    player = django_filters.NumberFilter(method="filter_player")
+    player = IdFilter(method="filter_player")
 
     class Meta:
         model = Pairing

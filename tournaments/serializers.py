@@ -7,6 +7,22 @@ from games.serializers import PlayerBriefSerializer
 
 from .models import Entry, Flight, FlightFormat, FlightKindChoice, Pairing, ResultReport, Round, SeedingChoice, Tournament
 
+# The largest numbers the columns behind these fields hold: a larger one is refused with a
+# message on its field instead of failing in the database.
+SMALL_MAX = 2**15 - 1
+INTEGER_MAX = 2**31 - 1
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+SCORE_MAX = 9999
+
+
+class TournamentSlugField(serializers.SlugRelatedField):
+    """A tournament by its slug; text no slug can be (a NUL character) is "not found", as any other."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", "\\x00"))
+        return super().to_internal_value(data)
+
 
 class TournamentSerializer(serializers.ModelSerializer):
     organisers = serializers.SerializerMethodField()
@@ -32,7 +48,8 @@ class TournamentCreateSerializer(serializers.Serializer):
     end_date = serializers.DateField(required=False, default=None)
     cube_cap = serializers.IntegerField(required=False, allow_null=True, default=None)
     clock = serializers.CharField(max_length=120, required=False, default="")
-    clock_seconds = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    clock_seconds = serializers.IntegerField(min_value=0, max_value=INTEGER_MAX, required=False, allow_null=True,
+                                             default=None)
     bye_policy = serializers.CharField(required=False, default="top_seeds")
     correction_policy = serializers.CharField(required=False, default="td_after_next_round")
 
@@ -59,18 +76,22 @@ class FlightSerializer(serializers.ModelSerializer):
 
 
 class FlightCreateSerializer(serializers.Serializer):
-    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    tournament = TournamentSlugField(slug_field="slug", queryset=Tournament.objects.all())
     name = serializers.CharField(max_length=80)
     format = serializers.ChoiceField(choices=FlightFormat.choices)
     kind = serializers.ChoiceField(choices=FlightKindChoice.choices, default="main")
     lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
     feeders = FeederSerializer(many=True, required=False, default=list)
     seeding = serializers.ChoiceField(choices=SeedingChoice.choices, default="manual")
-    random_seed = serializers.IntegerField(required=False, allow_null=True, default=None)
-    swiss_rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
-    out_after_losses = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
+                                           default=None)
+    swiss_rounds = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True,
+                                            default=None)
+    out_after_losses = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True,
+                                                default=None)
     tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    qualifiers = serializers.IntegerField(min_value=2, required=False, allow_null=True, default=None)
+    qualifiers = serializers.IntegerField(min_value=2, max_value=SMALL_MAX, required=False, allow_null=True,
+                                          default=None)
     auto_pair = serializers.BooleanField(default=True)
 
 
@@ -79,11 +100,11 @@ class FlightUpdateSerializer(serializers.Serializer):
 
     lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, required=False)
     seeding = serializers.ChoiceField(choices=SeedingChoice.choices, required=False)
-    random_seed = serializers.IntegerField(required=False, allow_null=True)
-    swiss_rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    out_after_losses = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True)
+    swiss_rounds = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True)
+    out_after_losses = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True)
     tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
-    qualifiers = serializers.IntegerField(min_value=2, required=False, allow_null=True)
+    qualifiers = serializers.IntegerField(min_value=2, max_value=SMALL_MAX, required=False, allow_null=True)
     auto_pair = serializers.BooleanField(required=False)
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
                                        help_text="The version you read; a later change answers 409.")
@@ -103,7 +124,8 @@ class FlightStartSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None,
         help_text="A hand-made draw: [[player id, player id or null for a bye], ...].",
     )
-    random_seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
+                                           default=None)
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
@@ -128,7 +150,7 @@ class EntrySerializer(serializers.ModelSerializer):
 class EntryCreateSerializer(serializers.Serializer):
     flight = serializers.PrimaryKeyRelatedField(queryset=Flight.objects.select_related("tournament"))
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    seed = serializers.IntegerField(min_value=1, max_value=INTEGER_MAX, required=False, allow_null=True, default=None)
 
 
 class WithdrawSerializer(serializers.Serializer):
@@ -203,9 +225,10 @@ class GameLineSerializer(serializers.Serializer):
 
 
 class ReportInputSerializer(serializers.Serializer):
-    score_a = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
-    score_b = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
-    games = GameLineSerializer(many=True, required=False, allow_null=True, default=None)
+    score_a = serializers.IntegerField(min_value=0, max_value=SCORE_MAX, required=False, allow_null=True, default=None)
+    score_b = serializers.IntegerField(min_value=0, max_value=SCORE_MAX, required=False, allow_null=True, default=None)
+    # A list that may be null whose games may not be (`many=True` would let null games through).
+    games = serializers.ListSerializer(child=GameLineSerializer(), required=False, allow_null=True, default=None)
     note = serializers.CharField(required=False, allow_blank=True, default="")
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
                                        help_text="The pairing's version you saw; a stale one answers 409.")
