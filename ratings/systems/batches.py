@@ -126,100 +126,173 @@ def records_as_arrays(
     return arrays, players, played
 
 
-def batches(player_a: np.ndarray, player_b: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
+def batches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The matches in batch order and where each batch starts.
 
     Returns (`order`, `starts`): `order[starts[j]:starts[j + 1]]` are the indices of the
     matches of batch j, in history order. No player plays twice in a batch, and each player's
     matches fall in increasing batches (see the module's description)."""
-    last = [0] * players
-    batch_of = []
-    put = batch_of.append
-    for a, b in zip(player_a.tolist(), player_b.tolist()):
-        la = last[a]
-        lb = last[b]
-        batch = (la if la > lb else lb) + 1
-        last[a] = batch
-        last[b] = batch
-        put(batch)
-    numbers = np.asarray(batch_of, dtype=np.int64)
-    order = np.argsort(numbers, kind="stable")
-    sizes = np.bincount(numbers, minlength=1)[1:]
-    starts = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    return order, starts
+    placed, _ = _schedule(_PlayerSequences.of(player_a, player_b))
+    return (np.concatenate(placed) if placed else np.zeros(0, dtype=np.int64)), _starts(placed)
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayerSequences:
+    """Each player's matches in history order. The sides of the matches are numbered 2·i for
+    player A of match i and 2·i + 1 for player B; per side, `player` plays it, `following` is
+    the side of his next match (−1 after his last) and `first` is True at his first match.
+    `last_sides` holds each player's last side and `last_players` who plays it."""
+
+    player: np.ndarray
+    following: np.ndarray
+    first: np.ndarray
+    last_sides: np.ndarray
+    last_players: np.ndarray
+
+    @classmethod
+    def of(cls, player_a: np.ndarray, player_b: np.ndarray) -> _PlayerSequences:
+        n = len(player_a)
+        player_of_side = np.empty(2 * n, dtype=np.int64)
+        player_of_side[0::2] = player_a
+        player_of_side[1::2] = player_b
+        # the sides grouped by player, in history order within a player: (player, side)
+        # packed into one integer, as one plain sort is several times faster than a stable
+        # argsort by player
+        bits = max(1, (2 * n - 1).bit_length())
+        if n and int(player_of_side.max()) >= 1 << (63 - bits):
+            raise ValueError("too many players for a history this long")
+        keys = (player_of_side << bits) | np.arange(2 * n, dtype=np.int64)
+        keys.sort()
+        player = keys >> bits
+        sides = keys & ((1 << bits) - 1)
+        starts_player = np.ones(2 * n + 1, dtype=bool)
+        np.not_equal(player[1:], player[:-1], out=starts_player[1 : 2 * n])
+        following = np.empty(2 * n, dtype=np.int64)
+        following[sides] = np.where(starts_player[1:], -1, np.append(sides[1:], -1))
+        first = np.empty(2 * n, dtype=bool)
+        first[sides] = starts_player[:-1]
+        last = starts_player[1:]
+        return cls(player_of_side, following, first, sides[last], player[last])
+
+
+def _schedule(sequences: _PlayerSequences) -> tuple[list[np.ndarray], np.ndarray]:
+    """The batches, one batch at a time, each its matches in history order; and per side the
+    row it reads its state from (`BatchLayout.source`, by side).
+
+    Batch 1 holds the matches that are both players' first. Once a batch is placed, the next
+    holds the matches whose two players' previous matches have all been placed: the earliest
+    batch after both of them, as the module's description has it. A player's next match is
+    near his last in the history, so the arrays here are read and written near the batch."""
+    following = sequences.following
+    # per side, True while the same player's previous match is still to be placed
+    waiting = ~sequences.first
+    source = len(waiting) + sequences.player
+    batch = np.flatnonzero(~(waiting[0::2] | waiting[1::2]))
+    placed = []
+    place = 0
+    while batch.size:
+        placed.append(batch)
+        here = np.concatenate((2 * batch, 2 * batch + 1))
+        reached = following[here]
+        linked = reached >= 0
+        reached = reached[linked]
+        source[reached] = np.arange(place, place + len(here))[linked]
+        place += len(here)
+        waiting[reached] = False
+        ready = reached[~waiting[reached ^ 1]] >> 1
+        # a match whose two players both come from this batch is reached twice; sorted, a
+        # batch's matches are in history order
+        ready.sort()
+        repeated = np.zeros(len(ready), dtype=bool)
+        np.equal(ready[1:], ready[:-1], out=repeated[1:])
+        batch = ready[~repeated]
+    if place != len(waiting):
+        raise AssertionError("every match must be placed in a batch")
+    return placed, source
+
+
+def _starts(placed: list[np.ndarray]) -> np.ndarray:
+    """Match counts before each batch, and the total at the end."""
+    starts = np.zeros(len(placed) + 1, dtype=np.int64)
+    np.cumsum([len(batch) for batch in placed], out=starts[1:])
+    return starts
 
 
 @dataclass(frozen=True, slots=True)
 class BatchLayout:
     """Where each side of each match goes in the engines' working order: batch after batch,
     each batch as its matches' A sides followed by their B sides, so that a batch is one
-    contiguous span of length 2·m and both sides are updated together."""
+    contiguous span of places and both sides are updated together.
 
+    The engines keep each quantity of the players' states in one array of rows: a row per
+    place, written with the state after that side's match, then a row per player, his state
+    before his first match (`rows`). A side reads its state before the match from row
+    `source[place]`; a player's final state is in row `final[player]`. No row is written
+    twice, so a batch reads its inputs with one gather and writes its outputs to one
+    contiguous span."""
+
+    side: np.ndarray
+    """The side at each place: 2·i for player A of match i, 2·i + 1 for player B."""
+    match: np.ndarray
+    """The match (history index) at each place."""
     who: np.ndarray
     """The player at each place."""
-    order: np.ndarray
-    """The matches (history indices) batch after batch: batch j's are order[starts[j]:starts[j + 1]]."""
+    starts: np.ndarray
+    """Match counts before each batch (and the total at the end)."""
     slot_a: np.ndarray
     """Per match (history order), the place of its A side; its B side is at `slot_b`."""
     slot_b: np.ndarray
-    starts: np.ndarray
-    """Match counts before each batch (and the total at the end)."""
+    source: np.ndarray
+    """Per place, the row of the player's state before the match: the place of his previous
+    match, or the row of his starting state."""
+    final: np.ndarray
+    """Per player, the row of his state after his last match (his starting state's if none)."""
 
     @classmethod
     def of(cls, history: HistoryArrays) -> BatchLayout:
-        order, starts = batches(history.player_a, history.player_b, history.players)
-        n = len(order)
-        sizes = np.diff(starts)
-        batch = np.repeat(np.arange(len(sizes)), sizes)
-        place = np.arange(n, dtype=np.int64) + starts[:-1][batch]
-        slot_a = np.empty(n, dtype=np.int64)
-        slot_b = np.empty(n, dtype=np.int64)
-        slot_a[order] = place
-        slot_b[order] = place + sizes[batch]
-        who = np.empty(2 * n, dtype=np.int64)
-        who[slot_a] = history.player_a
-        who[slot_b] = history.player_b
-        return cls(who, order, slot_a, slot_b, starts)
+        sequences = _PlayerSequences.of(history.player_a, history.player_b)
+        placed, source_by_side = _schedule(sequences)
+        n = len(history.days)
+        # per batch, its matches' A sides, then their B sides
+        side = np.concatenate([half for batch in placed for half in (2 * batch, 2 * batch + 1)] or [[]])
+        side = side.astype(np.int64, copy=False)
+        place_of_side = np.empty(2 * n, dtype=np.int64)
+        place_of_side[side] = np.arange(2 * n, dtype=np.int64)
+        final = 2 * n + np.arange(history.players, dtype=np.int64)
+        final[sequences.last_players] = place_of_side[sequences.last_sides]
+        return cls(
+            side, side >> 1, sequences.player[side], _starts(placed), place_of_side[0::2], place_of_side[1::2],
+            source_by_side[side], final,
+        )
+
+    @property
+    def rows(self) -> int:
+        """Rows of a state array: one per place, then one per player."""
+        return len(self.side) + len(self.final)
 
     def sides(self, values_a: np.ndarray, values_b: np.ndarray | None = None) -> np.ndarray:
         """Per-match values (history order) laid out by place: `values_a` for the A sides and
         `values_b` (the same by default) for the B sides."""
-        laid = np.empty(2 * len(self.slot_a), dtype=values_a.dtype)
-        laid[self.slot_a] = values_a
-        laid[self.slot_b] = values_a if values_b is None else values_b
-        return laid
+        if values_b is None:
+            return values_a[self.match]
+        return np.stack((values_a, values_b), axis=1).ravel()[self.side]
 
-    def changes_buffer(self, quantities: int) -> np.ndarray:
-        """Room for `quantities` numbers per side per match, in history order: shape
-        (matches, 2, quantities), A side first (see `keep_changes`)."""
-        return np.empty((len(self.order), 2, quantities), dtype=np.float64)
+    def state(self, starting: np.ndarray) -> np.ndarray:
+        """A state array of `rows` rows, the players' `starting` states (one row per player,
+        a number or a row of numbers each) after the places."""
+        rows = np.empty((self.rows, *starting.shape[1:]), dtype=starting.dtype)
+        rows[len(self.side) :] = starting
+        return rows
 
-    def keep_changes(self, buffer: np.ndarray, first: int, after: int, *columns: np.ndarray) -> None:
-        """Store, for the batch laid out at places [first, after), one column per quantity (by
-        place), into `buffer` by match."""
-        m = (after - first) // 2
-        rows = np.empty((m, 2, len(columns)), dtype=np.float64)
-        for quantity, column in enumerate(columns):
-            rows[:, 0, quantity] = column[:m]
-            rows[:, 1, quantity] = column[m:]
-        buffer[self.order[first // 2 : first // 2 + m]] = rows
+    def in_history_order(self, laid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Values by place as per-match arrays in history order: (A sides, B sides)."""
+        return laid[self.slot_a], laid[self.slot_b]
 
     def spans(self):
         """Per batch: (first place, place after the last, matches rated once it is done)."""
         starts = self.starts.tolist()
         for first, after in zip(starts[:-1], starts[1:]):
             yield 2 * first, 2 * after, after
-
-
-def change_columns(buffer: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
-    """The columns of a changes buffer (`BatchLayout.changes_buffer`) by name: `{name}_a` and
-    `{name}_b`, views into the buffer (strided, not copied)."""
-    return {
-        f"{name}_{side}": buffer[:, number, quantity]
-        for number, side in enumerate("ab")
-        for quantity, name in enumerate(names)
-    }
 
 
 class ProgressReporter:

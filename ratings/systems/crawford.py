@@ -267,17 +267,12 @@ class CrawfordRating(RatingEngine):
         return RunResult(self.name, ratings, changes, len(records))
 
     def _rate_arrays(self, history, states: dict, progress, keep_changes: bool) -> batches.ArrayRun:
-        """The vectorised engine: the history batch by batch (`batches.batches`), each batch's
-        two sides updated together by `_games_vectorised`."""
+        """The vectorised engine: the history batch by batch (`batches.BatchLayout`), each
+        batch's two sides updated together by `_games_vectorised`."""
         np = batches.np
         p = self.parameters
         scale = GLICKO2_SCALE
         n = len(history.days)
-        mu = states["mu"]
-        phi = states["phi"]
-        sigma2 = states["sigma2"]
-        log_sigma2 = states["log_sigma2"]
-        last_day = states["last_day"]
         phi_cap = p.maximum_deviation / scale
         per_day = 1.0 / p.period_days
         tau = p.tau
@@ -287,52 +282,65 @@ class CrawfordRating(RatingEngine):
         distinct = np.unique(history.lengths)
         factors = np.array([p.length_factor(int(length)) for length in distinct.tolist()], dtype=np.float64)
         layout = batches.BatchLayout.of(history)
+        source = layout.source
         k = layout.sides(factors[np.searchsorted(distinct, history.lengths)])
-        day = layout.sides(history.days)
         score = layout.sides(np.where(history.a_won, 1.0, 0.0), np.where(history.a_won, 0.0, 1.0))
-        who = layout.who
-        # per player, one row per quantity: μ, φ, σ², ln σ², day of the last match
-        table = np.stack((mu, phi, sigma2, log_sigma2, last_day))
+        # the days since each side's previous match (−inf before a player's first)
+        day = layout.sides(history.days)
+        days_since = day - np.concatenate((day, states["last_day"]))[source]
+        # per place, the state after that side's match, then per player his starting state (see
+        # `BatchLayout`): μ, φ, σ² and ln σ² side by side, so that a batch reads a side's state
+        # with one gather
+        table = layout.state(np.stack((states["mu"], states["phi"], states["sigma2"], states["log_sigma2"]), axis=1))
         if keep_changes:
-            changes = layout.changes_buffer(5)
+            mu_before = np.empty(2 * n)
+            phi_before = np.empty(2 * n)
+            expected = np.empty(2 * n)
         reporter = batches.ProgressReporter(progress, n)
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             for start, stop, done in layout.spans():
                 m = (stop - start) // 2
-                both = who[start:stop]
-                mu_x, phi_x, sigma2_x, log_sigma2_x, last_x = np.take(table, both, axis=1)
-                day_x = day[start:stop]
-                gap = day_x - last_x
+                before = table.take(source[start:stop], axis=0)
+                mu_x = before[:, 0]
+                phi_x = before[:, 1]
+                sigma2_x = before[:, 2]
+                gap = days_since[start:stop]
                 grown = np.sqrt(phi_x * phi_x + sigma2_x * gap * per_day)
                 phi_x = np.where(gap > 0.0, np.where(grown <= phi_cap, grown, np.maximum(phi_x, phi_cap)), phi_x)
-                phi_opponent = np.concatenate((phi_x[m:], phi_x[:m]))
-                mu_opponent = np.concatenate((mu_x[m:], mu_x[:m]))
-                kg = k[start:stop] / np.sqrt(1.0 + three_over_pi2 * phi_opponent * phi_opponent)
-                mu_new, phi_new, sigma2_new, log_sigma2_new, expected = _games_vectorised(
-                    np, mu_x, phi_x, sigma2_x, log_sigma2_x, mu_opponent, kg, score[start:stop], tau,
-                    exp_minus_tau, tolerance,
+                # each side's opponent is m places away, in the other half of the batch
+                spread = np.sqrt(1.0 + three_over_pi2 * phi_x * phi_x)
+                kg = k[start:stop] / np.concatenate((spread[m:], spread[:m]))
+                after = table[start:stop]
+                (after[:, 0], after[:, 1], after[:, 2], after[:, 3], e) = _games_vectorised(
+                    np, mu_x, phi_x, sigma2_x, before[:, 3], np.concatenate((mu_x[m:], mu_x[:m])), kg,
+                    score[start:stop], tau, exp_minus_tau, tolerance,
                 )
-                # one row at a time: several times faster than table[:, both] = ...
-                for row, values in zip(table, (mu_new, phi_new, sigma2_new, log_sigma2_new, day_x)):
-                    row[both] = values
                 if keep_changes:
-                    layout.keep_changes(
-                        changes, start, stop, RATING_CENTRE + scale * mu_x, RATING_CENTRE + scale * mu_new,
-                        scale * phi_x, scale * phi_new, expected,
-                    )
+                    mu_before[start:stop] = mu_x
+                    phi_before[start:stop] = phi_x
+                    expected[start:stop] = e
                 reporter.advance(done)
         reporter.finish(n)
-        mu, phi, sigma2 = table[0], table[1], table[2]
-        unordered = {}
+        changes = {}
         if keep_changes:
-            names = ("rating_before", "rating_after", "deviation_before", "deviation_after", "expected")
-            unordered = batches.change_columns(changes, names)
+            mu_after = table[: 2 * n, 0]
+            phi_after = table[: 2 * n, 1]
+            for name, laid in (
+                ("rating_before", RATING_CENTRE + scale * mu_before),
+                ("rating_after", RATING_CENTRE + scale * mu_after),
+                ("deviation_before", scale * phi_before),
+                ("deviation_after", scale * phi_after),
+                ("expected", expected),
+            ):
+                changes[f"{name}_a"], changes[f"{name}_b"] = layout.in_history_order(laid)
+        final = layout.final
         experience = states["experience"] + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
         matches = states["matches"] + batches.per_player_sums(
             history.player_a, history.player_b, None, history.players
         )
+        mu, phi, sigma2, _ = table[final].T
         deviation = scale * phi
         return batches.ArrayRun(
             self.name,
@@ -343,7 +351,7 @@ class CrawfordRating(RatingEngine):
             matches,
             batches.last_match_of(history.player_a, history.player_b, history.players),
             deviation > p.provisional_deviation,
-            **unordered,
+            **changes,
         )
 
     def _run(
@@ -485,8 +493,12 @@ def _logistic(x: float) -> float:
 
 
 ILLINOIS_ROUNDS = 60
-"""Rounds of the vectorised Illinois iteration; the few updates still unconverged after them
+"""Most rounds of the vectorised Illinois iteration; the updates still unconverged after them
 (none in practice) are finished one by one with the scalar iteration."""
+
+ILLINOIS_ONE_BY_ONE = 16
+"""The vectorised Illinois iteration stops at this many open brackets and finishes them one by
+one with the scalar iteration: below it, numpy's cost per call outweighs the work."""
 
 
 def _finish_illinois(big_a, big_b, f_a, f_b, excess, base, a, tau2, tolerance):
@@ -524,56 +536,33 @@ def _games_vectorised(np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, t
     excess = delta * delta - base
     a = log_sigma2
     tau2 = tau * tau
-    big_a = a.copy()
     denominator = base + sigma2
     f_a = sigma2 * (excess - sigma2) / (2.0 * denominator * denominator)
-    big_b = np.empty_like(a)
-    f_b = np.empty_like(a)
+    # the bracket's other end B: ln(excess) where excess > 0, else the first of a − τ, a − 2τ, …
+    # where f is not negative. Both are computed for every element and the right one taken:
+    # the first step nearly always does, and the few others step on below.
     positive = excess > 0.0
-    where = np.flatnonzero(positive)
-    if where.size:
-        big_b[where] = np.log(excess[where])
-        f_b[where] = -(big_b[where] - a[where]) / tau2
-    where = np.flatnonzero(~positive)
-    if where.size:
-        ex = sigma2[where]
-        steps = 1
-        while where.size:
-            ex = ex * exp_minus_tau
-            trial = a[where] - steps * tau
-            denominator = base[where] + ex
-            f_trial = ex * (excess[where] - ex) / (2.0 * denominator * denominator) + steps / tau
-            found = f_trial >= 0.0
-            big_b[where[found]] = trial[found]
-            f_b[where[found]] = f_trial[found]
-            searching = ~found
-            where = where[searching]
-            ex = ex[searching]
-            steps += 1
-    where = np.flatnonzero(np.abs(big_b - big_a) > tolerance)
-    rounds = 0
-    while where.size and rounds < ILLINOIS_ROUNDS:
-        rounds += 1
-        a_now = big_a[where]
-        b_now = big_b[where]
-        fa_now = f_a[where]
-        fb_now = f_b[where]
-        big_c = a_now + (a_now - b_now) * fa_now / (fb_now - fa_now)
-        ex = np.exp(big_c)
-        denominator = base[where] + ex
-        f_c = ex * (excess[where] - ex) / (2.0 * denominator * denominator) - (big_c - a[where]) / tau2
-        flip = f_c * fb_now <= 0.0
-        a_next = np.where(flip, b_now, a_now)
-        big_a[where] = a_next
-        f_a[where] = np.where(flip, fb_now, fa_now * 0.5)
-        big_b[where] = big_c
-        f_b[where] = f_c
-        where = where[np.abs(big_c - a_next) > tolerance]
-    for i in where.tolist():
-        big_a[i] = _finish_illinois(
-            float(big_a[i]), float(big_b[i]), float(f_a[i]), float(f_b[i]), float(excess[i]), float(base[i]),
-            float(a[i]), tau2, tolerance,
-        )
+    log_excess = np.log(excess)
+    ex = sigma2 * exp_minus_tau
+    denominator = base + ex
+    f_step = ex * (excess - ex) / (2.0 * denominator * denominator) + 1.0 / tau
+    big_b = np.where(positive, log_excess, a - tau)
+    f_b = np.where(positive, -(log_excess - a) / tau2, f_step)
+    searching = np.flatnonzero(~(positive | (f_step >= 0.0)))
+    steps = 2
+    ex = ex[searching]
+    while searching.size:
+        ex = ex * exp_minus_tau
+        trial = a[searching] - steps * tau
+        denominator = base[searching] + ex
+        f_trial = ex * (excess[searching] - ex) / (2.0 * denominator * denominator) + steps / tau
+        found = f_trial >= 0.0
+        big_b[searching[found]] = trial[found]
+        f_b[searching[found]] = f_trial[found]
+        searching = searching[~found]
+        ex = ex[~found]
+        steps += 1
+    big_a = _illinois_vectorised(np, a, big_b, f_a, f_b, excess, base, tau2, tolerance)
     phi_new = 1.0 / np.sqrt(1.0 / phi2 + information)
     mu_new = mu + phi_new * phi_new * surprise
     sigma2_new = np.exp(big_a)
@@ -583,3 +572,41 @@ def _games_vectorised(np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, t
         sigma2_new = np.where(informative, sigma2_new, sigma2)
         big_a = np.where(informative, big_a, log_sigma2)
     return mu_new, phi_new, sigma2_new, big_a, e
+
+
+def _illinois_vectorised(np, a, big_b, f_a, f_b, excess, base, tau2, tolerance):
+    """`_finish_illinois` for many brackets [a, B] at once, each element through the same
+    rounds as alone: returns the converged A per element.
+
+    The brackets still open travel as compact arrays that shrink as brackets close; each
+    round writes its A into the result, where a closed bracket's last A stays. The last few
+    open brackets (a round costs the same for 3 as for 300) finish one by one."""
+    result = a.copy()
+    where = np.flatnonzero(np.abs(big_b - a) > tolerance)
+    open_brackets = (a, big_b, f_a, f_b, excess, base, a)
+    if len(where) < len(a):
+        open_brackets = tuple(values.take(where) for values in open_brackets)
+    big_a, big_b, f_a, f_b, excess, base, a = open_brackets
+    rounds = 0
+    while len(where) > ILLINOIS_ONE_BY_ONE and rounds < ILLINOIS_ROUNDS:
+        rounds += 1
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        ex = np.exp(big_c)
+        denominator = base + ex
+        f_c = ex * (excess - ex) / (2.0 * denominator * denominator) - (big_c - a) / tau2
+        flip = f_c * f_b <= 0.0
+        big_a = np.where(flip, big_b, big_a)
+        f_a = np.where(flip, f_b, f_a * 0.5)
+        big_b = big_c
+        f_b = f_c
+        result[where] = big_a
+        still_open = np.flatnonzero(np.abs(big_b - big_a) > tolerance)
+        if len(still_open) < len(where):
+            where = where[still_open]
+            big_a, big_b, f_a, f_b, excess, base, a = (
+                values.take(still_open) for values in (big_a, big_b, f_a, f_b, excess, base, a)
+            )
+    brackets = zip(big_a.tolist(), big_b.tolist(), f_a.tolist(), f_b.tolist(), excess.tolist(), base.tolist())
+    for i, bracket, a_i in zip(where.tolist(), brackets, a.tolist()):
+        result[i] = _finish_illinois(*bracket, a_i, tau2, tolerance)
+    return result

@@ -140,61 +140,69 @@ class FibsRating(RatingEngine):
         return RunResult(self.name, ratings, changes, len(records))
 
     def _rate_arrays(self, history, rating, experience, matches, progress, keep_changes: bool) -> batches.ArrayRun:
-        """The vectorised engine: the history batch by batch (`batches.batches`), the matches
+        """The vectorised engine: the history batch by batch (`batches.BatchLayout`), the matches
         of a batch updated together with the scalar engine's arithmetic."""
         np = batches.np
         n = len(history.days)
         roots = np.sqrt(history.lengths.astype(np.float64))
         layout = batches.BatchLayout.of(history)
-        # each batch's span holds its A sides, then its B sides: the match-wide values are read
-        # from the A half
+        source = layout.source
+        # match-wide values are laid out by place too, and read from each batch's A half
         exponent_scale = layout.sides(roots / 2000.0)
         stake_scale = layout.sides(4.0 * roots)
         a_won = layout.sides(history.a_won)
-        counted = layout.sides(history.lengths if self.experience_includes_current else np.zeros(n, dtype=np.int64))
-        length = layout.sides(history.lengths.astype(np.float64))
-        who = layout.who
-        table = np.stack((rating.astype(np.float64), experience.astype(np.float64)))
+        lengths = layout.sides(history.lengths.astype(np.float64))
+        # the experience the new-player factor counts, on top of the experience before the match
+        counted = lengths if self.experience_includes_current else np.zeros(2 * n)
+        gains = layout.sides(history.a_won, ~history.a_won)
+        # per place, the rating and experience after that side's match, then per player his
+        # starting rating and experience (see `BatchLayout`)
+        table = layout.state(np.stack((rating.astype(np.float64), experience.astype(np.float64)), axis=1))
         if keep_changes:
-            changes = layout.changes_buffer(3)
+            rating_before = np.empty(2 * n)
+            expected = np.empty(2 * n)
         reporter = batches.ProgressReporter(progress, n)
         for start, stop, done in layout.spans():
             middle = (start + stop) // 2
-            both = who[start:stop]
-            rating_x, experience_x = np.take(table, both, axis=1)
+            before = table.take(source[start:stop], axis=0)
+            rating_x = before[:, 0]
+            experience_x = before[:, 1]
             rating_a = rating_x[: middle - start]
             rating_b = rating_x[middle - start :]
-            won = a_won[start:middle]
             p_a = 1.0 / (1.0 + np.power(10.0, (rating_b - rating_a) * exponent_scale[start:middle]))
             scale = stake_scale[start:middle]
-            stake = np.where(won, scale * (1.0 - p_a), scale * p_a)
+            stake = np.where(a_won[start:middle], scale * (1.0 - p_a), scale * p_a)
             factor = 5.0 - (experience_x + counted[start:stop]) / 100.0
             factor = np.where(factor < 1.0, 1.0, factor)
             change = np.concatenate((stake, stake)) * factor
-            gains = np.concatenate((won, ~won))
-            new = np.where(gains, rating_x + change, rating_x - change)
-            table[0][both] = new
-            table[1][both] = experience_x + length[start:stop]
+            after = table[start:stop]
+            after[:, 0] = np.where(gains[start:stop], rating_x + change, rating_x - change)
+            after[:, 1] = experience_x + lengths[start:stop]
             if keep_changes:
-                layout.keep_changes(changes, start, stop, rating_x, new, np.concatenate((p_a, 1.0 - p_a)))
+                rating_before[start:stop] = rating_x
+                expected[start:middle] = p_a
+                expected[middle:stop] = 1.0 - p_a
             reporter.advance(done)
         reporter.finish(n)
-        unordered = {}
+        changes = {}
         if keep_changes:
-            unordered = batches.change_columns(changes, ("rating_before", "rating_after", "expected"))
+            for name, laid in (
+                ("rating_before", rating_before), ("rating_after", table[: 2 * n, 0]), ("expected", expected)
+            ):
+                changes[f"{name}_a"], changes[f"{name}_b"] = layout.in_history_order(laid)
         final_experience = experience + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
         return batches.ArrayRun(
             self.name,
-            table[0],
+            table[layout.final, 0],
             None,
             None,
             final_experience,
             matches + batches.per_player_sums(history.player_a, history.player_b, None, history.players),
             batches.last_match_of(history.player_a, history.player_b, history.players),
             final_experience < EXPERIENCED_AFTER,
-            **unordered,
+            **changes,
         )
 
     def _run(

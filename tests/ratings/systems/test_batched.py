@@ -115,7 +115,7 @@ def test_a_batch_never_holds_a_player_twice_and_keeps_each_players_order(raw):
         return
     player_a = np.array([int(r.player_a[1:]) for r in history])
     player_b = np.array([int(r.player_b[1:]) for r in history])
-    order, starts = batches(player_a, player_b, 12)
+    order, starts = batches(player_a, player_b)
     assert sorted(order.tolist()) == list(range(len(history)))
     batch_of = {}
     for number, (first, after) in enumerate(zip(starts[:-1], starts[1:])):
@@ -145,3 +145,89 @@ def test_run_arrays_gives_the_changes_as_arrays_in_history_order():
         assert run.expected_b.tolist() == pytest.approx([c.expected for c in scalar.changes[1::2]], abs=1e-9)
         assert run.rating.tolist() == pytest.approx([scalar.ratings[f"p{n}"].rating for n in range(4)], abs=1e-9)
         assert run.matches.tolist() == [20] * 4
+
+
+def batch_numbers_by_definition(player_a, player_b):
+    """Each match's batch as the module describes it: 1 + the latest batch of its two players'
+    earlier matches (0 before a player's first)."""
+    last = {}
+    numbers = []
+    for a, b in zip(player_a, player_b):
+        number = 1 + max(last.get(a, 0), last.get(b, 0))
+        last[a] = last[b] = number
+        numbers.append(number)
+    return numbers
+
+
+def ordering_stress_history():
+    """One player in many matches in a row, other players joining and leaving, many matches on
+    the same day, and long gaps without a match."""
+    history = []
+    day = 0
+    for i in range(400):
+        if i % 37 == 0:
+            day += 90 if i % 74 == 0 else 1
+        if i % 5 < 3:
+            pair = ("star", f"p{i % 7}")
+        else:
+            pair = (f"p{(i * 3) % 11}", f"p{(i * 3 + 1 + i % 4) % 11}")
+        if pair[0] == pair[1]:
+            pair = (pair[0], "star")
+        a, b = pair if i % 2 else pair[::-1]
+        history.append(match(i, a, b, 1 + 2 * (i % 9), "ab"[(i * 7) % 3 == 0], day=day))
+    return history
+
+
+def test_the_batches_follow_their_definition_on_a_history_that_stresses_ordering():
+    history = ordering_stress_history()
+    index = {}
+    player_a = np.array([index.setdefault(r.player_a, len(index)) for r in history])
+    player_b = np.array([index.setdefault(r.player_b, len(index)) for r in history])
+    order, starts = batches(player_a, player_b)
+    expected = batch_numbers_by_definition(player_a.tolist(), player_b.tolist())
+    for number, (first, after) in enumerate(zip(starts[:-1].tolist(), starts[1:].tolist()), start=1):
+        members = order[first:after].tolist()
+        assert members == sorted(members)
+        assert all(expected[i] == number for i in members)
+    assert sorted(order.tolist()) == list(range(len(history)))
+
+
+def test_the_vectorised_engines_agree_with_the_scalar_ones_on_a_history_that_stresses_ordering():
+    history = ordering_stress_history()
+    for system in SYSTEMS:
+        assert_same_run(system, history)
+        assert_same_run(system, history, keep_changes=False)
+        starting = {"star": experienced("star", 1800.0, deviation=60.0, volatility=0.03)}
+        assert_same_run(system, history, starting_ratings=starting)
+
+
+def test_run_arrays_agrees_with_the_scalar_engines_on_a_history_that_stresses_ordering():
+    history = ordering_stress_history()
+    index = {}
+    columns = (
+        np.arange(len(history)),
+        [r.played_on.toordinal() for r in history],
+        [index.setdefault(r.player_a, len(index)) for r in history],
+        [index.setdefault(r.player_b, len(index)) for r in history],
+        [r.length for r in history],
+        [r.winner == "a" for r in history],
+    )
+    for system in SYSTEMS:
+        scalar = system.run_sequential(history)
+        run = system.run_arrays(*columns)
+        for side, changes in (("a", scalar.changes[0::2]), ("b", scalar.changes[1::2])):
+            for name in ("rating_before", "rating_after", "deviation_before", "deviation_after", "expected"):
+                got = getattr(run, f"{name}_{side}")
+                expected = [getattr(change, name) for change in changes]
+                assert (got is None) if expected[0] is None else got.tolist() == approx(expected)
+        players = sorted(index, key=index.get)
+        assert run.rating.tolist() == approx([scalar.ratings[p].rating for p in players])
+        assert run.experience.tolist() == [scalar.ratings[p].experience for p in players]
+        assert run.matches.tolist() == [scalar.ratings[p].matches for p in players]
+        if run.deviation is not None:
+            assert run.deviation.tolist() == approx([scalar.ratings[p].deviation for p in players])
+            assert run.volatility.tolist() == approx([scalar.ratings[p].volatility for p in players])
+
+
+def approx(values):
+    return pytest.approx(values, rel=TOLERANCE, abs=TOLERANCE)
