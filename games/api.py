@@ -24,6 +24,7 @@ from .serializers import (
     MatchFileSerializer,
     MatchFileUploadSerializer,
     GameInputSerializer,
+    HistoryEntrySerializer,
     MatchCreateSerializer,
     MatchDetailSerializer,
     MatchSerializer,
@@ -201,7 +202,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         response["Content-Disposition"] = f'attachment; filename="crawford-match-{match.pk}.mat"'
         return response
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: HistoryEntrySerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request, pk=None):
         """The audit trail: every version of the match and its games, who changed it and when."""
         match = self.get_object()

@@ -67,8 +67,8 @@ class MatchSerializer(serializers.ModelSerializer):
     player_a = PlayerBriefSerializer()
     player_b = PlayerBriefSerializer()
     score = serializers.SerializerMethodField()
-    winner = serializers.PrimaryKeyRelatedField(read_only=True)
-    forfeited_by = serializers.PrimaryKeyRelatedField(read_only=True)
+    winner = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    forfeited_by = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     next_game = serializers.SerializerMethodField(help_text="Number of the next game; null once the match is over.")
     next_game_is_crawford = serializers.SerializerMethodField()
 
@@ -181,3 +181,22 @@ class FinalScoreSerializer(serializers.Serializer):
     score_b = serializers.IntegerField(min_value=0, max_value=9999)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    """One version in a match's audit trail: of the match itself, or of one of its games."""
+
+    at = serializers.DateTimeField()
+    what = serializers.ChoiceField(choices=["match", "game"])
+    action = serializers.ChoiceField(choices=["created", "changed", "deleted"])
+    by = serializers.CharField(allow_null=True, help_text="Who made the change; null when not known.")
+    reason = serializers.CharField(allow_null=True)
+    number = serializers.IntegerField(required=False, help_text="Game versions only.")
+    winner = serializers.IntegerField(required=False, help_text="Game versions only: side 0 or 1.")
+    end = serializers.CharField(required=False, help_text="Game versions only.")
+    kind = serializers.IntegerField(required=False, help_text="Game versions only: 1, 2 or 3.")
+    cube = serializers.IntegerField(required=False, help_text="Game versions only.")
+    points = serializers.IntegerField(required=False, help_text="Game versions only.")
+    status = serializers.CharField(required=False, help_text="Match versions only.")
+    score = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Match versions only.")
+    version = serializers.IntegerField(required=False, help_text="Match versions only.")

@@ -15,6 +15,8 @@ from . import selectors, services
 from .models import Entry, Flight, Pairing, ResultReport, Round, Tournament
 from .permissions import ReadOnlyOrSignedIn, require_td
 from .serializers import (
+    BracketSerializer,
+    CorrectionPreviewSerializer,
     DisputeSerializer,
     EntryCreateSerializer,
     EntrySerializer,
@@ -25,6 +27,7 @@ from .serializers import (
     OrganiserSerializer,
     OverrideInputSerializer,
     PairingSerializer,
+    PlacingSerializer,
     PlayerAccountSerializer,
     PreviewInputSerializer,
     ReportInputSerializer,
@@ -32,6 +35,7 @@ from .serializers import (
     RoundSerializer,
     RoundStartSerializer,
     ScheduleSerializer,
+    StandingSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
     WithdrawSerializer,
@@ -77,7 +81,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return self._detail(tournament)
 
     @extend_schema(responses={200: ResultReportSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def disputes(self, request, slug=None):
         """The TD's queue: disputed results waiting for a ruling."""
         tournament = self.get_object()
@@ -163,17 +167,20 @@ class FlightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                                    expected_version=data["version"])
         return Response(RoundSerializer(selectors.round_list().get(pk=rnd.pk)).data)
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: BracketSerializer})
+    @action(detail=True, methods=["get"], filter_backends=[])
     def bracket(self, request, pk=None):
         """The flight for drawing: rounds as columns, slots with players, byes, pending matches, winners."""
         return Response(selectors.bracket(self.get_object()))
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: StandingSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
         """Swiss and round robin standings with tie-breaks."""
         return Response(selectors.standings(self.get_object()))
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: PlacingSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def placings(self, request, pk=None):
         """Final places once the flight is finished."""
         return Response(selectors.placings(self.get_object()))
@@ -261,8 +268,9 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def get_queryset(self):
         return selectors.pairing_list()
 
-    @extend_schema(request=ReportInputSerializer, responses={201: ResultReportSerializer})
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(methods=["GET"], responses={200: ResultReportSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=ReportInputSerializer, responses={201: ResultReportSerializer})
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def reports(self, request, pk=None):
         """GET: every version reported for this match. POST: report its result (games or final score)."""
         pairing = self.get_object()
@@ -288,7 +296,7 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         )
         return Response(ResultReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PreviewInputSerializer)
+    @extend_schema(request=PreviewInputSerializer, responses={200: CorrectionPreviewSerializer})
     @action(detail=True, methods=["post"], url_path="correction-preview")
     def correction_preview(self, request, pk=None):
         """Dry run: which later pairings a new winner would undo. Nothing is changed."""

@@ -66,7 +66,7 @@ class FeederSerializer(serializers.Serializer):
 
 class FlightSerializer(serializers.ModelSerializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    champion = PlayerBriefSerializer(read_only=True)
+    champion = PlayerBriefSerializer(read_only=True, allow_null=True)
 
     class Meta:
         model = Flight
@@ -182,11 +182,11 @@ class PairingSerializer(serializers.ModelSerializer):
     tournament = serializers.SerializerMethodField()
     flight_name = serializers.CharField(source="flight.name", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
-    length = serializers.IntegerField(source="round.length", read_only=True)
+    length = serializers.IntegerField(source="round.length", read_only=True, allow_null=True)
     player_a = PlayerBriefSerializer(read_only=True)
-    player_b = PlayerBriefSerializer(read_only=True)
-    winner = serializers.PrimaryKeyRelatedField(read_only=True)
-    match = MatchBriefSerializer(read_only=True)
+    player_b = PlayerBriefSerializer(read_only=True, allow_null=True, help_text="Null for a bye.")
+    winner = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    match = MatchBriefSerializer(read_only=True, allow_null=True, help_text="Null until the match is started.")
     score = serializers.SerializerMethodField()
 
     class Meta:
@@ -203,8 +203,8 @@ class PairingSerializer(serializers.ModelSerializer):
 
 class ResultReportSerializer(serializers.ModelSerializer):
     submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    disputed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    disputed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     slot = serializers.CharField(source="pairing.slot", read_only=True)
     flight = serializers.CharField(source="pairing.flight.name", read_only=True)
 
@@ -254,3 +254,82 @@ class PlayerAccountSerializer(serializers.Serializer):
 
 class ScheduleSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField()
+
+
+# -- shapes of computed reads, for the schema -------------------------------------------------------
+
+
+class BracketPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    country = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True, help_text="The seed in this flight; null if unseeded.")
+
+
+class BracketSlotSerializer(serializers.Serializer):
+    slot = serializers.CharField()
+    pairing = serializers.IntegerField(allow_null=True, help_text="The stored pairing; null until it is drawn.")
+    player_a = BracketPlayerSerializer(allow_null=True, help_text="Null while not known yet.")
+    player_b = BracketPlayerSerializer(allow_null=True, help_text="Null for a bye or while not known yet.")
+    bye = serializers.BooleanField()
+    state = serializers.ChoiceField(choices=["pending", "ready", "played", "bye"])
+    status = serializers.CharField(help_text="The pairing's status, or waiting before it is drawn.")
+    score = serializers.ListField(child=serializers.IntegerField(), allow_null=True, min_length=2, max_length=2)
+    winner = serializers.IntegerField(allow_null=True)
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    name = serializers.CharField()
+    length = serializers.IntegerField(allow_null=True)
+    slots = BracketSlotSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    flight = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.ChoiceField(choices=FlightFormat.choices)
+    rounds = BracketRoundSerializer(many=True)
+    champion = BracketPlayerSerializer(allow_null=True)
+
+
+class StandingPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    country = serializers.CharField()
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = StandingPlayerSerializer()
+    points = serializers.FloatField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    tie_breaks = serializers.DictField(child=serializers.FloatField(), help_text="Each tie-break by name.")
+
+
+class PlacingSerializer(serializers.Serializer):
+    player = StandingPlayerSerializer()
+    place = serializers.CharField(help_text='"1", "2", "3-4", ...')
+    first = serializers.IntegerField()
+    last = serializers.IntegerField()
+
+
+class AffectedPairingSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    flight = serializers.CharField()
+    slot = serializers.CharField()
+    players = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    status = serializers.CharField()
+    started = serializers.BooleanField()
+    becomes = serializers.ListField(child=serializers.IntegerField(allow_null=True), allow_null=True)
+
+
+class CorrectionPreviewSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    slot = serializers.CharField()
+    winner_now = serializers.IntegerField(allow_null=True)
+    winner_after = serializers.IntegerField()
+    needs_confirmation = serializers.BooleanField()
+    affected = AffectedPairingSerializer(many=True)
