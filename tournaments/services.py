@@ -935,7 +935,10 @@ def correction_affected(*, pairing: Pairing, winner_id: int) -> list[dict]:
     decided = {k: fm.Result(p.slot, p.winner_id, p.status == PairingStatus.WALKOVER)
                for k, p in rows.items() if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER)}
     target = (pairing.flight_id, pairing.slot)
-    kept = {target: fm.Result(pairing.slot, winner_id, False)}
+    corrected = fm.Result(pairing.slot, winner_id, False)
+    # The results that still stand are gathered from the first round on; the corrected one joins
+    # once its match has its players again (a later round's match has none before that).
+    kept: dict = {}
     by_flight = {f.pk: f for f in flights}
     swiss_like = by_flight[pairing.flight_id].format in (FlightFormat.SWISS, FlightFormat.ROUND_ROBIN)
     if swiss_like:
@@ -947,8 +950,11 @@ def correction_affected(*, pairing: Pairing, winner_id: int) -> list[dict]:
         views = _views(flights, entries, pairings, withdrawn, results)
         ready = {(fid, s.slot): s for fid, v in views.items() for s in v.drawn}
         added = False
+        if target not in kept and target in ready:
+            kept[target] = corrected
+            added = True
         for key, result in decided.items():
-            if key in kept:
+            if key in kept or key == target:
                 continue
             slot, row = ready.get(key), rows[key]
             if slot is not None and (slot.a, slot.b) == (row.player_a_id, row.player_b_id):
