@@ -132,72 +132,63 @@ def batches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarray, np.
     Returns (`order`, `starts`): `order[starts[j]:starts[j + 1]]` are the indices of the
     matches of batch j, in history order. No player plays twice in a batch, and each player's
     matches fall in increasing batches (see the module's description)."""
-    placed, _ = _schedule(_PlayerSequences.of(player_a, player_b))
-    return (np.concatenate(placed) if placed else np.zeros(0, dtype=np.int64)), _starts(placed)
+    placed = _schedule(*_next_matches(player_a, player_b))
+    order = np.concatenate(placed) if placed else np.zeros(0, dtype=np.int64)
+    starts = np.zeros(len(placed) + 1, dtype=np.int64)
+    np.cumsum([len(batch) for batch in placed], out=starts[1:])
+    return order, starts
 
 
-@dataclass(frozen=True, slots=True)
-class _PlayerSequences:
-    """Each player's matches in history order. The sides of the matches are numbered 2·i for
-    player A of match i and 2·i + 1 for player B; per side, `player` plays it, `following` is
-    the side of his next match (−1 after his last) and `first` is True at his first match.
-    `last_sides` holds each player's last side and `last_players` who plays it."""
-
-    player: np.ndarray
-    following: np.ndarray
-    first: np.ndarray
-    last_sides: np.ndarray
-    last_players: np.ndarray
-
-    @classmethod
-    def of(cls, player_a: np.ndarray, player_b: np.ndarray) -> _PlayerSequences:
-        n = len(player_a)
-        player_of_side = np.empty(2 * n, dtype=np.int64)
-        player_of_side[0::2] = player_a
-        player_of_side[1::2] = player_b
-        # the sides grouped by player, in history order within a player: (player, side)
-        # packed into one integer, as one plain sort is several times faster than a stable
-        # argsort by player
-        bits = max(1, (2 * n - 1).bit_length())
-        if n and int(player_of_side.max()) >= 1 << (63 - bits):
-            raise ValueError("too many players for a history this long")
-        keys = (player_of_side << bits) | np.arange(2 * n, dtype=np.int64)
-        keys.sort()
-        player = keys >> bits
-        sides = keys & ((1 << bits) - 1)
-        starts_player = np.ones(2 * n + 1, dtype=bool)
-        np.not_equal(player[1:], player[:-1], out=starts_player[1 : 2 * n])
-        following = np.empty(2 * n, dtype=np.int64)
-        following[sides] = np.where(starts_player[1:], -1, np.append(sides[1:], -1))
-        first = np.empty(2 * n, dtype=bool)
-        first[sides] = starts_player[:-1]
-        last = starts_player[1:]
-        return cls(player_of_side, following, first, sides[last], player[last])
+def _next_matches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's matches in history order, as links between the sides of the matches
+    (numbered 2·i for player A of match i and 2·i + 1 for player B): per side, the side of the
+    same player's next match (−1 after his last), and whether it is his first match."""
+    n = len(player_a)
+    # the sides grouped by player, in history order within a player: (player, side) packed
+    # into one integer, as one plain sort is several times faster than a stable argsort
+    bits = max(1, (2 * n - 1).bit_length())
+    keys = np.empty(2 * n, dtype=np.int64)
+    keys[0::2] = player_a
+    keys[1::2] = player_b
+    if n and int(keys.max()) >= 1 << (63 - bits):
+        raise ValueError("too many players for a history this long")
+    keys <<= bits
+    keys |= np.arange(2 * n, dtype=np.int64)
+    keys.sort()
+    player = keys >> bits
+    # True where the next entry is another player's (or there is none)
+    ends = np.ones(2 * n, dtype=bool)
+    np.not_equal(player[1:], player[:-1], out=ends[:-1])
+    del player
+    sides = keys
+    sides &= (1 << bits) - 1
+    next_side = np.empty(2 * n, dtype=np.int64)
+    next_side[:-1] = sides[1:]
+    next_side[ends] = -1
+    following = np.empty(2 * n, dtype=np.int64)
+    following[sides] = next_side
+    first = np.empty(2 * n, dtype=bool)
+    first[sides[:1]] = True
+    first[sides[1:]] = ends[:-1]
+    return following, first
 
 
-def _schedule(sequences: _PlayerSequences) -> tuple[list[np.ndarray], np.ndarray]:
-    """The batches, one batch at a time, each its matches in history order; and per side the
-    row it reads its state from (`BatchLayout.source`, by side).
+def _schedule(following: np.ndarray, first: np.ndarray) -> list[np.ndarray]:
+    """The batches, one batch at a time, each its matches in history order, from
+    `_next_matches`' links.
 
     Batch 1 holds the matches that are both players' first. Once a batch is placed, the next
     holds the matches whose two players' previous matches have all been placed: the earliest
     batch after both of them, as the module's description has it. A player's next match is
     near his last in the history, so the arrays here are read and written near the batch."""
-    following = sequences.following
     # per side, True while the same player's previous match is still to be placed
-    waiting = ~sequences.first
-    source = len(waiting) + sequences.player
+    waiting = ~first
     batch = np.flatnonzero(~(waiting[0::2] | waiting[1::2]))
     placed = []
-    place = 0
     while batch.size:
         placed.append(batch)
-        here = np.concatenate((2 * batch, 2 * batch + 1))
-        reached = following[here]
-        linked = reached >= 0
-        reached = reached[linked]
-        source[reached] = np.arange(place, place + len(here))[linked]
-        place += len(here)
+        reached = following[np.concatenate((2 * batch, 2 * batch + 1))]
+        reached = reached[reached >= 0]
         waiting[reached] = False
         ready = reached[~waiting[reached ^ 1]] >> 1
         # a match whose two players both come from this batch is reached twice; sorted, a
@@ -206,93 +197,75 @@ def _schedule(sequences: _PlayerSequences) -> tuple[list[np.ndarray], np.ndarray
         repeated = np.zeros(len(ready), dtype=bool)
         np.equal(ready[1:], ready[:-1], out=repeated[1:])
         batch = ready[~repeated]
-    if place != len(waiting):
+    if sum(len(batch) for batch in placed) != len(first) // 2:
         raise AssertionError("every match must be placed in a batch")
-    return placed, source
-
-
-def _starts(placed: list[np.ndarray]) -> np.ndarray:
-    """Match counts before each batch, and the total at the end."""
-    starts = np.zeros(len(placed) + 1, dtype=np.int64)
-    np.cumsum([len(batch) for batch in placed], out=starts[1:])
-    return starts
+    return placed
 
 
 @dataclass(frozen=True, slots=True)
 class BatchLayout:
-    """Where each side of each match goes in the engines' working order: batch after batch,
-    each batch as its matches' A sides followed by their B sides, so that a batch is one
-    contiguous span of places and both sides are updated together.
+    """The history in batch order: batch j's matches are order[starts[j]:starts[j + 1]].
 
-    The engines keep each quantity of the players' states in one array of rows: a row per
-    place, written with the state after that side's match, then a row per player, his state
-    before his first match (`rows`). A side reads its state before the match from row
-    `source[place]`; a player's final state is in row `final[player]`. No row is written
-    twice, so a batch reads its inputs with one gather and writes its outputs to one
-    contiguous span."""
+    The engines rate a batch with its matches' A sides followed by their B sides, so that
+    both sides are updated together and each side's opponent is m places away (m matches in
+    the batch); the places of batch j are [2·starts[j], 2·starts[j + 1])."""
 
-    side: np.ndarray
-    """The side at each place: 2·i for player A of match i, 2·i + 1 for player B."""
-    match: np.ndarray
-    """The match (history index) at each place."""
-    who: np.ndarray
-    """The player at each place."""
+    order: np.ndarray
     starts: np.ndarray
-    """Match counts before each batch (and the total at the end)."""
-    slot_a: np.ndarray
-    """Per match (history order), the place of its A side; its B side is at `slot_b`."""
-    slot_b: np.ndarray
-    source: np.ndarray
-    """Per place, the row of the player's state before the match: the place of his previous
-    match, or the row of his starting state."""
-    final: np.ndarray
-    """Per player, the row of his state after his last match (his starting state's if none)."""
 
     @classmethod
     def of(cls, history: HistoryArrays) -> BatchLayout:
-        sequences = _PlayerSequences.of(history.player_a, history.player_b)
-        placed, source_by_side = _schedule(sequences)
-        n = len(history.days)
-        # per batch, its matches' A sides, then their B sides
-        side = np.concatenate([half for batch in placed for half in (2 * batch, 2 * batch + 1)] or [[]])
-        side = side.astype(np.int64, copy=False)
-        place_of_side = np.empty(2 * n, dtype=np.int64)
-        place_of_side[side] = np.arange(2 * n, dtype=np.int64)
-        final = 2 * n + np.arange(history.players, dtype=np.int64)
-        final[sequences.last_players] = place_of_side[sequences.last_sides]
-        return cls(
-            side, side >> 1, sequences.player[side], _starts(placed), place_of_side[0::2], place_of_side[1::2],
-            source_by_side[side], final,
-        )
+        order, starts = batches(history.player_a, history.player_b)
+        return cls(order, starts)
 
-    @property
-    def rows(self) -> int:
-        """Rows of a state array: one per place, then one per player."""
-        return len(self.side) + len(self.final)
+    def in_batch_order(self, values: np.ndarray) -> np.ndarray:
+        """Per-match values (history order) in batch order."""
+        return values[self.order]
 
-    def sides(self, values_a: np.ndarray, values_b: np.ndarray | None = None) -> np.ndarray:
-        """Per-match values (history order) laid out by place: `values_a` for the A sides and
-        `values_b` (the same by default) for the B sides."""
-        if values_b is None:
-            return values_a[self.match]
-        return np.stack((values_a, values_b), axis=1).ravel()[self.side]
-
-    def state(self, starting: np.ndarray) -> np.ndarray:
-        """A state array of `rows` rows, the players' `starting` states (one row per player,
-        a number or a row of numbers each) after the places."""
-        rows = np.empty((self.rows, *starting.shape[1:]), dtype=starting.dtype)
-        rows[len(self.side) :] = starting
-        return rows
-
-    def in_history_order(self, laid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Values by place as per-match arrays in history order: (A sides, B sides)."""
-        return laid[self.slot_a], laid[self.slot_b]
+    def changes(self, names: Sequence[str]) -> Changes:
+        """Room for per-match changes, filled a batch at a time (see `Changes`)."""
+        return Changes(self.order, names)
 
     def spans(self):
-        """Per batch: (first place, place after the last, matches rated once it is done)."""
+        """Per batch: (its first match in batch order, the match after its last)."""
         starts = self.starts.tolist()
-        for first, after in zip(starts[:-1], starts[1:]):
-            yield 2 * first, 2 * after, after
+        return zip(starts[:-1], starts[1:])
+
+
+class Changes:
+    """Per-match values kept a batch at a time, in history order: for each name, one array
+    for the A sides (`{name}_a`) and one for the B sides (`{name}_b`)."""
+
+    def __init__(self, order: np.ndarray, names: Sequence[str]) -> None:
+        self.order = order
+        self.columns = {f"{name}_{side}": np.empty(len(order)) for name in names for side in "ab"}
+
+    def keep(self, first: int, after: int, **values: np.ndarray) -> None:
+        """Keep the values of the batch of matches [first, after) in batch order, each given
+        by place (the A sides, then the B sides)."""
+        matches = self.order[first:after]
+        m = after - first
+        for name, laid in values.items():
+            self.columns[f"{name}_a"][matches] = laid[:m]
+            self.columns[f"{name}_b"][matches] = laid[m:]
+
+
+class PlayerTable:
+    """The players' states, a row of numbers each, read and written a batch at a time (no
+    player appears twice in a batch)."""
+
+    def __init__(self, *columns: np.ndarray) -> None:
+        self.rows = np.stack(columns, axis=1, dtype=np.float64)
+        # the same memory seen as one record per row: writing rows is a 1-d scatter
+        self._records = self.rows.view(np.dtype((np.void, self.rows.itemsize * len(columns)))).ravel()
+
+    def read(self, players: np.ndarray) -> np.ndarray:
+        """The players' rows, a copy."""
+        return self.rows.take(players, axis=0)
+
+    def write(self, players: np.ndarray, rows: np.ndarray) -> None:
+        """Replace the players' rows with `rows` (C-contiguous, one row per player)."""
+        np.put(self._records, players, rows.view(self._records.dtype).ravel())
 
 
 class ProgressReporter:

@@ -279,68 +279,73 @@ class CrawfordRating(RatingEngine):
         exp_minus_tau = math.exp(-tau)
         tolerance = p.tolerance
         three_over_pi2 = _THREE_OVER_PI_SQUARED
-        distinct = np.unique(history.lengths)
-        factors = np.array([p.length_factor(int(length)) for length in distinct.tolist()], dtype=np.float64)
         layout = batches.BatchLayout.of(history)
-        source = layout.source
-        k = layout.sides(factors[np.searchsorted(distinct, history.lengths)])
-        score = layout.sides(np.where(history.a_won, 1.0, 0.0), np.where(history.a_won, 0.0, 1.0))
-        # the days since each side's previous match (−inf before a player's first)
-        day = layout.sides(history.days)
-        days_since = day - np.concatenate((day, states["last_day"]))[source]
-        # per place, the state after that side's match, then per player his starting state (see
-        # `BatchLayout`): μ, φ, σ² and ln σ² side by side, so that a batch reads a side's state
-        # with one gather
-        table = layout.state(np.stack((states["mu"], states["phi"], states["sigma2"], states["log_sigma2"]), axis=1))
+        lengths = layout.in_batch_order(history.lengths)
+        distinct = np.unique(lengths)
+        factors = np.array([p.length_factor(int(length)) for length in distinct.tolist()], dtype=np.float64)
+        k = factors[np.searchsorted(distinct, lengths)]
+        a_score = layout.in_batch_order(np.where(history.a_won, 1.0, 0.0))
+        days = layout.in_batch_order(history.days)
+        player_a = layout.in_batch_order(history.player_a)
+        player_b = layout.in_batch_order(history.player_b)
+        # μ, φ, σ², ln σ² and the day of the last match
+        table = batches.PlayerTable(
+            states["mu"], states["phi"], states["sigma2"], states["log_sigma2"], states["last_day"]
+        )
         if keep_changes:
-            mu_before = np.empty(2 * n)
-            phi_before = np.empty(2 * n)
-            expected = np.empty(2 * n)
+            changes = layout.changes(
+                ("rating_before", "rating_after", "deviation_before", "deviation_after", "expected")
+            )
         reporter = batches.ProgressReporter(progress, n)
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            for start, stop, done in layout.spans():
-                m = (stop - start) // 2
-                before = table.take(source[start:stop], axis=0)
+            for first, after in layout.spans():
+                # the batch's A sides, then its B sides: each side's opponent is m places away
+                m = after - first
+                who = np.concatenate((player_a[first:after], player_b[first:after]))
+                before = table.read(who)
                 mu_x = before[:, 0]
                 phi_x = before[:, 1]
                 sigma2_x = before[:, 2]
-                gap = days_since[start:stop]
+                day = days[first:after]
+                day_x = np.concatenate((day, day))
+                gap = day_x - before[:, 4]
                 grown = np.sqrt(phi_x * phi_x + sigma2_x * gap * per_day)
                 phi_x = np.where(gap > 0.0, np.where(grown <= phi_cap, grown, np.maximum(phi_x, phi_cap)), phi_x)
-                # each side's opponent is m places away, in the other half of the batch
                 spread = np.sqrt(1.0 + three_over_pi2 * phi_x * phi_x)
-                kg = k[start:stop] / np.concatenate((spread[m:], spread[:m]))
-                after = table[start:stop]
-                (after[:, 0], after[:, 1], after[:, 2], after[:, 3], e) = _games_vectorised(
+                k_x = k[first:after]
+                kg = np.concatenate((k_x / spread[m:], k_x / spread[:m]))
+                score = a_score[first:after]
+                state = np.empty_like(before)
+                (state[:, 0], state[:, 1], state[:, 2], state[:, 3], e) = _games_vectorised(
                     np, mu_x, phi_x, sigma2_x, before[:, 3], np.concatenate((mu_x[m:], mu_x[:m])), kg,
-                    score[start:stop], tau, exp_minus_tau, tolerance,
+                    np.concatenate((score, 1.0 - score)), tau, exp_minus_tau, tolerance,
                 )
+                state[:, 4] = day_x
+                table.write(who, state)
                 if keep_changes:
-                    mu_before[start:stop] = mu_x
-                    phi_before[start:stop] = phi_x
-                    expected[start:stop] = e
-                reporter.advance(done)
+                    # μ and φ for now: the ratings and deviations are computed from them at the end
+                    changes.keep(
+                        first, after, rating_before=mu_x, rating_after=state[:, 0], deviation_before=phi_x,
+                        deviation_after=state[:, 1], expected=e,
+                    )
+                reporter.advance(after)
         reporter.finish(n)
-        changes = {}
+        columns = {}
         if keep_changes:
-            mu_after = table[: 2 * n, 0]
-            phi_after = table[: 2 * n, 1]
-            for name, laid in (
-                ("rating_before", RATING_CENTRE + scale * mu_before),
-                ("rating_after", RATING_CENTRE + scale * mu_after),
-                ("deviation_before", scale * phi_before),
-                ("deviation_after", scale * phi_after),
-                ("expected", expected),
-            ):
-                changes[f"{name}_a"], changes[f"{name}_b"] = layout.in_history_order(laid)
-        final = layout.final
+            columns = changes.columns
+            for name, values in columns.items():
+                # in place, the same arithmetic as RATING_CENTRE + scale * μ and scale * φ
+                if not name.startswith("expected"):
+                    values *= scale
+                if name.startswith("rating"):
+                    values += RATING_CENTRE
         experience = states["experience"] + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
         matches = states["matches"] + batches.per_player_sums(
             history.player_a, history.player_b, None, history.players
         )
-        mu, phi, sigma2, _ = table[final].T
+        mu, phi, sigma2 = table.rows[:, :3].T
         deviation = scale * phi
         return batches.ArrayRun(
             self.name,
@@ -351,7 +356,7 @@ class CrawfordRating(RatingEngine):
             matches,
             batches.last_match_of(history.player_a, history.player_b, history.players),
             deviation > p.provisional_deviation,
-            **changes,
+            **columns,
         )
 
     def _run(
@@ -542,7 +547,8 @@ def _games_vectorised(np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, t
     # where f is not negative. Both are computed for every element and the right one taken:
     # the first step nearly always does, and the few others step on below.
     positive = excess > 0.0
-    log_excess = np.log(excess)
+    # ln|excess| is ln(excess) where it is taken, and much faster than a logarithm of negatives
+    log_excess = np.log(np.abs(excess))
     ex = sigma2 * exp_minus_tau
     denominator = base + ex
     f_step = ex * (excess - ex) / (2.0 * denominator * denominator) + 1.0 / tau

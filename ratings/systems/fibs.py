@@ -144,65 +144,63 @@ class FibsRating(RatingEngine):
         of a batch updated together with the scalar engine's arithmetic."""
         np = batches.np
         n = len(history.days)
-        roots = np.sqrt(history.lengths.astype(np.float64))
         layout = batches.BatchLayout.of(history)
-        source = layout.source
-        # match-wide values are laid out by place too, and read from each batch's A half
-        exponent_scale = layout.sides(roots / 2000.0)
-        stake_scale = layout.sides(4.0 * roots)
-        a_won = layout.sides(history.a_won)
-        lengths = layout.sides(history.lengths.astype(np.float64))
-        # the experience the new-player factor counts, on top of the experience before the match
-        counted = lengths if self.experience_includes_current else np.zeros(2 * n)
-        gains = layout.sides(history.a_won, ~history.a_won)
-        # per place, the rating and experience after that side's match, then per player his
-        # starting rating and experience (see `BatchLayout`)
-        table = layout.state(np.stack((rating.astype(np.float64), experience.astype(np.float64)), axis=1))
+        roots = np.sqrt(history.lengths.astype(np.float64))
+        exponent_scale = layout.in_batch_order(roots / 2000.0)
+        stake_scale = layout.in_batch_order(4.0 * roots)
+        a_won = layout.in_batch_order(history.a_won)
+        lengths = layout.in_batch_order(history.lengths.astype(np.float64))
+        player_a = layout.in_batch_order(history.player_a)
+        player_b = layout.in_batch_order(history.player_b)
+        table = batches.PlayerTable(rating, experience)
         if keep_changes:
-            rating_before = np.empty(2 * n)
-            expected = np.empty(2 * n)
+            changes = layout.changes(("rating_before", "rating_after", "expected"))
         reporter = batches.ProgressReporter(progress, n)
-        for start, stop, done in layout.spans():
-            middle = (start + stop) // 2
-            before = table.take(source[start:stop], axis=0)
+        for first, after in layout.spans():
+            # the batch's A sides, then its B sides
+            m = after - first
+            who = np.concatenate((player_a[first:after], player_b[first:after]))
+            before = table.read(who)
             rating_x = before[:, 0]
             experience_x = before[:, 1]
-            rating_a = rating_x[: middle - start]
-            rating_b = rating_x[middle - start :]
-            p_a = 1.0 / (1.0 + np.power(10.0, (rating_b - rating_a) * exponent_scale[start:middle]))
-            scale = stake_scale[start:middle]
-            stake = np.where(a_won[start:middle], scale * (1.0 - p_a), scale * p_a)
-            factor = 5.0 - (experience_x + counted[start:stop]) / 100.0
+            rating_a = rating_x[:m]
+            rating_b = rating_x[m:]
+            p_a = 1.0 / (1.0 + np.power(10.0, (rating_b - rating_a) * exponent_scale[first:after]))
+            scale = stake_scale[first:after]
+            won = a_won[first:after]
+            stake = np.where(won, scale * (1.0 - p_a), scale * p_a)
+            length = lengths[first:after]
+            length_x = np.concatenate((length, length))
+            if self.experience_includes_current:
+                factor = 5.0 - (experience_x + length_x) / 100.0
+            else:
+                factor = 5.0 - experience_x / 100.0
             factor = np.where(factor < 1.0, 1.0, factor)
             change = np.concatenate((stake, stake)) * factor
-            after = table[start:stop]
-            after[:, 0] = np.where(gains[start:stop], rating_x + change, rating_x - change)
-            after[:, 1] = experience_x + lengths[start:stop]
+            state = np.empty_like(before)
+            state[:, 0] = np.where(np.concatenate((won, ~won)), rating_x + change, rating_x - change)
+            state[:, 1] = experience_x + length_x
+            table.write(who, state)
             if keep_changes:
-                rating_before[start:stop] = rating_x
-                expected[start:middle] = p_a
-                expected[middle:stop] = 1.0 - p_a
-            reporter.advance(done)
+                changes.keep(
+                    first, after, rating_before=rating_x, rating_after=state[:, 0],
+                    expected=np.concatenate((p_a, 1.0 - p_a)),
+                )
+            reporter.advance(after)
         reporter.finish(n)
-        changes = {}
-        if keep_changes:
-            for name, laid in (
-                ("rating_before", rating_before), ("rating_after", table[: 2 * n, 0]), ("expected", expected)
-            ):
-                changes[f"{name}_a"], changes[f"{name}_b"] = layout.in_history_order(laid)
         final_experience = experience + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
         return batches.ArrayRun(
             self.name,
-            table[layout.final, 0],
+            table.rows[:, 0].copy(),
             None,
             None,
             final_experience,
             matches + batches.per_player_sums(history.player_a, history.player_b, None, history.players),
             batches.last_match_of(history.player_a, history.player_b, history.players),
             final_experience < EXPERIENCED_AFTER,
-            **changes,
+            **(changes.columns if keep_changes else {}),
         )
 
     def _run(
