@@ -132,17 +132,23 @@ def batches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarray, np.
     Returns (`order`, `starts`): `order[starts[j]:starts[j + 1]]` are the indices of the
     matches of batch j, in history order. No player plays twice in a batch, and each player's
     matches fall in increasing batches (see the module's description)."""
-    placed = _schedule(*_next_matches(player_a, player_b))
+    following, first, _ = _next_matches(player_a, player_b)
+    return _in_order(_schedule(following, first))
+
+
+def _in_order(placed: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The batches as (`order`, `starts`)."""
     order = np.concatenate(placed) if placed else np.zeros(0, dtype=np.int64)
     starts = np.zeros(len(placed) + 1, dtype=np.int64)
     np.cumsum([len(batch) for batch in placed], out=starts[1:])
     return order, starts
 
 
-def _next_matches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _next_matches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple]:
     """Each player's matches in history order, as links between the sides of the matches
     (numbered 2·i for player A of match i and 2·i + 1 for player B): per side, the side of the
-    same player's next match (−1 after his last), and whether it is his first match."""
+    same player's next match (−1 after his last), and whether it is his first match; and
+    (players, their last matches) for every player who played."""
     n = len(player_a)
     # the sides grouped by player, in history order within a player: (player, side) packed
     # into one integer, as one plain sort is several times faster than a stable argsort
@@ -159,6 +165,7 @@ def _next_matches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarra
     # True where the next entry is another player's (or there is none)
     ends = np.ones(2 * n, dtype=bool)
     np.not_equal(player[1:], player[:-1], out=ends[:-1])
+    last_players = player[ends]
     del player
     sides = keys
     sides &= (1 << bits) - 1
@@ -170,7 +177,7 @@ def _next_matches(player_a: np.ndarray, player_b: np.ndarray) -> tuple[np.ndarra
     first = np.empty(2 * n, dtype=bool)
     first[sides[:1]] = True
     first[sides[1:]] = ends[:-1]
-    return following, first
+    return following, first, (last_players, sides[ends] >> 1)
 
 
 def _schedule(following: np.ndarray, first: np.ndarray) -> list[np.ndarray]:
@@ -212,11 +219,15 @@ class BatchLayout:
 
     order: np.ndarray
     starts: np.ndarray
+    last_match: np.ndarray
+    """Per player, the index of his last match in the history (−1 if none)."""
 
     @classmethod
     def of(cls, history: HistoryArrays) -> BatchLayout:
-        order, starts = batches(history.player_a, history.player_b)
-        return cls(order, starts)
+        following, first, (players, matches) = _next_matches(history.player_a, history.player_b)
+        last_match = np.full(history.players, -1, dtype=np.int64)
+        last_match[players] = matches
+        return cls(*_in_order(_schedule(following, first)), last_match)
 
     def in_batch_order(self, values: np.ndarray) -> np.ndarray:
         """Per-match values (history order) in batch order."""
@@ -286,18 +297,6 @@ class ProgressReporter:
         if self.progress is not None and done != self.reported:
             self.reported = done
             self.progress(done, self.total)
-
-
-def last_match_of(player_a: np.ndarray, player_b: np.ndarray, players: int) -> np.ndarray:
-    """Per player, the index of his last match in the history (−1 if none)."""
-    last = np.full(players, -1, dtype=np.int64)
-    n = len(player_a)
-    positions = np.arange(n, dtype=np.int64)
-    # later assignments win in fancy-index assignment with repeated indices in numpy only by
-    # convention, so take the maximum explicitly
-    np.maximum.at(last, player_a, positions)
-    np.maximum.at(last, player_b, positions)
-    return last
 
 
 def per_player_sums(player_a: np.ndarray, player_b: np.ndarray, weights: np.ndarray | None, players: int) -> np.ndarray:

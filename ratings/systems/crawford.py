@@ -280,11 +280,8 @@ class CrawfordRating(RatingEngine):
         tolerance = p.tolerance
         three_over_pi2 = _THREE_OVER_PI_SQUARED
         layout = batches.BatchLayout.of(history)
-        lengths = layout.in_batch_order(history.lengths)
-        distinct = np.unique(lengths)
-        factors = np.array([p.length_factor(int(length)) for length in distinct.tolist()], dtype=np.float64)
-        k = factors[np.searchsorted(distinct, lengths)]
-        a_score = layout.in_batch_order(np.where(history.a_won, 1.0, 0.0))
+        k = _per_length(np, layout.in_batch_order(history.lengths), p.length_factor)
+        a_score = layout.in_batch_order(history.a_won).astype(np.float64)
         days = layout.in_batch_order(history.days)
         player_a = layout.in_batch_order(history.player_a)
         player_b = layout.in_batch_order(history.player_b)
@@ -354,7 +351,7 @@ class CrawfordRating(RatingEngine):
             np.sqrt(sigma2),
             experience,
             matches,
-            batches.last_match_of(history.player_a, history.player_b, history.players),
+            layout.last_match,
             deviation > p.provisional_deviation,
             **columns,
         )
@@ -488,6 +485,18 @@ class CrawfordRating(RatingEngine):
             start.matches,
             start.last_played,
         ]
+
+
+def _per_length(np, lengths, function):
+    """`function(length)` for each of the `lengths`, computed once per distinct length."""
+    distinct = np.unique(lengths)
+    values = np.array([function(int(length)) for length in distinct.tolist()], dtype=np.float64)
+    if len(distinct) and distinct[-1] <= 1 << 16:
+        # a table indexed by length: many times faster than a search
+        by_length = np.zeros(int(distinct[-1]) + 1)
+        by_length[distinct] = values
+        return by_length[lengths]
+    return values[np.searchsorted(distinct, lengths)]
 
 
 def _logistic(x: float) -> float:

@@ -198,7 +198,7 @@ class FibsRating(RatingEngine):
             None,
             final_experience,
             matches + batches.per_player_sums(history.player_a, history.player_b, None, history.players),
-            batches.last_match_of(history.player_a, history.player_b, history.players),
+            layout.last_match,
             final_experience < EXPERIENCED_AFTER,
             **(changes.columns if keep_changes else {}),
         )
