@@ -245,20 +245,32 @@ class BatchLayout:
 
 class Changes:
     """Per-match values kept a batch at a time, in history order: for each name, one array
-    for the A sides (`{name}_a`) and one for the B sides (`{name}_b`)."""
+    for the A sides (`{name}_a`) and one for the B sides (`{name}_b`).
+
+    A match's values sit side by side in one row of a table (the arrays are its columns), so
+    that keeping a batch writes one row per match."""
 
     def __init__(self, order: np.ndarray, names: Sequence[str]) -> None:
         self.order = order
-        self.columns = {f"{name}_{side}": np.empty(len(order)) for name in names for side in "ab"}
+        self.names = tuple(names)
+        self.rows = np.empty((len(order), 2 * len(self.names)))
+        self._records = self.rows.view(np.dtype((np.void, self.rows.itemsize * self.rows.shape[1]))).ravel()
+        self.columns = {
+            f"{name}_{side}": self.rows[:, 2 * number + half]
+            for number, name in enumerate(self.names)
+            for half, side in enumerate("ab")
+        }
 
     def keep(self, first: int, after: int, **values: np.ndarray) -> None:
         """Keep the values of the batch of matches [first, after) in batch order, each given
         by place (the A sides, then the B sides)."""
-        matches = self.order[first:after]
         m = after - first
-        for name, laid in values.items():
-            self.columns[f"{name}_a"][matches] = laid[:m]
-            self.columns[f"{name}_b"][matches] = laid[m:]
+        rows = np.empty((m, self.rows.shape[1]))
+        for number, name in enumerate(self.names):
+            laid = values[name]
+            rows[:, 2 * number] = laid[:m]
+            rows[:, 2 * number + 1] = laid[m:]
+        np.put(self._records, self.order[first:after], rows.view(self._records.dtype).ravel())
 
 
 class PlayerTable:
