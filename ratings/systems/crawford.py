@@ -320,22 +320,17 @@ class CrawfordRating(RatingEngine):
                 state[:, 4] = day_x
                 table.write(who, state)
                 if keep_changes:
-                    # μ and φ for now: the ratings and deviations are computed from them at the end
                     changes.keep(
-                        first, after, rating_before=mu_x, rating_after=state[:, 0], deviation_before=phi_x,
-                        deviation_after=state[:, 1], expected=e,
+                        first, after,
+                        rating_before=RATING_CENTRE + scale * mu_x,
+                        rating_after=RATING_CENTRE + scale * state[:, 0],
+                        deviation_before=scale * phi_x,
+                        deviation_after=scale * state[:, 1],
+                        expected=e,
                     )
                 reporter.advance(after)
         reporter.finish(n)
-        columns = {}
-        if keep_changes:
-            columns = changes.columns
-            for name, values in columns.items():
-                # in place, the same arithmetic as RATING_CENTRE + scale * μ and scale * φ
-                if not name.startswith("expected"):
-                    values *= scale
-                if name.startswith("rating"):
-                    values += RATING_CENTRE
+        columns = changes.columns if keep_changes else {}
         experience = states["experience"] + batches.per_player_sums(
             history.player_a, history.player_b, history.lengths, history.players
         )
