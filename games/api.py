@@ -84,6 +84,10 @@ class MatchFilter(django_filters.FilterSet):
     played_after = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="gte")
     played_before = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="lte")
     state = django_filters.ChoiceFilter(field_name="status", choices=MatchStatus.choices)
+    rated = django_filters.TypedChoiceFilter(
+        choices=[(word, word) for word in ("true", "false", "True", "False", "1", "0")],
+        coerce=lambda word: word in ("true", "True", "1"), help_text="true or false.",
+    )
 
     class Meta:
         model = Match

@@ -235,3 +235,14 @@ def test_a_long_reason_for_a_withdrawal_is_kept_whole_in_the_history(staff_api, 
     response = post(staff_api, f"/entries/{entry.pk}/withdraw/", {"reason": reason})
     assert response.status_code == 200, response.json()
     assert entry.history.latest().history_change_reason == reason
+
+
+def test_the_rated_filter_takes_true_or_false_and_refuses_anything_else(staff_api, make_match):
+    rated = make_match(length=3)
+    Match.objects.filter(pk=rated.pk).update(rated=False)
+    other = make_match(length=5)
+    assert [m["id"] for m in staff_api.get(f"{API}/matches/", {"rated": "false"}).json()["results"]] == [rated.pk]
+    assert [m["id"] for m in staff_api.get(f"{API}/matches/", {"rated": "1"}).json()["results"]] == [other.pk]
+    refused = staff_api.get(f"{API}/matches/", {"rated": "maybe"})
+    assert refused.status_code == 400
+    assert refused.json() == {"rated": ["Select a valid choice. maybe is not one of the available choices."]}
