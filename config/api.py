@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.validators import MaxValueValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine.errors import ScoringError
@@ -55,3 +55,9 @@ def exception_handler(exc, context):
         else:
             exc = exceptions.ValidationError({"non_field_errors": exc.messages})
     return drf_exception_handler(exc, context)
+
+
+def id_field() -> serializers.IntegerField:
+    """How a related object's id is read from a request body: a whole number (1.5 is a 400 on the
+    field, not read as id 1)."""
+    return serializers.IntegerField()

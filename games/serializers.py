@@ -3,6 +3,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api import id_field
+
 from .engine.scoring import GameEnd, MatchKind, ResultKind
 from .models import Game, Match, MatchKindChoice, Player, ResultKindChoice
 
@@ -105,8 +107,8 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
+    player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
     kind = serializers.ChoiceField(choices=MatchKindChoice.choices, default=MatchKind.MATCH.value)
     length = serializers.IntegerField(min_value=0, max_value=99, default=0)
     cube_cap = serializers.IntegerField(min_value=2, required=False, allow_null=True, default=None)

@@ -246,3 +246,17 @@ def test_the_rated_filter_takes_true_or_false_and_refuses_anything_else(staff_ap
     refused = staff_api.get(f"{API}/matches/", {"rated": "maybe"})
     assert refused.status_code == 400
     assert refused.json() == {"rated": ["Select a valid choice. maybe is not one of the available choices."]}
+
+
+@pytest.mark.parametrize("value, message", [
+    (1.5, "A valid integer is required."),
+    (HUGE, f'Invalid pk "{HUGE}" - object does not exist.'),
+    (0, 'Invalid pk "0" - object does not exist.'),
+])
+def test_a_player_id_that_is_no_id_is_refused_not_read_as_another(staff_api, make_player, value, message):
+    a, b = make_player("Id One"), make_player("Id Two")
+    body = {"player_a": a.pk, "player_b": value if value != 1.5 else b.pk + 0.5, "length": 5}
+    refused = post(staff_api, "/matches/", body)
+    assert refused.status_code == 400
+    assert refused.json() == {"player_b": [message]}
+    assert Match.objects.count() == 0

@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from config.api import id_field
 from games.models import Match, Player
 from games.serializers import PlayerBriefSerializer
 
@@ -148,8 +149,9 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class EntryCreateSerializer(serializers.Serializer):
-    flight = serializers.PrimaryKeyRelatedField(queryset=Flight.objects.select_related("tournament"))
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    flight = serializers.PrimaryKeyRelatedField(queryset=Flight.objects.select_related("tournament"),
+                                                pk_field=id_field())
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
     seed = serializers.IntegerField(min_value=1, max_value=INTEGER_MAX, required=False, allow_null=True, default=None)
 
 
@@ -248,7 +250,7 @@ class DisputeSerializer(serializers.Serializer):
 
 
 class PlayerAccountSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
     username = serializers.CharField()
 
 
