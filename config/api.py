@@ -57,6 +57,26 @@ def exception_handler(exc, context):
     return drf_exception_handler(exc, context)
 
 
+def flag(value: str | None, name: str) -> bool | None:
+    """A yes/no in the query string (`?rated=true`): true/false, 1/0 or yes/no in any case; empty
+    means no filter; anything else is a 400 on `name`, never silently ignored."""
+    if value in (None, ""):
+        return None
+    if value.lower() in {"1", "true", "yes"}:
+        return True
+    if value.lower() in {"0", "false", "no"}:
+        return False
+    raise DjangoValidationError({name: ["Give true or false."]})
+
+
+class FlagFilter(django_filters.CharFilter):
+    """A yes/no filter read by `flag`."""
+
+    def filter(self, qs, value):
+        chosen = flag(value, self.field_name)
+        return qs if chosen is None else qs.filter(**{self.field_name: chosen})
+
+
 def id_field() -> serializers.IntegerField:
     """How a related object's id is read from a request body: a whole number (1.5 is a 400 on the
     field, not read as id 1)."""

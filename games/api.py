@@ -12,7 +12,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from rest_framework.parsers import FormParser, MultiPartParser
 
-from config.api import IdFilter
+from config.api import FlagFilter, IdFilter
 
 from . import selectors, services
 from .matfiles import MatchFileRejected, decode_match_file, match_file_export, match_file_import
@@ -84,10 +84,7 @@ class MatchFilter(django_filters.FilterSet):
     played_after = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="gte")
     played_before = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="lte")
     state = django_filters.ChoiceFilter(field_name="status", choices=MatchStatus.choices)
-    rated = django_filters.TypedChoiceFilter(
-        choices=[(word, word) for word in ("true", "false", "True", "False", "1", "0")],
-        coerce=lambda word: word in ("true", "True", "1"), help_text="true or false.",
-    )
+    rated = FlagFilter(help_text="true or false.")
 
     class Meta:
         model = Match

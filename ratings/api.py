@@ -1,12 +1,12 @@
 """REST API for ratings: the list, a player's history, runs, predictions, and a recompute request."""
 
-from django.core.exceptions import ValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import flag
 from games.models import Player
 
 from . import selectors, services
@@ -20,16 +20,6 @@ from .serializers import (
 )
 
 SYSTEM = OpenApiParameter("system", OpenApiTypes.STR, description="fibs (default) or crawford")
-
-
-def _flag(value: str | None) -> bool | None:
-    if value in (None, ""):
-        return None
-    if value.lower() in {"1", "true", "yes"}:
-        return True
-    if value.lower() in {"0", "false", "no"}:
-        return False
-    raise ValidationError({"provisional": ["Give true or false."]})
 
 
 @extend_schema(
@@ -55,7 +45,7 @@ class RatingListView(generics.ListAPIView):
             system=params["system"] or "fibs",
             country=params["country"] or None,
             club=params["club"] or None,
-            provisional=_flag(params["provisional"]),
+            provisional=flag(params["provisional"], "provisional"),
         )
 
 

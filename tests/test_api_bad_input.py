@@ -245,7 +245,7 @@ def test_the_rated_filter_takes_true_or_false_and_refuses_anything_else(staff_ap
     assert [m["id"] for m in staff_api.get(f"{API}/matches/", {"rated": "1"}).json()["results"]] == [other.pk]
     refused = staff_api.get(f"{API}/matches/", {"rated": "maybe"})
     assert refused.status_code == 400
-    assert refused.json() == {"rated": ["Select a valid choice. maybe is not one of the available choices."]}
+    assert refused.json() == {"rated": ["Give true or false."]}
 
 
 @pytest.mark.parametrize("value, message", [
