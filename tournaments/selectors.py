@@ -103,15 +103,7 @@ def flight_views(flight: Flight) -> dict[int, draws.FlightView]:
 def event_views(flights: list[Flight]) -> tuple[dict[int, draws.FlightView], dict[int, list[Pairing]]]:
     """Every drawn flight of one event, with its stored pairings: two queries for the whole event,
     each unit (a knockout and the flights it feeds) built once."""
-    entries: dict[int, list[Entry]] = {}
-    for entry in Entry.objects.filter(flight__in=[f for f in flights if f.takes_entries]).only(
-            "flight_id", "player_id", "seed", "status"):
-        entries.setdefault(entry.flight_id, []).append(entry)
-    pairings: dict[int, list[Pairing]] = {}
-    for pairing in Pairing.objects.filter(flight__in=flights).select_related("round").only(
-            "flight_id", "round_id", "slot", "status", "winner_id", "player_a_id", "player_b_id", "match_id",
-            "score_a", "score_b", "round__number", "round__length").order_by("id"):
-        pairings.setdefault(pairing.flight_id, []).append(pairing)
+    entries, pairings, _ = services._load(flights, read_only=True)
     views: dict[int, draws.FlightView] = {}
     for flight in flights:
         if flight.status == "draft" or flight.pk in views:

@@ -516,16 +516,27 @@ def _unit_of(flight: Flight) -> list[Flight]:
     return draws.unit_flights(me, flights)
 
 
-def _load(flights: list[Flight]):
+READ_ONLY_PAIRING = ("flight_id", "round_id", "slot", "status", "winner_id", "player_a_id", "player_b_id",
+                     "match_id", "score_a", "score_b", "round__number", "round__length")
+"""The columns a draw is worked out from (and a page shows): enough for rows that are only read."""
+
+
+def _load(flights: list[Flight], *, read_only: bool = False):
+    """The entries and stored pairings a unit's draw is built from, and who has withdrawn.
+
+    `read_only` reads only the columns the draw needs, for pages that never save these rows.
+    """
     roots = [f for f in flights if f.takes_entries]
     entries: dict[int, list[Entry]] = defaultdict(list)
     withdrawn = set()
-    for entry in Entry.objects.filter(flight__in=roots):
+    rows = Entry.objects.filter(flight__in=roots)
+    for entry in rows.only("flight_id", "player_id", "seed", "status") if read_only else rows:
         entries[entry.flight_id].append(entry)
         if entry.status == EntryStatus.WITHDRAWN:
             withdrawn.add(entry.player_id)
     pairings: dict[int, list[Pairing]] = defaultdict(list)
-    for pairing in Pairing.objects.filter(flight__in=flights).select_related("round").order_by("id"):
+    rows = Pairing.objects.filter(flight__in=flights).select_related("round").order_by("id")
+    for pairing in rows.only(*READ_ONLY_PAIRING) if read_only else rows:
         pairings[pairing.flight_id].append(pairing)
     return entries, pairings, frozenset(withdrawn)
 
