@@ -149,6 +149,18 @@ def _clean_lengths(lengths) -> list[int]:
     return out
 
 
+def _choice_errors(seeding: str, tie_breaks) -> dict[str, list[str]]:
+    """A flight's seeding and tie-breaks, checked against the ones there are."""
+    errors = {}
+    if seeding not in SeedingChoice.values:
+        errors["seeding"] = ['Seed "manual" (your order), "random" or "rating".']
+    known = [t.value for t in fm.TieBreak]
+    for tb in tie_breaks:
+        if tb not in known:
+            errors["tie_breaks"] = [f"{tb} is not a tie-break; use {', '.join(known)}."]
+    return errors
+
+
 def _check_rounds(format: str, swiss_rounds, out_after_losses, qualifiers) -> None:
     if format == FlightFormat.SWISS_KNOCKOUT and (not swiss_rounds or not qualifiers):
         raise ValidationError({"qualifiers": ["Swiss then knockout needs the number of Swiss rounds and of qualifiers."]})
@@ -179,12 +191,9 @@ def flight_update(*, flight: Flight, by, expected_version: int | None = None, **
             raise ConflictError(f"{flight.name} has started: its settings are fixed.")
         if "lengths" in changes:
             changes["lengths"] = _clean_lengths(changes["lengths"])
-        if "seeding" in changes and changes["seeding"] not in SeedingChoice.values:
-            raise ValidationError({"seeding": ['Seed "manual" (your order), "random" or "rating".']})
-        for tb in changes.get("tie_breaks") or ():
-            if tb not in [t.value for t in fm.TieBreak]:
-                raise ValidationError({"tie_breaks": [
-                    f"{tb} is not a tie-break; use {', '.join(t.value for t in fm.TieBreak)}."]})
+        errors = _choice_errors(changes.get("seeding", flight.seeding), changes.get("tie_breaks") or ())
+        if errors:
+            raise ValidationError(errors)
         after = {name: changes.get(name, getattr(flight, name)) for name in FLIGHT_SETTINGS}
         _check_rounds(flight.format, after["swiss_rounds"], after["out_after_losses"], after["qualifiers"])
         for name in changes:
@@ -222,11 +231,7 @@ def flight_create(
         errors["format"] = [f"The format is one of: {', '.join(FlightFormat.values)}."]
     if kind not in FlightKindChoice.values:
         errors["kind"] = [f"The kind of flight is one of: {', '.join(FlightKindChoice.values)}."]
-    if seeding not in SeedingChoice.values:
-        errors["seeding"] = ['Seed "manual" (your order), "random" or "rating".']
-    for tb in tie_breaks:
-        if tb not in [t.value for t in fm.TieBreak]:
-            errors["tie_breaks"] = [f"{tb} is not a tie-break; use {', '.join(t.value for t in fm.TieBreak)}."]
+    errors.update(_choice_errors(seeding, tie_breaks))
     if errors:
         raise ValidationError(errors)
     lengths = _clean_lengths(lengths)
