@@ -77,6 +77,12 @@ class FlightSettingsForm(forms.Form):
         })
 
 
+class DisputeForm(forms.Form):
+    """A player's reason for disputing the opponent's report (the service requires one)."""
+
+    reason = forms.CharField(label="What is wrong with it", max_length=500, required=False)
+
+
 class PlayerSearchForm(forms.Form):
     q = forms.CharField(label="Find a player", max_length=120, required=False)
 

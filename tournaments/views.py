@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -33,7 +32,7 @@ from ratings.models import Rating, SystemChoice
 from ratings.views import runs_context
 
 from . import draws, selectors, services
-from .forms import EventForm, FlightForm, FlightSettingsForm, NewPlayerForm, PlayerSearchForm, ScoreForm
+from .forms import DisputeForm, EventForm, FlightForm, FlightSettingsForm, NewPlayerForm, PlayerSearchForm, ScoreForm
 from .models import (
     Entry,
     EntryStatus,
@@ -807,10 +806,6 @@ def desk_correct(request, slug: str, pk: int):
 # -- a player's own matches ----------------------------------------------------------------------
 
 
-class DisputeForm(forms.Form):
-    reason = forms.CharField(label="What is wrong with it", max_length=500)
-
-
 def _my_action(request, player: Player):
     """Carry out one POSTed action of a player on his own match, through the services."""
     action = request.POST.get("action", "")
@@ -840,8 +835,9 @@ def _my_action(request, player: Player):
             target = report()
             form = DisputeForm(request.POST, prefix=f"r{target.pk}")
             if not form.is_valid():
-                messages.error(request, "Say what is wrong with the result, for the TD.")
+                messages.error(request, " ".join(form.errors["reason"]))
                 return back
+            # An empty reason is the service's to refuse: the rule lives there.
             services.result_dispute(report=target, by=user, reason=form.cleaned_data["reason"])
             messages.success(request, f"{target.pairing.slot}: disputed. The TD will rule on it.")
         else:
