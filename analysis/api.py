@@ -1,0 +1,84 @@
+"""REST API of the analysis: a match's figures, a player's averages, an event's PR table."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Match, Player
+
+from . import selectors, services
+from .serializers import (
+    EventPlayerPRSerializer,
+    MatchAnalysisSerializer,
+    PlayerAnalysisSerializer,
+)
+
+
+def _match_body(match: Match) -> dict:
+    view = selectors.match_analysis(match)
+    analysis = view.analysis
+    return {
+        "match": match.pk,
+        "status": view.status,
+        "available": view.available,
+        "plies": analysis.plies if analysis else None,
+        "analysed_at": analysis.finished_at if analysis and view.status == "done" else None,
+        "error": analysis.error if analysis and view.status == "failed" else "",
+        "players": view.sides,
+        "worst": [w["decision"] for w in view.worst],
+    }
+
+
+class MatchAnalysisView(APIView):
+    """GNU Backgammon's analysis of a match stored with its moves; staff may ask for it again."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_permissions(self):
+        if self.request.method == "POST":
+            return [permissions.IsAdminUser()]
+        return super().get_permissions()
+
+    @extend_schema(responses=MatchAnalysisSerializer)
+    def get(self, request, pk: int):
+        match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=pk)
+        return Response(MatchAnalysisSerializer(_match_body(match)).data)
+
+    @extend_schema(request=None, responses={202: MatchAnalysisSerializer})
+    def post(self, request, pk: int):
+        match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=pk)
+        if services.analysis_program() is None:
+            return Response({"detail": "Analysis is off on this server: GNU Backgammon is not installed."},
+                            status=status.HTTP_409_CONFLICT)
+        if services.analysis_request(match=match, force=True) is None:
+            return Response({"detail": "This match has no moves to analyse: only matches stored from a match"
+                                       " file can be analysed."}, status=status.HTTP_400_BAD_REQUEST)
+        match.refresh_from_db()
+        return Response(MatchAnalysisSerializer(_match_body(match)).data, status=status.HTTP_202_ACCEPTED)
+
+
+class PlayerAnalysisView(APIView):
+    """A player's average PR and luck over his analysed matches, with the recent trend."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=PlayerAnalysisSerializer)
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        data = selectors.player_analysis(player.pk)
+        return Response(PlayerAnalysisSerializer(dict(data, player=player.pk)).data)
+
+
+class EventAnalysisView(APIView):
+    """The event's PR table: each player's average PR over his analysed matches in it, best first."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=EventPlayerPRSerializer(many=True))
+    def get(self, request, slug: str):
+        from tournaments.models import Tournament
+
+        tournament = get_object_or_404(Tournament, slug=slug)
+        return Response(EventPlayerPRSerializer(selectors.event_pr_table(tournament.pk), many=True).data)

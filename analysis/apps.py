@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class AnalysisConfig(AppConfig):
+    name = "analysis"
+    verbose_name = "Analysis"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from games.models import MatchFile
+
+        from . import receivers
+
+        post_save.connect(receivers.match_file_saved, sender=MatchFile, dispatch_uid="analysis.match_file_saved")

@@ -1,0 +1,95 @@
+"""GNU Backgammon's analysis of a stored match: per player figures and the worst decisions."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Match, Player
+
+
+class AnalysisStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class MatchAnalysis(models.Model):
+    """The analysis of one match's moves; at most one per match, redone when asked."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
+    plies = models.PositiveSmallIntegerField(default=0)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="analysis_status_beat")]
+
+    def __str__(self) -> str:
+        return f"Analysis of match {self.match_id} ({self.status})"
+
+
+class PlayerAnalysis(models.Model):
+    """One player's figures in an analysed match, as GNU Backgammon's `show statistics match` has them."""
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="sides")
+    side = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    total_moves = models.PositiveIntegerField()
+    unforced_moves = models.PositiveIntegerField()
+    doubtful = models.PositiveIntegerField()
+    bad = models.PositiveIntegerField()
+    very_bad = models.PositiveIntegerField()
+    chequer_error = models.FloatField(help_text="Equity lost by chequer plays (EMG).")
+    chequer_error_rate = models.FloatField(help_text="mEMG per unforced move.")
+    total_cube_decisions = models.PositiveIntegerField()
+    close_cube_decisions = models.PositiveIntegerField()
+    doubles = models.PositiveIntegerField()
+    takes = models.PositiveIntegerField()
+    passes = models.PositiveIntegerField()
+    cube_error = models.FloatField(help_text="Equity lost by cube decisions (EMG).")
+    cube_error_rate = models.FloatField(help_text="mEMG per close or actual cube decision.")
+    error_rate = models.FloatField(help_text="mEMG per decision, chequer and cube.")
+    snowie_error_rate = models.FloatField()
+    pr = models.FloatField(help_text="Performance rating: error rate / 2.")
+    luck = models.FloatField(help_text="Luck total (EMG); positive is lucky.")
+    luck_rate = models.FloatField(help_text="mEMG per move.")
+    actual_result = models.FloatField(help_text="Match winning chance won: +0.5 for the winner, -0.5 for the loser.")
+    luck_adjusted_result = models.FloatField()
+    error_based_fibs_rating = models.FloatField()
+
+    class Meta:
+        ordering = ["analysis", "side"]
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "side"], name="analysis_one_row_per_side"),
+            models.CheckConstraint(condition=Q(side__in=[0, 1]), name="analysis_side_is_a_side"),
+        ]
+        indexes = [models.Index(fields=["player", "analysis"], name="analysis_player")]
+
+
+class Decision(models.Model):
+    """One of the worst decisions of an analysed match, with the position to look at it again."""
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions")
+    rank = models.PositiveSmallIntegerField()
+    side = models.PositiveSmallIntegerField()
+    game = models.PositiveSmallIntegerField()
+    move = models.PositiveSmallIntegerField(help_text="The roll's number in the game, from 1.")
+    kind = models.CharField(max_length=12, default="chequer")
+    position_id = models.CharField(max_length=14)
+    match_id = models.CharField(max_length=12)
+    dice = models.CharField(max_length=3, blank=True)
+    played = models.CharField(max_length=80)
+    best = models.CharField(max_length=80)
+    equity_lost = models.FloatField()
+    skill = models.CharField(max_length=12, blank=True)
+
+    class Meta:
+        ordering = ["analysis", "rank"]
+        constraints = [models.UniqueConstraint(fields=["analysis", "rank"], name="analysis_decision_rank_unique")]

@@ -1,0 +1,92 @@
+"""Reads of the analysis for pages and the API, each with a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, Sum
+
+from games.models import Game, Match
+
+from .models import AnalysisStatus, MatchAnalysis, PlayerAnalysis
+from .services import analysis_program
+
+
+def _frame_of(moves: list[dict] | None, roll: int) -> int | None:
+    """The replay frame that shows the `roll`-th roll of a game played (frame 0 is the opening)."""
+    seen = 0
+    for index, action in enumerate(moves or [], start=1):
+        if action.get("type") != "cube":
+            seen += 1
+            if seen == roll:
+                return index
+    return None
+
+
+@dataclass
+class MatchAnalysisView:
+    status: str
+    analysis: MatchAnalysis | None
+    sides: list[PlayerAnalysis]
+    worst: list[dict]
+    available: bool
+    """Whether this server can analyse at all (GNU Backgammon installed and analysis on)."""
+
+
+def match_analysis(match: Match) -> MatchAnalysisView:
+    """A match's analysis with both players' figures and its worst decisions (3–4 queries)."""
+    analysis = MatchAnalysis.objects.filter(match=match).first()
+    available = analysis_program() is not None
+    if analysis is None:
+        return MatchAnalysisView("none", None, [], [], available)
+    if analysis.status != AnalysisStatus.DONE:
+        return MatchAnalysisView(analysis.status, analysis, [], [], available)
+    sides = list(analysis.sides.order_by("side"))
+    decisions = list(analysis.decisions.order_by("rank"))
+    games = {g: moves for g, moves in Game.objects.filter(
+        match=match, number__in={d.game for d in decisions}).values_list("number", "moves")}
+    names = (match.player_a.name, match.player_b.name)
+    worst = [
+        {"decision": d, "player": names[d.side], "frame": _frame_of(games.get(d.game), d.move)}
+        for d in decisions
+    ]
+    return MatchAnalysisView(analysis.status, analysis, sides, worst, available)
+
+
+def player_analysis(player_id: int, *, recent: int = 40) -> dict:
+    """A player's analysed matches: averages, the PR trend, luck by year, best and worst (3 queries)."""
+    rows = PlayerAnalysis.objects.filter(player_id=player_id, analysis__status=AnalysisStatus.DONE)
+    summary = rows.aggregate(matches=Count("id"), pr=Avg("pr"), luck=Sum("luck"),
+                             luck_adjusted=Avg("luck_adjusted_result"), actual=Avg("actual_result"))
+    points = list(
+        rows.order_by("-analysis__match__played_on", "-analysis_id")
+        .values("pr", "luck", "luck_adjusted_result", "actual_result", "analysis__match_id",
+                "analysis__match__played_on", "analysis__match__length")[:recent]
+    )
+    points.reverse()
+    by_year: dict[int, float] = {}
+    for row in rows.values("luck", "analysis__match__played_on"):
+        year = row["analysis__match__played_on"].year
+        by_year[year] = by_year.get(year, 0.0) + row["luck"]
+    ranked = sorted(points, key=lambda p: p["pr"])
+    return {
+        "matches": summary["matches"],
+        "pr": summary["pr"],
+        "luck": summary["luck"] or 0.0,
+        "luck_by_year": sorted(by_year.items(), reverse=True),
+        "trend": points,
+        "best": ranked[:3],
+        "worst": ranked[-3:][::-1] if len(ranked) > 3 else [],
+    }
+
+
+def event_pr_table(tournament_id: int) -> list[dict]:
+    """Each player's average PR over his analysed matches of an event (one query), best first."""
+    rows = (
+        PlayerAnalysis.objects.filter(analysis__match__pairing__flight__tournament_id=tournament_id,
+                                      analysis__status=AnalysisStatus.DONE)
+        .values("player_id", "player__name")
+        .annotate(matches=Count("id"), pr=Avg("pr"), luck=Sum("luck"), decisions=Sum("unforced_moves"))
+        .order_by("pr", "player__name")
+    )
+    return [dict(row) for row in rows]

@@ -1,0 +1,110 @@
+"""A real Celery worker analyses an uploaded match file, and a killed worker's analysis is done again
+by the next one without anybody asking (CI runs these on PostgreSQL and Redis)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+
+from analysis import gnubg
+from analysis.models import AnalysisStatus, MatchAnalysis
+from tests.support import broker_reachable, database_url
+
+PROJECT = Path(__file__).resolve().parents[2]
+MATFILES = PROJECT.parent / "shared" / "data" / "matfiles"
+LONG = MATFILES / "gnubgparser__charlot1-charlot2_7p_2025-11-08-2305.mat"
+SAMPLE = MATFILES / "bglib__1857896.txt"
+
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.analysis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL)"),
+    pytest.mark.skipif(not broker_reachable(), reason="needs a Redis broker (CELERY_BROKER_URL)"),
+    pytest.mark.skipif(gnubg.find_program() is None, reason="GNU Backgammon (gnubg) is not installed"),
+    pytest.mark.skipif(not SAMPLE.exists(), reason="the shared match files are not beside the repository"),
+]
+
+
+@pytest.fixture
+def start_worker(transactional_db, tmp_path):
+    """Start `celery -A config worker` processes (with beat) on the test database; all stopped afterwards."""
+    from config.celery import app
+
+    app.control.purge()
+    started = []
+
+    def start(**environment):
+        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+               "CRAWFORD_ANALYSIS": "1", **environment}
+        log_path = tmp_path / f"worker{len(started)}.log"
+        log = log_path.open("w")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--without-gossip",
+             "--without-mingle", "--without-heartbeat", "--loglevel=INFO", "-B",
+             "--schedule", str(tmp_path / f"beat{len(started)}")],
+            cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        process.log, process.handle = log_path, log
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.handle.close()
+
+
+def wait_for(condition, *, timeout, process):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    pytest.fail(f"gave up after {timeout} s:\n" + process.log.read_text()[-3000:])
+
+
+def upload(staff_api, path: Path) -> int:
+    response = staff_api.post("/api/v1/match-files/", {"file": SimpleUploadedFile(path.name, path.read_bytes())},
+                              format="multipart")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def done(match_id: int) -> bool:
+    return MatchAnalysis.objects.filter(match_id=match_id, status=AnalysisStatus.DONE).exists()
+
+
+def test_a_match_file_uploaded_through_the_api_is_analysed_by_the_worker(start_worker, staff_api, api, client):
+    worker = start_worker()
+    match_id = upload(staff_api, SAMPLE)
+    wait_for(lambda: done(match_id), timeout=60, process=worker)
+    body = api.get(f"/api/v1/matches/{match_id}/analysis/").json()
+    assert [round(p["pr"], 2) for p in body["players"]] == [7.22, 26.5]
+    assert "<strong>26.50</strong>" in client.get(f"/matches/{match_id}/").content.decode()
+
+
+def test_an_analysis_a_killed_worker_left_is_done_by_the_next_worker_without_a_request(start_worker, staff_api):
+    first = start_worker(CRAWFORD_ANALYSIS_PLIES="2")
+    match_id = upload(staff_api, LONG)
+    wait_for(lambda: MatchAnalysis.objects.filter(match_id=match_id, status=AnalysisStatus.RUNNING).exists(),
+             timeout=60, process=first)
+    first.send_signal(signal.SIGKILL)
+    first.wait(timeout=10)
+    assert MatchAnalysis.objects.get(match_id=match_id).status == AnalysisStatus.RUNNING
+    killed_at = time.monotonic()
+    second = start_worker(CRAWFORD_ANALYSIS_STALE_SECONDS="3", CRAWFORD_ANALYSIS_SWEEP_SECONDS="2")
+    wait_for(lambda: done(match_id), timeout=120, process=second)
+    analysis = MatchAnalysis.objects.get(match_id=match_id)
+    assert analysis.attempts == 2 and analysis.sides.count() == 2
+    assert time.monotonic() - killed_at < 120
