@@ -11,11 +11,13 @@ import re
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.errors import ConflictError
+
 from . import services
-from .engine.errors import InvalidNotationError
+from .engine.errors import InvalidNotationError, ScoringError
 from .engine.matfile import (
     CubeWord,
     GameResult,
@@ -24,11 +26,14 @@ from .engine.matfile import (
     MatchTranscript,
     TranscriptCube,
     TranscriptRoll,
+    read_match_file,
     verify_match_file,
     write_match_file,
 )
+from .engine.matfile import MatchFile as MatchFileText
 from .engine.scoring import GameEnd, MatchKind, ResultKind
-from .models import Match, MatchFile
+from .imports import ImportProblems
+from .models import Match, MatchFile, Player, VariationChoice
 
 _CUBE_WORDS = {word.name.lower(): word for word in CubeWord}
 
@@ -63,8 +68,13 @@ def file_digest(text: str) -> str:
 
 def check_match_file(text: str) -> MatchFileReport:
     """Verify a match file; raise MatchFileRejected if it cannot be read or breaks the rules."""
+    return _checked(text)[1]
+
+
+def _checked(text: str) -> tuple[MatchFileText, MatchFileReport]:
     try:
-        report = verify_match_file(text)
+        match_file = read_match_file(text)
+        report = verify_match_file(match_file)
     except InvalidNotationError as error:
         raise MatchFileRejected(f"This is not a match file Crawford can read: {error}") from None
     if not report.ok:
@@ -73,12 +83,43 @@ def check_match_file(text: str) -> MatchFileReport:
         )
     if not report.games:
         raise MatchFileRejected("The match file holds no game.", report=report)
+    longest = Player._meta.get_field("name").max_length
+    for player in report.players:
+        if len(" ".join(player.split())) > longest:
+            raise MatchFileRejected(
+                f"A player's name in this file is longer than {longest} characters: {player[:40]}…", report=report)
     if report.start_score != (0, 0):
         a, b = report.start_score
         raise MatchFileRejected(
             f"This file continues a match from {a}–{b}: import the file that starts the match.", report=report
         )
-    return report
+    return match_file, report
+
+
+def _session_jacoby(match_file: MatchFileText, report: MatchFileReport) -> bool:
+    """Whether a money session used the Jacoby rule, as the checker judged it: its `Jacoby` tag,
+    or else the first centred gammon or backgammon, counted as a single (Jacoby) or in full."""
+    tagged = match_file.rule_tag("Jacoby")
+    if tagged is not None:
+        return tagged
+    for game in report.games:
+        beavered = any(event.action == "beaver" for event in game.cube_actions)
+        if game.kind in (ResultKind.GAMMON, ResultKind.BACKGAMMON) and game.cube == 1 and not beavered and (
+            game.result is not GameResult.DROP
+        ):
+            return game.points == 1
+    return False
+
+
+def match_file_rules(match_file: MatchFileText, report: MatchFileReport) -> dict:
+    """The rules a verified file was checked under, as `services.match_create` takes them."""
+    variation = match_file.variation if match_file.variation in VariationChoice.values else VariationChoice.BACKGAMMON
+    if report.match_length:
+        return {"kind": MatchKind.MATCH, "length": report.match_length, "variation": variation,
+                "crawford_rule": match_file.rule_tag("Crawford") is not False}
+    beavers = match_file.rule_tag("Beaver") is not False
+    return {"kind": MatchKind.SESSION, "length": 0, "variation": variation, "jacoby": _session_jacoby(match_file, report),
+            "beavers": beavers, "raccoons": beavers}
 
 
 def _played_on(report: MatchFileReport) -> datetime:
@@ -111,42 +152,85 @@ def _game_input(game) -> services.GameInput | None:
     return None  # unfinished: the match stays in progress
 
 
-def match_file_import(*, text: str, name: str = "match.mat", by=None) -> tuple[Match, bool]:
-    """Store a verified match file as a match with its games. Returns (match, created).
+def match_file_import(*, text: str, name: str = "match.mat", by=None, progress=None) -> tuple[Match, bool]:
+    """Store a verified match file as a match with its games, under the rules the file was checked
+    under (Crawford rule off, Jacoby, beavers, nackgammon). Returns (match, created).
 
-    Importing the same file again adds nothing and returns the match it made the first time.
+    Importing the same file again adds nothing and returns the match it made the first time; so
+    does an import that loses the race against the same file imported at that moment.
+    `progress(done, total)` is told the games stored.
     """
     digest = file_digest(text)
     existing = MatchFile.objects.select_related("match").filter(sha256=digest).first()
     if existing:
         return existing.match, False
-    report = check_match_file(text)
-    cube_words = {event.action for game in report.games for event in game.cube_actions}
-    with transaction.atomic():
-        player_a, _ = services.player_get_or_create_by_name(name=report.players[0], by=by)
-        player_b, _ = services.player_get_or_create_by_name(name=report.players[1], by=by)
-        if player_a.pk == player_b.pk:
-            raise MatchFileRejected("Both sides of the file name the same player.")
-        session = report.match_length == 0
-        match = services.match_create(
-            player_a=player_a,
-            player_b=player_b,
-            kind=MatchKind.SESSION if session else MatchKind.MATCH,
-            length=report.match_length,
-            beavers=session and "beaver" in cube_words,
-            raccoons=session and "raccoon" in cube_words,
-            played_on=_played_on(report),
-            source="mat",
-            source_key=f"mat:{digest}",
-            by=by,
-        )
-        for game in report.games:
-            entry = _game_input(game)
-            if entry is None:
-                break
-            match = services.game_record(match=match, number=game.number, game=entry, by=by)
-        MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by)
+    match_file, report = _checked(text)
+    entries = []
+    for game in report.games:
+        entry = _game_input(game)
+        if entry is None:
+            break
+        entries.append(entry)
+    if progress is not None:
+        progress(0, len(entries))
+    try:
+        with transaction.atomic():
+            try:
+                ids, _ = services.players_get_or_create_by_names(names=report.players, by=by)
+            except ValidationError as error:
+                raise MatchFileRejected(error.messages[0]) from None
+            player_a, player_b = (Player.objects.get(pk=ids[" ".join(name.split()).lower()]) for name in report.players)
+            if player_a.pk == player_b.pk:
+                raise MatchFileRejected("Both sides of the file name the same player.")
+            match = services.match_create(
+                player_a=player_a,
+                player_b=player_b,
+                played_on=_played_on(report),
+                source="mat",
+                source_key=f"mat:{digest}",
+                by=by,
+                **match_file_rules(match_file, report),
+            )
+            if entries:
+                match = services.match_games_record(match=match, games=entries, by=by, reason="imported from a match file")
+            MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by)
+            if progress is not None:
+                progress(len(entries), len(entries))
+    except (ConflictError, IntegrityError):
+        existing = MatchFile.objects.select_related("match").filter(sha256=digest).first()
+        if existing is None:
+            raise
+        return existing.match, False
+    except (ScoringError, ValidationError) as error:
+        if isinstance(error, MatchFileRejected):
+            raise
+        messages = [str(error)] if isinstance(error, ScoringError) else error.messages
+        raise MatchFileRejected(f"The match cannot be stored: {'; '.join(messages)}") from None
     return match, True
+
+
+def match_file_import_job(*, job, progress) -> dict:
+    """The runner of a match-file import job (`games.imports`)."""
+    try:
+        match, created = match_file_import(text=job.text, name=job.name, by=job.created_by, progress=progress)
+    except MatchFileRejected as rejected:
+        if rejected.report is not None and rejected.report.errors:
+            raise ImportProblems([(error.line, str(error)) for error in rejected.report.errors]) from None
+        raise ImportProblems([(None, text) for text in rejected.errors_text]) from None
+    return {"match": match.pk, "created": created, "score": [match.score_a, match.score_b], "status": match.status}
+
+
+def _rule_tags(match: Match) -> tuple[tuple[str, str], ...]:
+    """The tags that carry a match's rules into its file, as the checker reads them back."""
+    tags = [("EventDate", match.played_on.strftime("%Y.%m.%d"))]
+    if match.variation == VariationChoice.NACKGAMMON:
+        tags.append(("Variation", "NackGammon"))
+    if match.kind == MatchKind.MATCH and not match.crawford_rule:
+        tags.append(("Crawford", "Off"))
+    if match.kind == MatchKind.SESSION:
+        tags.append(("Jacoby", "On" if match.jacoby else "Off"))
+        tags.append(("Beaver", "On" if match.beavers else "Off"))
+    return tuple(tags)
 
 
 def match_file_export(match: Match) -> str:
@@ -165,6 +249,6 @@ def match_file_export(match: Match) -> str:
         players=(match.player_a.name, match.player_b.name),
         match_length=match.length,
         games=tuple(games),
-        tags=(("EventDate", match.played_on.strftime("%Y.%m.%d")),),
+        tags=_rule_tags(match),
     )
     return write_match_file(transcript, and_the_match=match.status == "finished")

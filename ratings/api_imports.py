@@ -1,4 +1,8 @@
-"""REST API: import finished matches from a results CSV, as `manage.py import_results` does."""
+"""REST API: import finished matches from a results CSV, as `manage.py import_results` does.
+
+A check (`check=true`) answers at once. An import runs in the background: 202 with the job, to
+poll at `/api/v1/imports/{id}/` (status, rows done of the total, errors by line, result).
+"""
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
@@ -6,6 +10,11 @@ from rest_framework import permissions, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from games.api import import_job_response
+from games.imports import import_job_submit
+from games.models import ImportKind
+from games.serializers import ImportJobSerializer
 
 from . import services
 
@@ -16,13 +25,17 @@ class ResultsImportSerializer(serializers.Serializer):
 
 
 class ResultsImportView(APIView):
-    """Staff: import finished matches from a results CSV. Every row is checked first; one bad row
-    stores nothing (400 with each bad row's line); rows imported before are skipped."""
+    """Staff: import finished matches from a results CSV. `check=true` checks every row and answers
+    at once: 200 with the count, or 400 with each bad row's line. Otherwise the file becomes a
+    background import: 202 with the job to poll at `/api/v1/imports/{id}/`. The job checks every
+    row first (one bad row stores nothing: the job fails with the rows by line), then stores them,
+    skipping rows imported before."""
 
     permission_classes = [permissions.IsAdminUser]
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(request={"multipart/form-data": ResultsImportSerializer}, responses={200: None, 201: None, 400: None})
+    @extend_schema(request={"multipart/form-data": ResultsImportSerializer},
+                   responses={200: None, 202: ImportJobSerializer, 400: None})
     def post(self, request):
         serializer = ResultsImportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -34,16 +47,15 @@ class ResultsImportView(APIView):
         note = None
         try:
             text, note = services.results_file_decode(upload.read())
-            rows = services.results_file_read(text=text)
             if check:
+                rows = services.results_file_read(text=text)
                 return Response({"rows": len(rows), "note": note})
-            report = services.results_import(rows=rows, by=request.user)
         except services.ResultsFileError as error:
             return Response({
                 "file": ["Nothing was imported: fix these rows."],
                 "rows": [{"line": line, "problem": problem} for line, problem in error.problems],
                 "note": note,
             }, status=status.HTTP_400_BAD_REQUEST)
-        return Response({"imported": report.imported, "already_there": report.already_there,
-                         "players_created": report.players_created, "note": note},
-                        status=status.HTTP_201_CREATED if report.imported else status.HTTP_200_OK)
+        job = import_job_submit(kind=ImportKind.RESULTS, name=upload.name or "results.csv", text=text,
+                                note=note or "", by=request.user)
+        return import_job_response(job)

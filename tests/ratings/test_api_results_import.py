@@ -1,9 +1,10 @@
-"""POST /api/v1/results-imports/: staff load a results CSV as the import_results command does."""
+"""POST /api/v1/results-imports/: staff load a results CSV as the import_results command does;
+the rows are checked at once and stored by a background job, polled at /api/v1/imports/{id}/."""
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games.models import Match, Player
+from games.models import ImportJob, Match, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -18,27 +19,48 @@ def upload(client, text, *, encoding="utf-8", **fields):
     return client.post(URL, data, format="multipart")
 
 
-def test_staff_import_a_file_then_importing_it_again_adds_nothing(staff_api):
-    first = upload(staff_api, GOOD)
-    assert first.status_code == 201
-    assert first.json() == {"imported": 2, "already_there": 0, "players_created": ["Anna", "Bo", "Carl"],
-                            "note": None}
-    again = upload(staff_api, GOOD)
-    assert again.status_code == 200
-    assert again.json() == {"imported": 0, "already_there": 2, "players_created": [], "note": None}
+def import_and_poll(client, capture, text, **kwargs):
+    """Upload (the job runs when the request's transaction commits), then poll the job."""
+    with capture(execute=True):
+        accepted = upload(client, text, **kwargs)
+    assert accepted.status_code == 202, accepted.json()
+    assert accepted["Location"] == f"/api/v1/imports/{accepted.json()['id']}/"
+    return client.get(accepted["Location"]).json()
+
+
+def test_staff_import_a_file_as_a_job_then_importing_it_again_adds_nothing(
+    staff_api, django_capture_on_commit_callbacks
+):
+    first = import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD)
+    assert (first["kind"], first["status"], first["rows_done"], first["rows_total"], first["errors"]) == (
+        "results", "done", 2, 2, [])
+    assert first["result"] == {"imported": 2, "already_there": 0, "players_created": ["Anna", "Bo", "Carl"],
+                               "note": None}
+    assert first["page"] == f"/matches/imports/{first['id']}/"
+    again = import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD)
+    assert again["result"] == {"imported": 0, "already_there": 2, "players_created": [], "note": None}
     assert Match.objects.count() == 2
+
+
+def test_the_answer_is_202_with_the_queued_job_before_a_worker_takes_it(staff_api):
+    accepted = upload(staff_api, GOOD)
+    assert accepted.status_code == 202
+    body = accepted.json()
+    assert (body["status"], body["rows_done"], body["rows_total"], body["result"]) == ("queued", 0, 0, None)
+    assert ImportJob.objects.get(pk=body["id"]).name == "results.csv"
+    assert Match.objects.count() == 0
 
 
 def test_a_check_stores_nothing(staff_api):
     checked = upload(staff_api, GOOD, check="true")
     assert checked.status_code == 200
     assert checked.json() == {"rows": 2, "note": None}
-    assert Match.objects.count() == 0 and Player.objects.count() == 0
+    assert Match.objects.count() == 0 and Player.objects.count() == 0 and ImportJob.objects.count() == 0
 
 
-def test_bad_rows_are_a_400_by_line_and_nothing_is_stored(staff_api):
+def test_a_check_answers_400_with_the_bad_rows_by_line(staff_api):
     bad = GOOD + "2025-02-30,Carl,Anna,3,3,1\n2025-03-01,Dan,Eve,5,4,2\n"
-    refused = upload(staff_api, bad, encoding="cp1252")
+    refused = upload(staff_api, bad, encoding="cp1252", check="true")
     assert refused.status_code == 400
     assert refused.json() == {
         "file": ["Nothing was imported: fix these rows."],
@@ -48,23 +70,52 @@ def test_bad_rows_are_a_400_by_line_and_nothing_is_stored(staff_api):
         ],
         "note": None,
     }
+    assert Match.objects.count() == 0 and Player.objects.count() == 0 and ImportJob.objects.count() == 0
+
+
+def test_bad_rows_fail_the_job_by_line_and_nothing_is_stored(staff_api, django_capture_on_commit_callbacks):
+    bad = GOOD + "2025-02-30,Carl,Anna,3,3,1\n2025-03-01,Dan,Eve,5,4,2\n"
+    job = import_and_poll(staff_api, django_capture_on_commit_callbacks, bad)
+    assert (job["status"], job["rows_done"], job["result"]) == ("failed", 0, None)
+    assert job["errors"] == [
+        {"line": 4, "problem": "played_on must be a date such as 2025-03-31 or 31.03.2025, not '2025-02-30'"},
+        {"line": 5, "problem": "the winner's score 4 is below the length 5"},
+    ]
     assert Match.objects.count() == 0 and Player.objects.count() == 0
 
 
-def test_windows_text_is_read_and_said(staff_api):
-    imported = upload(staff_api, GOOD.replace("Anna", "Åse"), encoding="cp1252")
-    assert imported.status_code == 201
-    assert imported.json()["note"] == "the file is not UTF-8: it was read as Windows-1252 (Western European)"
+def test_a_name_several_players_share_fails_the_job_by_line_and_stores_nothing(
+    staff_api, make_player, django_capture_on_commit_callbacks
+):
+    make_player(name="Bo", club="North")
+    make_player(name="Bo", club="South", confirm_duplicate=True)
+    job = import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD)
+    assert job["status"] == "failed"
+    assert job["errors"] == [
+        {"line": 2, "problem": "Several players are named Bo: the file cannot say which one."},
+        {"line": 3, "problem": "Several players are named Bo: the file cannot say which one."},
+    ]
+    assert Match.objects.count() == 0 and Player.objects.count() == 2
+
+
+def test_windows_text_is_read_and_said(staff_api, django_capture_on_commit_callbacks):
+    job = import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD.replace("Anna", "Åse"),
+                          encoding="cp1252")
+    assert job["note"] == "the file is not UTF-8: it was read as Windows-1252 (Western European)"
+    assert job["result"]["note"] == job["note"]
     assert Player.objects.filter(name="Åse").exists()
 
 
-def test_only_staff_import_and_a_file_is_needed(api, make_user, client_for, staff_api):
+def test_only_staff_import_or_see_jobs_and_a_file_is_needed(api, make_user, client_for, staff_api):
     assert upload(api, GOOD).status_code == 403
     assert upload(client_for(make_user("member")), GOOD).status_code == 403
     missing = staff_api.post(URL, {}, format="multipart")
     assert missing.status_code == 400
     assert missing.json() == {"file": ["No file was submitted."]}
     assert Match.objects.count() == 0
+    job = upload(staff_api, GOOD).json()
+    assert api.get(f"/api/v1/imports/{job['id']}/").status_code == 403
+    assert client_for(make_user("other")).get(f"/api/v1/imports/{job['id']}/").status_code == 403
 
 
 def test_a_file_over_the_limit_is_refused(staff_api, settings):
@@ -73,3 +124,16 @@ def test_a_file_over_the_limit_is_refused(staff_api, settings):
     assert refused.status_code == 400
     assert refused.json() == {"file": [f"The file is {len(GOOD):,} bytes; results files up to 100 bytes are accepted."]}
     assert Match.objects.count() == 0
+
+
+def test_a_file_with_nul_bytes_is_refused_as_not_text_and_stores_nothing(staff_api):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.models import ImportJob
+
+    upload = SimpleUploadedFile("x\x00.csv", b"played_on,player_a,player_b,length,score_a,score_b\n\x00\n")
+    response = staff_api.post("/api/v1/results-imports/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert response.json()["rows"] == [
+        {"line": 1, "problem": "this is not a text file (it holds NUL bytes): save it as CSV UTF-8"}]
+    assert not ImportJob.objects.exists()

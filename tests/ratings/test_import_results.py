@@ -122,3 +122,24 @@ def test_a_date_in_neither_form_names_both_forms(tmp_path):
         call_command("import_results", write(tmp_path, text))
     assert "line 2: played_on must be a date such as 2025-03-31 or 31.03.2025, not '02/01/2025'" in str(raised.value)
     assert Match.objects.count() == 0
+
+
+def test_each_imported_match_has_its_first_version_in_the_audit_trail(tmp_path, staff):
+    rows = services.results_file_read(text=GOOD)
+    services.results_import(rows=rows, by=staff)
+    match = Match.objects.get(player_a__name="Anna")
+    versions = list(match.history.values_list("history_type", "history_change_reason", "history_user_id", "status",
+                                              "score_a", "score_b", "winner_id"))
+    assert versions == [("+", "imported result", staff.pk, "finished", 5, 3, match.player_a_id)]
+    assert match.created_by == staff and match.created_at == match.finished_at
+    assert list(Player.objects.order_by("name").values_list("name", "imported_name")) == [
+        ("Anna", "anna"), ("Bo", "bo"), ("Carl", "carl")]
+
+
+def test_a_player_renamed_since_an_import_is_found_by_the_next_import(tmp_path):
+    services.results_import(rows=services.results_file_read(text=GOOD))
+    Player.objects.filter(name="Anna").update(name="Anna Berg")
+    later = "played_on,player_a,player_b,length,score_a,score_b\n2025-03-01,anna,Bo,3,3,0\n"
+    report = services.results_import(rows=services.results_file_read(text=later))
+    assert (report.imported, report.players_created) == (1, [])
+    assert Match.objects.filter(player_a__name="Anna Berg").count() == 2
