@@ -3,15 +3,16 @@
 import django_filters
 from django import forms
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.validators import MaxValueValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import MaxValueValidator
 from django.db import OperationalError
+from django.urls import reverse
 from rest_framework import exceptions, serializers, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine.errors import ScoringError
 
-from .errors import ConflictError
+from .errors import ConflictError, as_conflict
 
 
 class IdFilter(django_filters.NumberFilter):
@@ -34,19 +35,33 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
-def _lost_a_race(exc: Exception) -> bool:
-    """PostgreSQL gave up one of two transactions that waited on each other."""
-    cause = getattr(exc, "__cause__", None)
-    return type(cause).__name__ in {"DeadlockDetected", "SerializationFailure", "LockNotAvailable"}
+# How the API names a record that a refused write would have duplicated: its detail route.
+EXISTING_ROUTES = {"games.player": ("player-detail", "pk"), "tournaments.tournament": ("tournament-detail", "slug")}
+
+
+def _existing(record, request) -> dict:
+    """{"id", "url"} of the record already there (the url where the API has one)."""
+    found = {"id": record.pk}
+    route = EXISTING_ROUTES.get(record._meta.label_lower)
+    if route:
+        name, field = route
+        url = reverse(name, kwargs={field: getattr(record, field)})
+        found["url"] = request.build_absolute_uri(url) if request is not None else url
+    return found
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, OperationalError) and _lost_a_race(exc):
-        exc = ConflictError("Someone else was changing the same thing at the same moment: try again.")
+    if isinstance(exc, OperationalError):
+        exc = as_conflict(exc) or exc
     if isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, ConflictError):
+        existing = exc.existing
         exc = Conflict(str(exc) or None)
+        if existing is not None:
+            response = drf_exception_handler(exc, context)
+            response.data["existing"] = _existing(existing, context.get("request"))
+            return response
     if isinstance(exc, ScoringError):
         exc = exceptions.ValidationError({exc.field: [exc.message]})
     if isinstance(exc, DjangoValidationError):

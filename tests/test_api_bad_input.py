@@ -260,3 +260,121 @@ def test_a_player_id_that_is_no_id_is_refused_not_read_as_another(staff_api, mak
     assert refused.status_code == 400
     assert refused.json() == {"player_b": [message]}
     assert Match.objects.count() == 0
+
+
+# -- bounded text and bounded lists ---------------------------------------------------------------
+
+LONG = "x" * 501
+TOO_LONG = ["Ensure this field has no more than 500 characters."]
+
+
+def test_a_note_longer_than_500_characters_is_refused_and_nothing_is_reported(staff_api, started):
+    _, pairing = started
+    a, b = pairing["player_a"]["id"], pairing["player_b"]["id"]
+    response = post(staff_api, f"/pairings/{pairing['id']}/reports/", {"score_a": 3, "score_b": 1, "note": LONG})
+    assert response.status_code == 400 and response.json() == {"note": TOO_LONG}
+    assert not ResultReport.objects.filter(pairing_id=pairing["id"]).exists()
+    response = post(staff_api, f"/pairings/{pairing['id']}/override/", {"score_a": 3, "score_b": 1, "note": LONG})
+    assert response.status_code == 400 and response.json() == {"note": TOO_LONG}
+    assert (a, b) and not ResultReport.objects.filter(pairing_id=pairing["id"]).exists()
+
+
+def test_a_dispute_reason_longer_than_500_characters_is_refused(client_for, make_user, started):
+    from games.models import Player
+
+    _, pairing = started
+    a = make_user(player=Player.objects.get(pk=pairing["player_a"]["id"]))
+    b = make_user(player=Player.objects.get(pk=pairing["player_b"]["id"]))
+    report = post(client_for(a), f"/pairings/{pairing['id']}/reports/", {"score_a": 3, "score_b": 1}).json()
+    response = post(client_for(b), f"/result-reports/{report['id']}/dispute/", {"reason": LONG})
+    assert response.status_code == 400 and response.json() == {"reason": TOO_LONG}
+    assert ResultReport.objects.get(pk=report["id"]).status == "pending"
+
+
+def test_a_withdrawal_reason_longer_than_500_characters_is_refused(staff_api, event):
+    _, flight, players = event
+    entry = Entry.objects.get(flight_id=flight["id"], player=players[0])
+    response = post(staff_api, f"/entries/{entry.pk}/withdraw/", {"reason": LONG})
+    assert response.status_code == 400 and response.json() == {"reason": TOO_LONG}
+    assert Entry.objects.get(pk=entry.pk).status == "checked_in"
+
+
+@pytest.mark.parametrize("url, body, field, message", [
+    ("/players/", {"name": "N" * 121}, "name", "Ensure this field has no more than 120 characters."),
+    ("/players/", {"name": "Anna", "club": "C" * 121}, "club", "Ensure this field has no more than 120 characters."),
+    ("/tournaments/", {"name": "T" * 201, "start_date": "2026-12-01"}, "name",
+     "Ensure this field has no more than 200 characters."),
+    ("/tournaments/", {"name": "Open", "venue": "V" * 201, "start_date": "2026-12-01"}, "venue",
+     "Ensure this field has no more than 200 characters."),
+    ("/player-accounts/", {"player": 1, "username": "u" * 151}, "username",
+     "Ensure this field has no more than 150 characters."),
+])
+def test_names_longer_than_their_column_are_refused(staff_api, url, body, field, message):
+    response = post(staff_api, url, body)
+    assert response.status_code == 400
+    assert response.json()[field] == [message]
+
+
+def test_a_hand_made_draw_with_more_tables_than_any_field_has_is_refused(staff_api, event):
+    _, flight, _ = event
+    response = post(staff_api, f"/flights/{flight['id']}/start/", {"first_round": [[1, 2]] * 2049})
+    assert response.status_code == 400
+    assert response.json() == {"first_round": ["Ensure this field has no more than 2048 elements."]}
+    assert Flight.objects.get(pk=flight["id"]).status == "draft"
+
+
+# -- a pairing's reports: capped, and read a page at a time ----------------------------------------
+
+
+def test_a_pairing_takes_twenty_reports_from_its_players_then_asks_for_a_td(client_for, make_user, staff_api,
+                                                                           started):
+    from games.models import Player
+
+    _, pairing = started
+    a = client_for(make_user(player=Player.objects.get(pk=pairing["player_a"]["id"])))
+    for n in range(20):
+        response = post(a, f"/pairings/{pairing['id']}/reports/", {"score_a": 3, "score_b": n % 3})
+        assert response.status_code == 201, (n, response.json())
+    response = post(a, f"/pairings/{pairing['id']}/reports/", {"score_a": 3, "score_b": 0})
+    assert response.status_code == 400
+    assert response.json() == {"non_field_errors": [
+        f"{pairing['slot']} already has 20 reported versions: ask a TD to enter the result."]}
+    assert ResultReport.objects.filter(pairing_id=pairing["id"]).count() == 20
+    # The TD still rules.
+    assert post(staff_api, f"/pairings/{pairing['id']}/override/", {"score_a": 3, "score_b": 2}).status_code == 201
+
+
+def test_a_pairing_s_reports_come_a_page_at_a_time(client_for, make_user, started, monkeypatch):
+    from rest_framework.pagination import PageNumberPagination
+
+    from games.models import Player
+
+    monkeypatch.setattr(PageNumberPagination, "page_size", 5)  # the API's pages hold 50
+    _, pairing = started
+    a = client_for(make_user(player=Player.objects.get(pk=pairing["player_a"]["id"])))
+    for n in range(7):
+        assert post(a, f"/pairings/{pairing['id']}/reports/", {"score_a": 3, "score_b": n % 3}).status_code == 201
+    first = a.get(f"{API}/pairings/{pairing['id']}/reports/").json()
+    assert first["count"] == 7 and [r["version"] for r in first["results"]] == [1, 2, 3, 4, 5]
+    second = a.get(first["next"]).json()
+    assert [r["version"] for r in second["results"]] == [6, 7] and second["next"] is None
+
+
+# -- bodies nested too deep ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [33, 5000, 100_000])
+def test_a_body_nested_too_deep_is_refused_with_400(staff_api, started, depth):
+    _, pairing = started
+    body = "[" * depth + "]" * depth
+    response = staff_api.post(f"{API}/pairings/{pairing['id']}/reports/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "JSON parse error - the body nests arrays and objects more than 32 levels deep."}
+    assert not ResultReport.objects.filter(pairing_id=pairing["id"]).exists()
+
+
+def test_a_body_nested_32_levels_is_read(staff_api):
+    body = '{"name": "Deep", "start_date": "2026-12-01", "x": ' + "[" * 31 + "]" * 31 + "}"
+    response = staff_api.post(f"{API}/tournaments/", body, content_type="application/json")
+    assert response.status_code == 201, response.json()
