@@ -1,32 +1,38 @@
 """REST API for players, matches and their games. Every write goes through `games.services`."""
 
 import django_filters
+from django.conf import settings
 from django.db.models import ProtectedError, Q
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import SearchFilter
-from rest_framework.response import Response
-
-from django.conf import settings
-from django.http import HttpResponse
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
 
 from config.api import FlagFilter, IdFilter
 
 from . import selectors, services
-from .matfiles import MatchFileRejected, decode_match_file, match_file_export, match_file_import
-from .models import Game, Match, MatchFile, MatchStatus, Player
+from .imports import import_job_stalled, import_job_submit, import_jobs_resume_stale
+from .permissions import VIEW_MATCH_PRIVATE
+from .matfiles import (
+    MatchFileRejected,
+    decode_match_file,
+    match_file_export,
+    match_file_import,
+)
+from .models import Game, ImportJob, ImportKind, Match, MatchFile, MatchStatus, Player
 from .serializers import (
-    KIND_NAMES,
     FinalScoreSerializer,
     ForfeitSerializer,
-    MatchFileSerializer,
-    MatchFileUploadSerializer,
     GameInputSerializer,
     HistoryEntrySerializer,
+    ImportJobSerializer,
     MatchCreateSerializer,
     MatchDetailSerializer,
+    MatchFileSerializer,
+    MatchFileUploadSerializer,
     MatchSerializer,
     PlayerSerializer,
 )
@@ -136,7 +142,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = services.game_record(
-            match=match, number=data["number"], game=_game_input(data), by=request.user,
+            match=match, number=data["number"], game=serializer.game_input(), by=request.user,
             expected_version=data["version"],
         )
         return self._detail(match, status.HTTP_201_CREATED)
@@ -160,7 +166,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = services.game_correct(
-            match=match, number=number, game=_game_input(data), by=request.user, reason=data["reason"],
+            match=match, number=number, game=serializer.game_input(), by=request.user, reason=data["reason"],
             expected_version=data["version"],
         )
         return self._detail(match)
@@ -206,25 +212,27 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
     @extend_schema(responses={200: HistoryEntrySerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request, pk=None):
-        """The audit trail: every version of the match and its games, who changed it and when."""
+        """The audit trail: every version of the match and its games, who changed it and when.
+        Who (`by`) and why (`reason`) are null except for staff, the TDs of its event and its players."""
         match = self.get_object()
+        private = request.user.has_perm(VIEW_MATCH_PRIVATE, match)
         entries = []
         for row in match.history.select_related("history_user").order_by("history_date"):
-            entries.append(_history_entry(row, "match", None))
+            entries.append(_history_entry(row, "match", None, private))
         for row in Game.history.filter(match_id=match.pk).select_related("history_user").order_by("history_date"):
-            entries.append(_history_entry(row, "game", row.number))
+            entries.append(_history_entry(row, "game", row.number, private))
         entries.sort(key=lambda e: e["at"])
         return Response(entries)
 
 
-def _history_entry(row, what, number):
+def _history_entry(row, what, number, private):
     kinds = {"+": "created", "~": "changed", "-": "deleted"}
     entry = {
         "at": row.history_date.isoformat(),
         "what": what,
         "action": kinds[row.history_type],
-        "by": row.history_user.get_username() if row.history_user else None,
-        "reason": row.history_change_reason,
+        "by": row.history_user.get_username() if row.history_user and private else None,
+        "reason": row.history_change_reason if private else None,
     }
     if what == "game":
         entry.update(number=number, winner=row.winner, end=row.end, kind=row.kind, cube=row.cube, points=row.points)
@@ -233,24 +241,14 @@ def _history_entry(row, what, number):
     return entry
 
 
-def _game_input(data) -> services.GameInput:
-    kind = {name: k for k, name in KIND_NAMES.items()}[data["kind"]]
-    return services.GameInput(
-        winner=data["winner_side"],
-        end=data["end"],
-        kind=kind,
-        cube=data["cube"],
-        cube_owner=data["cube_owner_side"],
-        beavered=data["beavered"],
-        raccooned=data["raccooned"],
-        automatic_doubles=data["automatic_doubles"],
-        points=data["points"],
-    )
-
 
 
 class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Match files: upload one to verify it move by move and store it as a match."""
+    """Match files: upload one to verify it move by move and store it as a match.
+
+    A file up to `CRAWFORD_MATCH_FILE_JOB_BYTES` (256 KB, a few hundred games) is imported in the
+    request: 201 with the match. A larger one becomes a background import: 202 with the job to poll
+    at `/api/v1/imports/{id}/`."""
 
     permission_classes = [IsStaffOrReadOnly]
     serializer_class = MatchFileSerializer
@@ -258,7 +256,7 @@ class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     queryset = MatchFile.objects.order_by("-uploaded_at", "-id").only("id", "name", "sha256", "uploaded_at", "match_id")
 
     @extend_schema(request={"multipart/form-data": MatchFileUploadSerializer},
-                   responses={201: MatchDetailSerializer, 400: None, 409: None})
+                   responses={201: MatchDetailSerializer, 202: ImportJobSerializer, 400: None, 409: None})
     def create(self, request, *args, **kwargs):
         upload = request.FILES.get("file")
         if upload is None:
@@ -268,9 +266,13 @@ class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             raise serializers.ValidationError(
                 {"file": [f"The file is {upload.size:,} bytes; match files up to {limit:,} bytes are accepted."]}
             )
+        name = upload.name or "match.mat"
         try:
             text = decode_match_file(upload.read())
-            match, created = match_file_import(text=text, name=upload.name or "match.mat", by=request.user)
+            if upload.size > settings.CRAWFORD_MATCH_FILE_JOB_BYTES:
+                job = import_job_submit(kind=ImportKind.MATCH_FILE, name=name, text=text, by=request.user)
+                return import_job_response(job)
+            match, created = match_file_import(text=text, name=name, by=request.user)
         except MatchFileRejected as rejected:
             body = {"file": rejected.errors_text}
             if rejected.report is not None:
@@ -283,3 +285,28 @@ class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             )
         fresh = selectors.match_detail().get(pk=match.pk)
         return Response(MatchDetailSerializer(fresh).data, status=status.HTTP_201_CREATED)
+
+
+def import_job_response(job: ImportJob) -> Response:
+    """202 with the job (already done where no broker runs the tasks apart)."""
+    job.refresh_from_db()
+    response = Response(ImportJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+    response["Location"] = f"/api/v1/imports/{job.pk}/"
+    return response
+
+
+class ImportJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Staff: imports running in the background (results files, large match files) and how they
+    ended: status, rows done of the total, errors by line, result. Looking at a job whose worker
+    stopped queues it again."""
+
+    permission_classes = [permissions.IsAdminUser]
+    serializer_class = ImportJobSerializer
+    queryset = ImportJob.objects.defer("text").order_by("-created_at", "-id")
+
+    def retrieve(self, request, *args, **kwargs):
+        job = self.get_object()
+        if import_job_stalled(job):
+            import_jobs_resume_stale()
+            job = self.get_object()
+        return Response(self.get_serializer(job).data)

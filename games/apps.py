@@ -3,3 +3,10 @@ from django.apps import AppConfig
 
 class GamesConfig(AppConfig):
     name = "games"
+
+    def ready(self) -> None:
+        from .imports import import_runner_register
+        from .matfiles import match_file_import_job
+        from .models import ImportKind
+
+        import_runner_register(ImportKind.MATCH_FILE, match_file_import_job)

@@ -82,3 +82,34 @@ def demo_matches(rng: random.Random, players: list[Player], count: int, *, days:
         matches.append(services.match_final_score_record(
             match=match, score_a=score.score[0], score_b=score.score[1], reason="result slip"))
     return matches
+
+
+def played_out_game(rng: random.Random) -> tuple[list[dict], int, int]:
+    """A whole game played by the engine with random dice and random legal plays: its turns as a
+    match file gives them, the winner's side and how he won (single, gammon, backgammon)."""
+    from .engine import Position, legal_plays
+
+    position, side, moves = Position.initial(), 0, []
+    for turn in range(1, 2000):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, dice)
+        play = rng.choice(plays) if plays else None
+        after = play.position if play else position
+        moves.append({"type": "roll", "side": side, "dice": list(dice), "notation": play.notation if play else "",
+                      "steps": [list(s) for s in play.steps] if play else [],
+                      "position_id_before": position.position_id(),
+                      "position_id_after": play.result_id() if play else position.position_id(),
+                      "move": (turn + 1) // 2, "line": turn})
+        outcome = after.outcome()  # seen from the mover: winner 0 is the side that just played
+        if outcome is not None:
+            return moves, side if outcome[0] == 0 else 1 - side, int(outcome[1])
+        position, side = after.swap(), 1 - side
+    raise RuntimeError("the game did not end")
+
+
+def demo_replay(rng: random.Random, players: list[Player]) -> Match:
+    """A 1-point match whose game has every move, for the replay."""
+    moves, winner, kind = played_out_game(rng)
+    match = services.match_create(player_a=players[0], player_b=players[1], length=1, source="mat")
+    return services.game_record(match=match, number=1, game=services.GameInput(winner=winner, kind=kind,
+                                                                               moves=moves))

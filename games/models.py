@@ -20,12 +20,25 @@ class Player(models.Model):
     federation_id = models.CharField(
         max_length=40, blank=True, null=True, unique=True, help_text="The player's number at his federation."
     )
+    imported_name = models.CharField(
+        max_length=120, blank=True, null=True, unique=True, editable=False,
+        help_text="The name (in lower case) under which an import created this player. Unique, so that imports"
+        " running at once never create the same new player twice.",
+    )
+    twin = models.PositiveSmallIntegerField(
+        default=0, editable=False,
+        help_text="0, or 1, 2 … for each further player of the same name and club (added with confirm_duplicate).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["name", "id"]
         indexes = [models.Index(Lower("name"), name="player_name_lower")]
+        constraints = [
+            # Two requests adding the same person at once: the database keeps one, the other is told.
+            models.UniqueConstraint(Lower("name"), Lower("club"), "twin", name="player_name_club_twin_unique"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})" if self.club else self.name
@@ -44,6 +57,13 @@ class ResultKindChoice(models.TextChoices):
     BACKGAMMON = "backgammon", "Backgammon"
 
 
+class VariationChoice(models.TextChoices):
+    """The opening position the games start from."""
+
+    BACKGAMMON = "backgammon", "Backgammon"
+    NACKGAMMON = "nackgammon", "Nackgammon"
+
+
 class MatchStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", "In progress"
     FINISHED = "finished", "Finished"
@@ -57,6 +77,15 @@ class Match(models.Model):
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=10, choices=MatchKindChoice.choices)
     length = models.PositiveSmallIntegerField(help_text="Points to win; 0 for a money session.")
+    # Defaults in the database too, so that rows written by plain SQL (bulk loads) get them.
+    crawford_rule = models.BooleanField(
+        default=True, db_default=True,
+        help_text="Matches are played under the Crawford rule; off only where the players agreed so.",
+    )
+    variation = models.CharField(
+        max_length=12, choices=VariationChoice.choices, default=VariationChoice.BACKGAMMON,
+        db_default=VariationChoice.BACKGAMMON,
+    )
     cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text="Highest cube value; empty for none.")
     jacoby = models.BooleanField(default=False)
     beavers = models.BooleanField(default=False)
@@ -95,6 +124,9 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(kind=MatchKind.MATCH, length__gte=1) | Q(kind=MatchKind.SESSION, length=0),
                 name="match_length_fits_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(crawford_rule=True) | Q(kind=MatchKind.MATCH), name="match_crawford_off_only_in_a_match"
             ),
         ]
         indexes = [models.Index(fields=["status", "played_on"])]
@@ -181,3 +213,53 @@ class MatchFile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ImportKind(models.TextChoices):
+    MATCH_FILE = "match_file", "Match file"
+    RESULTS = "results", "Results file"
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class ImportJob(models.Model):
+    """A match file or results file imported in the background (`games.imports`), with its progress.
+
+    The file's text is kept so that a job whose worker died can be taken over and finish (an import
+    adds nothing twice). `rows_done` of `rows_total` counts result rows, or games of a match file.
+    """
+
+    kind = models.CharField(max_length=12, choices=ImportKind.choices)
+    status = models.CharField(max_length=8, choices=ImportStatus.choices, default=ImportStatus.QUEUED)
+    name = models.CharField(max_length=255, help_text="The file's name as uploaded.")
+    text = models.TextField()
+    note = models.CharField(max_length=200, blank=True, help_text="How the file was read (its encoding).")
+    rows_total = models.PositiveIntegerField(default=0)
+    rows_done = models.PositiveIntegerField(default=0)
+    errors = models.JSONField(default=list, blank=True, help_text='[{"line": 4, "problem": "..."}]')
+    result = models.JSONField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker claimed it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Touched while the job works; a stale one means its worker died."
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rows_done__lte=models.F("rows_total")), name="import_done_le_total"),
+        ]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="import_job_status")]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} {self.name} ({self.status})"

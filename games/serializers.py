@@ -6,9 +6,8 @@ from rest_framework import serializers
 from config.api import id_field
 
 from .engine.scoring import GameEnd, MatchKind, ResultKind
-from .models import Game, Match, MatchKindChoice, Player, ResultKindChoice
-
-KIND_NAMES = {kind: kind.name.lower() for kind in ResultKind}
+from .models import Game, ImportJob, Match, MatchKindChoice, Player, ResultKindChoice
+from .services import GameInput
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -56,7 +55,7 @@ class GameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.ChoiceField(choices=ResultKindChoice.choices))
     def get_kind(self, game: Game) -> str:
-        return KIND_NAMES[ResultKind(game.kind)]
+        return ResultKind(game.kind).label
 
     def get_score_after(self, game: Game) -> list[int]:
         return [game.score_a_after, game.score_b_after]
@@ -77,8 +76,8 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = [
-            "id", "player_a", "player_b", "kind", "length", "cube_cap", "jacoby", "beavers", "raccoons",
-            "automatic_doubles", "automatic_double_cap", "played_on", "rated", "source", "status", "score",
+            "id", "player_a", "player_b", "kind", "length", "crawford_rule", "variation", "cube_cap", "jacoby",
+            "beavers", "raccoons", "automatic_doubles", "automatic_double_cap", "played_on", "rated", "source", "status", "score",
             "crawford_game", "post_crawford", "next_game", "next_game_is_crawford", "winner", "forfeited_by",
             "finished_at", "version",
         ]
@@ -99,11 +98,27 @@ class MatchSerializer(serializers.ModelSerializer):
         return next_game is not None and match.crawford_game == next_game
 
 
+RATINGS_FOLLOW = "Saved. Its ratings are recomputed in the background and follow shortly."
+
+
 class MatchDetailSerializer(MatchSerializer):
     games = GameSerializer(many=True, read_only=True)
+    ratings = serializers.SerializerMethodField(
+        help_text="What happens to the ratings: a rated result is rated in the background, after the answer "
+        "(also when the worker or its broker is down for a while: it is rated once they are back)."
+    )
 
     class Meta(MatchSerializer.Meta):
-        fields = MatchSerializer.Meta.fields + ["games"]
+        fields = MatchSerializer.Meta.fields + ["games", "ratings"]
+
+    def get_ratings(self, match) -> str:
+        if not match.rated:
+            return "This match is not rated."
+        if match.status == "forfeited":
+            return "A forfeit is never rated."
+        if match.status != "finished":
+            return "It is rated once the match is over."
+        return RATINGS_FOLLOW
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -159,6 +174,15 @@ class GameInputSerializer(serializers.Serializer):
         data["cube_owner_side"] = None if owner is None else sides[owner]
         return data
 
+    def game_input(self) -> GameInput:
+        """The validated game as the services take it (players by side, the kind by its name)."""
+        data = self.validated_data
+        return GameInput(
+            winner=data["winner_side"], end=data["end"], kind=data["kind"], cube=data["cube"],
+            cube_owner=data["cube_owner_side"], beavered=data["beavered"], raccooned=data["raccooned"],
+            automatic_doubles=data["automatic_doubles"], points=data["points"],
+        )
+
 
 class ForfeitSerializer(serializers.Serializer):
     forfeited_by = serializers.IntegerField(help_text="Player id of the player who gives the match up.")
@@ -191,8 +215,10 @@ class HistoryEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     what = serializers.ChoiceField(choices=["match", "game"])
     action = serializers.ChoiceField(choices=["created", "changed", "deleted"])
-    by = serializers.CharField(allow_null=True, help_text="Who made the change; null when not known.")
-    reason = serializers.CharField(allow_null=True)
+    by = serializers.CharField(allow_null=True, help_text=(
+        "Who made the change; null when not known, or for readers other than staff, the event's TDs and the "
+        "players."))
+    reason = serializers.CharField(allow_null=True, help_text="Why; null as `by` is.")
     number = serializers.IntegerField(required=False, help_text="Game versions only.")
     winner = serializers.IntegerField(required=False, help_text="Game versions only: side 0 or 1.")
     end = serializers.CharField(required=False, help_text="Game versions only.")
@@ -202,3 +228,28 @@ class HistoryEntrySerializer(serializers.Serializer):
     status = serializers.CharField(required=False, help_text="Match versions only.")
     score = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Match versions only.")
     version = serializers.IntegerField(required=False, help_text="Match versions only.")
+
+
+class ImportJobSerializer(serializers.ModelSerializer):
+    """An import running in the background: poll it until `status` is done or failed."""
+
+    stalled = serializers.SerializerMethodField(help_text="Running, but its worker stopped reporting: it is queued again.")
+    page = serializers.SerializerMethodField(help_text="The page that shows its progress bar (staff).")
+
+    class Meta:
+        model = ImportJob
+        fields = [
+            "id", "kind", "name", "status", "rows_done", "rows_total", "errors", "result", "note", "attempts",
+            "stalled", "created_at", "started_at", "heartbeat_at", "finished_at", "page",
+        ]
+        read_only_fields = fields
+
+    def get_stalled(self, job: ImportJob) -> bool:
+        from .imports import import_job_stalled
+
+        return import_job_stalled(job)
+
+    def get_page(self, job: ImportJob) -> str:
+        from django.urls import reverse
+
+        return reverse("import-job", args=[job.pk])

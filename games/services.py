@@ -13,6 +13,8 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -20,17 +22,17 @@ from config.errors import ConflictError
 
 from .engine.errors import ScoringError
 from .engine.scoring import (
-    GameEnd,
+    OUTCOME_FIELDS,
+    CrawfordState,
     GameOutcome,
     MatchKind,
     MatchRules,
     MatchScore,
-    ResultKind,
     SessionRules,
     check_final_score,
 )
-from .models import Game, Match, MatchStatus, Player
-from .signals import match_result_changed
+from .models import Game, Match, MatchStatus, Player, VariationChoice
+from .signals import match_result_changed, match_will_change
 
 # -- players -------------------------------------------------------------------------------------
 
@@ -39,6 +41,9 @@ def _clean_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
         raise ValidationError({"name": ["A player needs a name."]})
+    longest = Player._meta.get_field("name").max_length
+    if len(name) > longest:
+        raise ValidationError({"name": [f"A player's name is at most {longest} characters: {name[:40]}… has {len(name)}."]})
     return name
 
 
@@ -59,13 +64,8 @@ def player_create(
         raise ValidationError({"country": ["Give the country as its two-letter code, for example DK or US."]})
     federation_id = (federation_id or "").strip() or None
     with transaction.atomic():
-        if federation_id and Player.objects.filter(federation_id=federation_id).exists():
-            raise ValidationError({"federation_id": [f"Federation id {federation_id} belongs to another player."]})
-        twin = (
-            Player.objects.annotate(lname=Lower("name"), lclub=Lower("club"))
-            .filter(lname=name.lower(), lclub=club.lower())
-            .first()
-        )
+        same = _same_name_and_club(name, club)
+        twin = same.order_by("twin", "id").first()
         if twin and not confirm_duplicate:
             where = f" of {club}" if club else " with no club"
             raise ValidationError(
@@ -76,10 +76,37 @@ def player_create(
                     ]
                 }
             )
-        player = Player(name=name, country=country, club=club, federation_id=federation_id)
+        twin_number = 0 if twin is None else 1 + max(same.values_list("twin", flat=True))
+        player = Player(name=name, country=country, club=club, federation_id=federation_id, twin=twin_number)
         player._history_user = by
-        player.save()
+        _save_player(player)
     return player
+
+
+def _same_name_and_club(name: str, club: str):
+    """Players of this name and club in any case, lower-cased by the database as its constraint is."""
+    return Player.objects.annotate(lname=Lower("name"), lclub=Lower("club")).filter(
+        lname=Lower(Value(name)), lclub=Lower(Value(club)))
+
+
+def _save_player(player: Player) -> None:
+    """Save, letting the database's unique constraints decide between two requests at once: the
+    one that loses gets a ConflictError naming the player already there (the API's 409)."""
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        others = Player.objects.exclude(pk=player.pk) if player.pk else Player.objects.all()
+        if player.federation_id:
+            holder = others.filter(federation_id=player.federation_id).first()
+            if holder is not None:
+                raise ConflictError(f"Federation id {player.federation_id} belongs to player {holder.pk} "
+                                    f"({holder.name}).", existing=holder) from None
+        twin = _same_name_and_club(player.name, player.club).filter(twin=player.twin).exclude(pk=player.pk).first()
+        if twin is not None:
+            raise ConflictError(f"{twin.name} was added as player {twin.pk} at the same moment: check that it is "
+                                "not the same person before adding another.", existing=twin) from None
+        raise
 
 
 def player_update(*, player: Player, by=None, **changes) -> Player:
@@ -101,22 +128,90 @@ def player_update(*, player: Player, by=None, **changes) -> Player:
         fed = changes.get("federation_id")
         if fed and Player.objects.filter(federation_id=fed).exclude(pk=player.pk).exists():
             raise ValidationError({"federation_id": [f"Federation id {fed} belongs to another player."]})
+        renamed = {"name", "club"} & set(changes)
         for field, value in changes.items():
             setattr(player, field, value)
+        if renamed:
+            # Renamed into a name and club another player has: a further twin, as an edit always allowed.
+            same = _same_name_and_club(player.name, player.club).exclude(pk=player.pk)
+            taken = set(same.values_list("twin", flat=True))
+            if player.twin in taken:
+                player.twin = 1 + max(taken)
         player._history_user = by
-        player.save()
+        _save_player(player)
     return player
 
 
-def player_get_or_create_by_name(*, name: str, by=None) -> tuple[Player, bool]:
-    """For imports: the one player of that name, or a new one. Several of that name is an error."""
-    name = _clean_name(name)
-    matches = list(Player.objects.annotate(lname=Lower("name")).filter(lname=name.lower())[:2])
-    if len(matches) > 1:
-        raise ValidationError({"name": [f"Several players are named {name}: the file cannot say which one."]})
-    if matches:
-        return matches[0], False
-    return player_create(name=name, by=by), True
+class AmbiguousNamesError(ValidationError):
+    """Names that several players share: an import cannot say which one it means. `names` holds them
+    in lower case."""
+
+    def __init__(self, names: list[str]):
+        self.names = {name.lower() for name in names}
+        super().__init__({"name": [f"Several players are named {name}: the file cannot say which one." for name in names]})
+
+
+IMPORT_LOOKUP_BATCH = 500
+"""Names looked up in one query when an import resolves its players."""
+
+
+def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], list[str]]:
+    """For imports: the id of the one player of each name (any case), creating the players nobody
+    is named. Returns ({lower-case name: player id}, the names created).
+
+    A name several players share raises `AmbiguousNamesError` before anything is created. A new
+    player gets the import's name in `imported_name`, which is unique: two imports that create
+    the same new player at once insert one row, and the later one takes it (the database decides,
+    no process-local lock). A player renamed since an import created him is still found by it.
+    """
+    wanted: dict[str, str] = {}
+    for name in names:
+        clean = _clean_name(name)
+        wanted.setdefault(clean.lower(), clean)
+    keys = list(wanted)
+    by_name: dict[str, set[int]] = {}
+    by_import: dict[str, int] = {}
+    for start in range(0, len(keys), IMPORT_LOOKUP_BATCH):
+        batch = keys[start:start + IMPORT_LOOKUP_BATCH]
+        rows = (
+            Player.objects.annotate(lname=Lower("name"))
+            .filter(Q(lname__in=batch) | Q(imported_name__in=batch))
+            .values_list("pk", "lname", "imported_name")
+        )
+        for pk, lname, imported in rows:
+            by_name.setdefault(lname, set()).add(pk)
+            if imported:
+                by_import[imported] = pk
+    ambiguous = sorted(wanted[key] for key in keys if len(by_name.get(key, ())) > 1)
+    if ambiguous:
+        raise AmbiguousNamesError(ambiguous)
+    ids = {key: next(iter(by_name[key])) for key in keys if key in by_name}
+    ids.update((key, by_import[key]) for key in keys if key not in ids and key in by_import)
+    missing = [key for key in keys if key not in ids]
+    created: list[str] = []
+    for start in range(0, len(missing), IMPORT_LOOKUP_BATCH):
+        batch = [Player(name=wanted[key], imported_name=key) for key in missing[start:start + IMPORT_LOOKUP_BATCH]]
+        try:
+            with transaction.atomic():
+                Player.objects.bulk_create(batch)
+                Player.history.bulk_history_create(batch, default_user=by)
+            made = batch
+        except IntegrityError:  # another import created some of them meanwhile: one by one
+            made = []
+            for player in batch:
+                player.pk = None
+                try:
+                    player._history_user = by
+                    with transaction.atomic():
+                        player.save()
+                    made.append(player)
+                except IntegrityError:
+                    player = Player.objects.get(imported_name=player.imported_name)
+                ids[player.imported_name] = player.pk
+        for player in made:
+            ids[player.imported_name] = player.pk
+            created.append(player.name)
+    return ids, created
 
 
 # -- matches -------------------------------------------------------------------------------------
@@ -138,9 +233,14 @@ def match_create(
     rated: bool = True,
     source: str = "manual",
     source_key: str | None = None,
+    crawford_rule: bool = True,
+    variation: str = VariationChoice.BACKGAMMON,
     by=None,
 ) -> Match:
-    """Start a match to `length` points, or a money session with its options."""
+    """Start a match to `length` points, or a money session with its options.
+
+    `crawford_rule=False` is a match played without the Crawford rule (as some match files say);
+    `variation` is "backgammon" or "nackgammon" (the opening position of every game)."""
     if player_a.pk == player_b.pk:
         raise ValidationError({"player_b": ["A match needs two different players."]})
     try:
@@ -167,6 +267,12 @@ def match_create(
     else:
         if length:
             raise ValidationError({"length": ["A money session has no length: leave it at 0."]})
+        if automatic_doubles and not automatic_double_cap:
+            raise ValidationError({"automatic_double_cap": [
+                "Automatic doubles are on: say how many a game may have (1 or more); a cap of 0 allows none."
+            ]})
+        if not crawford_rule:
+            raise ValidationError({"crawford_rule": ["The Crawford rule belongs to match play: a session has none."]})
         SessionRules(
             jacoby=jacoby,
             beavers=beavers,
@@ -175,10 +281,14 @@ def match_create(
             automatic_double_cap=automatic_double_cap,
             cube_cap=cube_cap,
         )
+    if variation not in VariationChoice.values:
+        raise ValidationError({"variation": ['The variation is "backgammon" or "nackgammon".']})
     match = Match(
         player_a=player_a,
         player_b=player_b,
         kind=kind,
+        crawford_rule=crawford_rule,
+        variation=variation,
         length=length if kind is MatchKind.MATCH else 0,
         cube_cap=cube_cap,
         jacoby=jacoby,
@@ -203,59 +313,37 @@ def match_create(
     return match
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class GameInput:
-    """A game as a score sheet gives it (sides: 0 = player A, 1 = player B)."""
+    """A game as a score sheet gives it (sides: 0 = player A, 1 = player B), with its moves
+    when a match file gave them.
 
-    winner: int
-    end: str = GameEnd.PLAYED_OUT
-    kind: int = ResultKind.SINGLE
-    cube: int = 1
-    cube_owner: int | None = None
-    beavered: bool = False
-    raccooned: bool = False
-    automatic_doubles: int = 0
-    points: int | None = None
-    moves: list | None = None
+    Takes the fields of the engine's `GameOutcome` by keyword (`winner`, `end`, `kind`, `cube`,
+    `cube_owner`, `beavered`, `raccooned`, `automatic_doubles`, `points`), as typed: they are
+    read by `GameOutcome.from_input` when the game is recorded, so a bad kind or end is refused
+    there, with the rest of the rules.
+    """
+
+    given: dict
+    moves: list | None
+
+    def __init__(self, *, moves: list | None = None, **given):
+        unknown = sorted(set(given) - set(OUTCOME_FIELDS))
+        if unknown:
+            raise TypeError(f"A game has no field {', '.join(unknown)}.")
+        object.__setattr__(self, "given", given)
+        object.__setattr__(self, "moves", moves)
 
     def outcome(self) -> GameOutcome:
-        try:
-            end = GameEnd(self.end)
-        except ValueError:
-            raise ScoringError('A game ends "played_out", "resigned" or "double_refused".', field="end") from None
-        try:
-            kind = ResultKind(self.kind)
-        except ValueError:
-            raise ScoringError("A game is won as a single (1), a gammon (2) or a backgammon (3).", field="kind") from None
-        return GameOutcome(
-            winner=self.winner,
-            end=end,
-            kind=kind,
-            cube=self.cube,
-            cube_owner=self.cube_owner,
-            beavered=self.beavered,
-            raccooned=self.raccooned,
-            automatic_doubles=self.automatic_doubles,
-            points=self.points,
-        )
-
-
-def _outcome_of(game: Game) -> GameOutcome:
-    return GameOutcome(
-        winner=game.winner,
-        end=GameEnd(game.end),
-        kind=ResultKind(game.kind),
-        cube=game.cube,
-        cube_owner=game.cube_owner,
-        beavered=game.beavered,
-        raccooned=game.raccooned,
-        automatic_doubles=game.automatic_doubles,
-        points=game.points,
-    )
+        return GameOutcome.from_input(**self.given)
 
 
 def _lock(match: Match, expected_version: int | None) -> Match:
-    """Lock the match row for this transaction and check the caller saw its latest version."""
+    """Lock the match row for this transaction and check the caller saw its latest version.
+
+    Whatever guards the match (an event it decides) is locked first, through `match_will_change`.
+    """
+    match_will_change.send(sender=Match, match=match)
     locked = Match.objects.select_for_update().select_related("player_a", "player_b").get(pk=match.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(
@@ -265,9 +353,17 @@ def _lock(match: Match, expected_version: int | None) -> Match:
     return locked
 
 
+def _new_score(match: Match) -> MatchScore:
+    """An empty score sheet under the match's rules (without the Crawford rule where it is off)."""
+    players = (match.player_a.name, match.player_b.name)
+    if match.kind == MatchKind.MATCH and not match.crawford_rule:
+        return MatchScore.resume(match.rules, score=(0, 0), crawford=CrawfordState.PLAYED, players=players)
+    return MatchScore(match.rules, players=players)
+
+
 def _replay(match: Match, outcomes: list[GameOutcome], *, changed_from: int = 1) -> MatchScore:
     """Score a whole sheet; a refusal names the game it is about."""
-    score = MatchScore(match.rules, players=(match.player_a.name, match.player_b.name))
+    score = _new_score(match)
     for outcome in outcomes:
         try:
             score.record(outcome)
@@ -284,7 +380,7 @@ def _publish(match: Match, score: MatchScore, *, by=None, reason: str = "") -> M
     """Store the state derived from the games and tell the other apps."""
     match.score_a, match.score_b = score.score
     match.crawford_game = score.crawford_game
-    match.post_crawford = score.post_crawford
+    match.post_crawford = score.post_crawford and match.crawford_rule
     if match.status != MatchStatus.FORFEITED:
         if score.finished:
             match.status = MatchStatus.FINISHED
@@ -303,17 +399,15 @@ def _publish(match: Match, score: MatchScore, *, by=None, reason: str = "") -> M
 
 
 def _store_game(match: Match, record, *, moves, by, game: Game | None = None, reason: str = "") -> Game:
+    game = _fill_game(match, record, moves=moves, by=by, game=game, reason=reason)
+    game.save()
+    return game
+
+
+def _fill_game(match: Match, record, *, moves, by, game: Game | None = None, reason: str = "") -> Game:
     game = game or Game(match=match, number=record.number)
-    outcome = record.outcome
-    game.winner = outcome.winner
-    game.end = outcome.end.value
-    game.kind = int(outcome.kind)
-    game.cube = outcome.cube
-    game.cube_owner = outcome.cube_owner
-    game.beavered = outcome.beavered
-    game.raccooned = outcome.raccooned
-    game.automatic_doubles = outcome.automatic_doubles
-    game.points = record.points
+    for field, value in record.outcome.as_row().items():
+        setattr(game, field, value)
     game.crawford = record.crawford
     game.score_a_after, game.score_b_after = record.score_after
     if moves is not None:
@@ -321,7 +415,6 @@ def _store_game(match: Match, record, *, moves, by, game: Game | None = None, re
     game.recorded_by = by
     game._history_user = by
     game._change_reason = reason or None
-    game.save()
     return game
 
 
@@ -330,7 +423,7 @@ def game_validate(*, match: Match, game: GameInput):
     if match.status == MatchStatus.FORFEITED:
         raise ScoringError("The match was forfeited: no game can be recorded.")
     games = list(match.games.order_by("number"))
-    return _replay(match, [_outcome_of(g) for g in games]).record(game.outcome())
+    return _replay(match, [GameOutcome.from_row(g) for g in games]).record(game.outcome())
 
 
 def game_record(
@@ -350,7 +443,7 @@ def game_record(
                     " correct it instead of entering it again."
                 )
             raise ValidationError({"number": [f"The next game of this match is game {expected}, not game {number}."]})
-        score = _replay(match, [_outcome_of(g) for g in games])
+        score = _replay(match, [GameOutcome.from_row(g) for g in games])
         record = score.record(game.outcome())
         try:
             with transaction.atomic():
@@ -358,6 +451,29 @@ def game_record(
         except IntegrityError:
             raise ConflictError(f"Game {number} was just recorded by someone else: reload the match.") from None
         return _publish(match, score, by=by, reason=f"game {number} recorded")
+
+
+def match_games_record(*, match: Match, games: list[GameInput], by=None, reason: str = "imported") -> Match:
+    """Record a whole score sheet at once on a match that has no game yet (an imported match file):
+    one lock, one replay, the games inserted together, one new match state. The rules refuse a game
+    as `game_record` would, naming it; then nothing is stored."""
+    with transaction.atomic():
+        match = _lock(match, None)
+        if match.status == MatchStatus.FORFEITED:
+            raise ScoringError("The match was forfeited: no game can be recorded.")
+        if match.games.exists():
+            raise ValidationError({"number": ["This match already has games: record the next one by itself."]})
+        score = _new_score(match)
+        rows = []
+        for game in games:
+            try:
+                record = score.record(game.outcome())
+            except ScoringError as error:
+                raise ScoringError(f"game {score.next_game_number}: {error.message}", field=error.field) from None
+            rows.append(_fill_game(match, record, moves=game.moves, by=by))
+        Game.objects.bulk_create(rows, batch_size=500)
+        Game.history.bulk_history_create(rows, batch_size=500, default_user=by, default_change_reason=reason)
+        return _publish(match, score, by=by, reason=f"{len(rows)} games {reason}")
 
 
 def _same_record(stored: Game, record) -> bool:
@@ -377,7 +493,7 @@ def game_correct(
         games = list(match.games.order_by("number"))
         if not 1 <= number <= len(games):
             raise ValidationError({"number": [f"This match has no game {number}."]})
-        outcomes = [_outcome_of(g) for g in games]
+        outcomes = [GameOutcome.from_row(g) for g in games]
         outcomes[number - 1] = game.outcome()
         score = _replay(match, outcomes, changed_from=number)
         for stored, record in zip(games, score.games, strict=True):
@@ -410,7 +526,7 @@ def game_delete_last(
         last._history_user = by
         last._change_reason = reason or "deleted"
         last.delete()
-        score = _replay(match, [_outcome_of(g) for g in games])
+        score = _replay(match, [GameOutcome.from_row(g) for g in games])
         return _publish(match, score, by=by, reason=reason or f"game {last.number} deleted")
 
 
@@ -463,10 +579,58 @@ def match_forfeit(
         match.forfeited_by = forfeited_by
         match.winner = match.player_at(1 - side)
         match.finished_at = timezone.now()
-        score = _replay(match, [_outcome_of(g) for g in match.games.order_by("number")])
+        score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
         return _publish(match, score, by=by, reason=reason or "forfeit")
+
+
+_UNCHANGED = object()
+
+
+def match_update(
+    *,
+    match: Match,
+    by=None,
+    rated: bool = _UNCHANGED,
+    played_on: datetime = _UNCHANGED,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Match:
+    """Mark a match rated or unrated, or move the date it was played; the ratings follow.
+
+    Either changes what the ratings count, so once committed every rating system is recomputed
+    (through `match_result_changed`, like a changed result). The earlier version stays in the
+    match's history. Nothing changes, and nothing is recomputed, when the values are the same.
+    """
+    errors = {}
+    if rated is not _UNCHANGED and not isinstance(rated, bool):
+        errors["rated"] = ["Say whether the match is rated: true or false."]
+    if played_on is not _UNCHANGED and not isinstance(played_on, datetime):
+        errors["played_on"] = ["Give the date and time the match was played."]
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        match = _lock(match, expected_version)
+        changes = {
+            name: value
+            for name, value in (("rated", rated), ("played_on", played_on))
+            if value is not _UNCHANGED and getattr(match, name) != value
+        }
+        if not changes:
+            return match
+        for name, value in changes.items():
+            setattr(match, name, value)
+        match.version += 1
+        match._history_user = by
+        match._change_reason = reason or " and ".join(name.replace("_", " ") for name in changes) + " changed"
+        match.save(update_fields=[*changes, "version"])
+        match_result_changed.send(sender=Match, match=match)
+    return match
+def match_void(*, match: Match, by=None, reason: str) -> Match:
+    """The match no longer counts (its tournament pairing was undone): it leaves the rated
+    history. Its games and result stay, and the change is kept in its history with `reason`."""
+    return match_update(match=match, by=by, rated=False, reason=reason)
 
 
 def match_state(match: Match) -> MatchScore:
     """The scored sheet of a stored match (for pages that show the score game by game)."""
-    return _replay(match, [_outcome_of(g) for g in match.games.all()])
+    return _replay(match, [GameOutcome.from_row(g) for g in match.games.all()])

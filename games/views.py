@@ -6,12 +6,20 @@ the services' (the form only checks the shape of what was typed).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q
+from django.db.models import (
+    BooleanField,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Prefetch,
+    Q,
+)
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
@@ -164,6 +172,8 @@ class Frame:
     cube_owner: int | None = None
     cube_y: int = MID - 11
     dice: str = ""
+    dice_side: int = 0
+    short: str = ""
     pieces: str = ""
 
 
@@ -208,21 +218,46 @@ def _pieces_svg(frame: Frame) -> str:
                  f'<text x="{BAR_X + 11}" y="{frame.cube_y + 15}" font-size="10" font-weight="700" '
                  f'text-anchor="middle" fill="#111">{cube}</text>')
     if frame.dice:
-        dice = "-".join(str(int(d)) for d in frame.dice.split("-"))
-        parts.append(f'<text x="{RIGHT + 66}" y="{MID + 4}" font-size="13" font-weight="700" text-anchor="middle" '
-                     f'fill="#fff">{dice}</text>')
+        for i, value in enumerate(int(d) for d in frame.dice.split("-")[:2]):
+            parts.append(_die_svg(RIGHT + 44 + 26 * i, MID - 10, value, light=frame.dice_side == 0))
     return "".join(parts)
 
 
-def _frame(index: int, caption: str, a_side, b_side, cube: int, owner: int | None, dice: str = "") -> Frame:
+PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)), 4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+        5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2))}
+"""Where a die's pips sit on a 3 x 3 grid."""
+
+
+def _die_svg(x: int, y: int, value: int, *, light: bool) -> str:
+    """A die 20 units wide showing `value` as pips, in the colour of the player who rolled it."""
+    face, pip = ("#f7f1e3", "#111") if light else ("#3b2414", "#fff")
+    dots = "".join(f'<circle cx="{x + 4 + 6 * col}" cy="{y + 4 + 6 * row}" r="1.9" fill="{pip}"/>'
+                   for col, row in PIPS.get(value, ()))
+    return f'<rect x="{x}" y="{y}" width="20" height="20" rx="4" fill="{face}" stroke="#111"/>{dots}'
+
+
+BOARD_POINT = re.compile(r"(?<![(\d])(\d+)(?![\d)])")
+
+
+def board_notation(notation: str, side: int) -> str:
+    """A play written with the points the board shows (player A's numbering): the second player's
+    own numbering, point n, is point 25 - n on the board."""
+    if side != 1:
+        return notation
+    return BOARD_POINT.sub(lambda m: str(25 - int(m[1])) if 1 <= int(m[1]) <= 24 else m[1], notation)
+
+
+def _frame(index: int, caption: str, a_side, b_side, cube: int, owner: int | None, dice: str = "",
+           side: int = 0, short: str = "") -> Frame:
     off_a, off_b = 15 - sum(a_side), 15 - sum(b_side)
     off = [(TRAY_X, BOTTOM - 6 * (i + 1), 0) for i in range(off_a)]
     off += [(TRAY_X, TOP + 6 * i + 1, 1) for i in range(off_b)]
     pips = (sum(n * (i + 1) for i, n in enumerate(a_side)), sum(n * (i + 1) for i, n in enumerate(b_side)))
     cube_y = MID - 11 if owner is None else (MID + 40 if owner == 0 else MID - 62)
     frame = Frame(index=index, caption=caption, checkers=_checkers(a_side, b_side), off=off, pips=pips,
-                  off_counts=(off_a, off_b), cube=cube, cube_owner=owner, cube_y=cube_y, dice=dice)
-    frame.pieces = mark_safe(_pieces_svg(frame))  # noqa: S308 - numbers only
+                  off_counts=(off_a, off_b), cube=cube, cube_owner=owner, cube_y=cube_y, dice=dice,
+                  dice_side=side, short=short or caption)
+    frame.pieces = mark_safe(_pieces_svg(frame))
     return frame
 
 
@@ -249,7 +284,8 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
                 text = f"{who} passes and loses {cube} point{'s' if cube != 1 else ''}"
             else:
                 text = f"{who}: {verb}"
-            frames.append(_frame(len(frames), f"Move {action.get('move', '')}: {text}", a_side, b_side, cube, owner))
+            frames.append(_frame(len(frames), f"Move {action.get('move', '')}: {text}", a_side, b_side, cube, owner,
+                                 side=side, short=text.replace(f"{who} ", "")))
             continue
         try:
             after = Position.from_position_id(action["position_id_after"])
@@ -261,9 +297,10 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
         else:
             a_side, b_side = after.on_roll, after.opponent
         dice = "-".join(str(d) for d in action.get("dice", []))
-        play = action.get("notation") or "cannot move"
+        play = board_notation(action.get("notation") or "", side) or "cannot move"
         caption = f"Move {action.get('move', '')}: {who} rolls {dice} and plays {play}"
-        frames.append(_frame(len(frames), caption, a_side, b_side, cube, owner, dice=dice))
+        frames.append(_frame(len(frames), caption, a_side, b_side, cube, owner, dice=dice, side=side,
+                             short=f"{dice.replace('-', '')}: {play}"))
     return frames
 
 

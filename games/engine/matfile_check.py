@@ -125,6 +125,30 @@ class MatchFileError:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class MatchFileNote:
+    """Something a match file says that Crawford reads differently, without failing the file.
+
+    Today one case: a `Wins K points` line smaller than the game's value, cut to the points the
+    winner still needed. No writer does it (every real file of every dialect writes the full
+    value, and GNU Backgammon reads the full value from the moves), so the game counts its full
+    value and the note says so.
+    """
+
+    message: str
+    game: int | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"game {self.game}" if self.game is not None else ""
+        if self.line is not None:
+            where = f"{where} (line {self.line})" if where else f"line {self.line}"
+        return f"{where}: {self.message}" if where else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "line": self.line, "message": self.message, "text": str(self)}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Turn:
     """One checker play of a game, replayed.
 
@@ -233,6 +257,8 @@ class MatchFileReport:
     final_score: tuple[int, int]
     errors: tuple[MatchFileError, ...]
     tags: tuple[tuple[str, str], ...] = ()
+    notes: tuple[MatchFileNote, ...] = ()
+    """What the file says that was read differently, without failing it (see `MatchFileNote`)."""
 
     @property
     def ok(self) -> bool:
@@ -272,6 +298,7 @@ class MatchFileReport:
             "crawford_game": self.crawford_game,
             "games": [game.to_dict(turns=turns) for game in self.games],
             "errors": [error.to_dict() for error in self.errors],
+            "notes": [note.to_dict() for note in self.notes],
         }
 
 
@@ -313,7 +340,9 @@ def _crawford_state(length: int, score: tuple[int, int], played: bool) -> str:
     if played:
         return "played"
     away = length - 1
-    if length >= 2 and max(score) == away and min(score) < away:
+    if length >= 2 and min(score) == away:
+        return "played"  # both reached N−1: the first to get there had the Crawford game
+    if length >= 2 and max(score) == away:
         return "pending"
     return "none"
 
@@ -328,6 +357,7 @@ class _GameReplay:
         self.crawford = crawford
         self.match_play = match_play
         self.errors = errors
+        self.notes: list[MatchFileNote] = []
         self.position = start or Position.initial()
         self.position_id: str | None = None
         self.on_roll: int | None = None
@@ -566,11 +596,26 @@ class _GameReplay:
     def capped(self, winner: int, points: int, worth: int) -> bool:
         """Whether `points` are the `worth` of a game cut down to what ended the match.
 
-        Some writers cap the result of the last game at the points the winner still needed
-        (`Wins 1 point and the match` for a gammon at 4-2 in a 5-point match). The match ends
-        the same way; the points derived from the game stand.
+        A `Wins 1 point and the match` for a gammon at 4-2 in a 5-point match. No writer does
+        this: every real file, whatever its dialect (FIBS, GNU Backgammon, eXtreme Gammon,
+        Backgammon Studio), writes the full value even when it passes the match length, and GNU
+        Backgammon reads the full value from the moves. The match ends the same way either way:
+        the points derived from the game stand, and a note tells the file said less.
         """
         return self.needed is not None and 0 < points == self.needed[winner] < worth
+
+    def note_cut(self, points: int, worth: int, how: str, where) -> None:
+        """Note a `Wins` line that `capped` accepted: the game counts `worth`, not `points`."""
+        winner = self.name(self.winner) if self.winner is not None else "the winner"
+        self.notes.append(
+            MatchFileNote(
+                f'the file says "Wins {points} point{"" if points == 1 else "s"}", but {how} is worth {worth}:'
+                f" it counts {worth}, as GNU Backgammon reads it ({points} is what {winner} needed to win the"
+                " match)",
+                self.game.number,
+                getattr(where, "line", None) or self.game.line,
+            )
+        )
 
     def resigned_kind(self, points: int, where, winner: int | None = None) -> ResultKind | None:
         if points % self.cube == 0 and 1 <= points // self.cube <= 3:
@@ -578,6 +623,8 @@ class _GameReplay:
         if winner is not None:
             for kind in ResultKind:
                 if self.capped(winner, points, self.cube * int(kind)):
+                    how = f"a resigned {kind.name.lower()} with the cube on {self.cube}"
+                    self.note_cut(points, self.cube * int(kind), how, where)
                     return kind
         self.error(
             ErrorKind.RESULT,
@@ -629,13 +676,17 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
         and not replay.beavered
         and win.points == 1
     )
-    if win.points != expected and not jacoby_single and not replay.capped(win.side, win.points, expected):
-        how = {
-            GameEnd.PLAYED_OUT: f"a {(replay.kind or ResultKind.SINGLE).name.lower()} with the cube on {replay.cube}",
-            GameEnd.DOUBLE_REFUSED: f"a double refused with the cube on {replay.cube}",
-            GameEnd.RESIGNED: f"the resignation with the cube on {replay.cube}",
-        }[replay.ended]
-        replay.error(ErrorKind.RESULT, f"{how} is worth {expected} point(s), the file says {win.points}", where)
+    if win.points == expected or jacoby_single:
+        return
+    how = {
+        GameEnd.PLAYED_OUT: f"a {(replay.kind or ResultKind.SINGLE).name.lower()} with the cube on {replay.cube}",
+        GameEnd.DOUBLE_REFUSED: f"a double refused with the cube on {replay.cube}",
+        GameEnd.RESIGNED: f"the resignation with the cube on {replay.cube}",
+    }[replay.ended]
+    if replay.capped(win.side, win.points, expected):
+        replay.note_cut(win.points, expected, how, where)
+        return
+    replay.error(ErrorKind.RESULT, f"{how} is worth {expected} point(s), the file says {win.points}", where)
 
 
 def _result_only(replay: _GameReplay, win) -> None:
@@ -733,6 +784,7 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
     players = match_file.players
     errors: list[MatchFileError] = []
     reports: list[GameReport] = []
+    notes: list[MatchFileNote] = []
     start = match_file.games[0].score if match_file.games else (0, 0)
     first_has_cube = bool(match_file.games) and any(
         isinstance(action, CubeAction) for action in match_file.games[0].actions
@@ -788,6 +840,7 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
             rules = dataclasses.replace(rules, jacoby=jacoby)
             match_score = _score_at(rules, players, match_score.score, "none")
         result = _result_of(replay, game)
+        notes += replay.notes
         if result is GameResult.UNFINISHED and index < len(match_file.games) - 1:
             errors.append(
                 MatchFileError(
@@ -852,4 +905,5 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
         final_score=match_score.score,
         errors=tuple(errors),
         tags=match_file.tags,
+        notes=tuple(notes),
     )

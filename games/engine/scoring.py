@@ -26,6 +26,19 @@ class ResultKind(enum.IntEnum):
     BACKGAMMON = 3
     """Gammoned, with a checker still on the bar or in the winner's home board."""
 
+    @property
+    def label(self) -> str:
+        """The kind's name as score sheets and the API spell it: "single", "gammon", "backgammon"."""
+        return self.name.lower()
+
+    @classmethod
+    def from_label(cls, label: str) -> ResultKind:
+        """The kind named `label` ("single", "gammon" or "backgammon"); ValueError otherwise."""
+        for kind in cls:
+            if kind.label == label:
+                return kind
+        raise ValueError(f"{label!r} is not a result kind")
+
 
 class GameEnd(enum.StrEnum):
     """How a game came to an end."""
@@ -107,7 +120,7 @@ class SessionRules:
     automatic_doubles: bool = False
     """A tied opening roll doubles the centred cube."""
     automatic_double_cap: int = 0
-    """How many automatic doubles a game may have at most."""
+    """How many automatic doubles a game may have at most: 0 allows none."""
     cube_cap: int | None = None
 
     kind = MatchKind.SESSION
@@ -156,6 +169,51 @@ class GameOutcome:
     raccooned: bool = False
     automatic_doubles: int = 0
     points: int | None = None
+
+    @classmethod
+    def from_input(cls, **given) -> GameOutcome:
+        """The outcome of a game as a person or a program typed it: the one door for input.
+
+        Takes the fields of `GameOutcome` by keyword; `kind` by its multiplier (1, 2, 3) or its
+        name ("single", "gammon", "backgammon"), `end` by its value ("played_out", "resigned",
+        "double_refused"). Raises ScoringError (field `kind` or `end`) for anything else; the
+        rules themselves are checked when the outcome is recorded (`MatchScore.check`).
+        """
+        kind = given.get("kind", ResultKind.SINGLE)
+        try:
+            given["kind"] = ResultKind.from_label(kind) if isinstance(kind, str) else ResultKind(kind)
+        except ValueError:
+            message = (
+                "A game is won as a single, gammon or backgammon."
+                if isinstance(kind, str)
+                else "A game is won as a single (1), a gammon (2) or a backgammon (3)."
+            )
+            raise ScoringError(message, field="kind") from None
+        try:
+            given["end"] = GameEnd(given.get("end", GameEnd.PLAYED_OUT))
+        except ValueError:
+            raise ScoringError('A game ends "played_out", "resigned" or "double_refused".', field="end") from None
+        return cls(**given)
+
+    @classmethod
+    def from_row(cls, row) -> GameOutcome:
+        """The outcome a stored game holds: `row` has the outcome's fields as attributes, with
+        `end` and `kind` stored as their values (as `as_row` gives them)."""
+        values = {field.name: getattr(row, field.name) for field in dataclasses.fields(cls)}
+        values["end"] = GameEnd(values["end"])
+        values["kind"] = ResultKind(values["kind"])
+        return cls(**values)
+
+    def as_row(self) -> dict:
+        """The outcome's fields as plain values to store: `end` and `kind` by their values."""
+        values = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        values["end"] = GameEnd(self.end).value
+        values["kind"] = int(self.kind)
+        return values
+
+
+OUTCOME_FIELDS = tuple(field.name for field in dataclasses.fields(GameOutcome))
+"""The fields of a game's outcome, as `GameOutcome`, the `Game` rows and the API name them."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -238,8 +296,24 @@ class MatchScore:
         if any(not isinstance(points, int) or points < 0 for points in score):
             raise ScoringError("A score is two whole numbers, 0 or more.", field="score")
         resumed._score = [score[0], score[1]]
+        away = rules.length - 1
+        if crawford is CrawfordState.NOT_YET and rules.kind is MatchKind.MATCH and away >= 1:
+            # The first player to reach N−1 does so while the other is below it: from then on the
+            # Crawford game is next or played, and once the other has reached N−1 too, it was played.
+            a, b = score
+            where = f"At {a}–{b} in a {rules.length}-point match"
+            if min(score) == away:
+                raise ScoringError(
+                    f"{where} both players have reached {away} points: the Crawford game has been played.",
+                    field="score",
+                )
+            if max(score) == away:
+                raise ScoringError(
+                    f"{where} one player has reached {away} points:"
+                    " the Crawford game is the next game or has been played.",
+                    field="score",
+                )
         if crawford is CrawfordState.NEXT:
-            away = rules.length - 1
             if resumed.finished or not (rules.kind is MatchKind.MATCH and max(score) == away and min(score) < away):
                 raise ScoringError(
                     f"At {score[0]}–{score[1]} the next game cannot be the Crawford game.", field="score"
@@ -347,6 +421,10 @@ class MatchScore:
 
         # What the cube reached in this game, counting a refused double as offered.
         highest = outcome.cube * 2 if end is GameEnd.DOUBLE_REFUSED else outcome.cube
+        if highest > HIGHEST_CUBE:
+            raise ScoringError(
+                f"The cube goes up to {HIGHEST_CUBE}: a double to {highest} is beyond it.", field="cube"
+            )
 
         if rules.kind is MatchKind.MATCH:
             if outcome.beavered:
@@ -395,12 +473,22 @@ class MatchScore:
         if outcome.automatic_doubles:
             if not rules.automatic_doubles:
                 raise ScoringError("This session does not use automatic doubles.", field="automatic_doubles")
-            if outcome.automatic_doubles < 0 or (
-                rules.automatic_double_cap and outcome.automatic_doubles > rules.automatic_double_cap
-            ):
+            if not rules.automatic_double_cap:
+                raise ScoringError(
+                    "This session allows no automatic doubles: its cap is 0.", field="automatic_doubles"
+                )
+            if outcome.automatic_doubles < 0 or outcome.automatic_doubles > rules.automatic_double_cap:
                 raise ScoringError(
                     f"This session allows at most {rules.automatic_double_cap} automatic doubles a game.",
                     field="automatic_doubles",
+                )
+            lowest = 2**outcome.automatic_doubles
+            if outcome.cube < lowest:
+                doubles = outcome.automatic_doubles
+                raise ScoringError(
+                    f"After {doubles} automatic double{'s' if doubles > 1 else ''} the cube is at least {lowest}:"
+                    f" a cube of {outcome.cube} is too low.",
+                    field="cube",
                 )
         if outcome.beavered:
             if not rules.beavers:

@@ -185,6 +185,21 @@ def test_a_session_under_jacoby_scores_a_centred_gammon_as_one(staff_api, make_p
     assert post_game(staff_api, match_id, ids, 2, "b", "gammon", 4, "a", beavered=True).data["score"] == [1, 8]
 
 
+def test_a_session_with_automatic_doubles_names_how_many_a_game_may_have(staff_api, make_player):
+    a, b = make_player(), make_player()
+    body = {"player_a": a.pk, "player_b": b.pk, "kind": "session", "automatic_doubles": True}
+    response = staff_api.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 400
+    assert response.data == {"automatic_double_cap": [
+        "Automatic doubles are on: say how many a game may have (1 or more); a cap of 0 allows none."]}
+    response = staff_api.post("/api/v1/matches/", {**body, "automatic_double_cap": 2}, format="json")
+    assert response.status_code == 201, response.data
+    ids = {"a": a.pk, "b": b.pk, None: None}
+    response = post_game(staff_api, response.data["id"], ids, 1, "a", cube=2, automatic_doubles=2)
+    assert response.status_code == 400
+    assert response.data == {"cube": ["After 2 automatic doubles the cube is at least 4: a cube of 2 is too low."]}
+
+
 def test_a_second_player_of_the_same_name_and_club_needs_confirmation(staff_api):
     assert staff_api.post("/api/v1/players/", {"name": "Anna Berg", "club": "Aarhus"}, format="json").status_code == 201
     response = staff_api.post("/api/v1/players/", {"name": "anna  berg", "club": "aarhus"}, format="json")

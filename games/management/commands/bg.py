@@ -87,6 +87,8 @@ class Command(BaseCommand):
                 f"  [{game.result.value}, cube {game.cube}]{marks}"
             )
         self.stdout.write(f"  Final score {report.final_score[0]}–{report.final_score[1]}")
+        for note in report.notes:
+            self.stdout.write(f"  NOTE {note}")
         for error in report.errors:
             self.stderr.write(f"  ERROR {error}")
         if report.ok:

@@ -287,3 +287,30 @@ def test_a_game_after_the_end_of_the_match_is_refused():
     kinds = [(e.kind, e.game) for e in report.errors]
     assert kinds == [(ErrorKind.AFTER_END, last.number + 1)]
     assert report.errors[0].message.startswith(f"The match ended at {final[0]}–{final[1]} after game")
+
+
+def test_a_file_that_resumes_a_match_at_double_match_point_is_post_crawford():
+    text = """\
+ 5 point match
+
+ Game 7
+ Ann : 4                              Bob : 4
+  1) 31: 8/5 6/5                      Doubles => 2
+  2)  Drops                           Wins 1 point and the match
+"""
+    report = verify_match_file(text)
+    assert report.errors == ()
+    assert (report.final_score, report.winner, report.crawford_game) == ((4, 5), 1, None)
+
+
+def test_every_dialect_writes_the_full_value_of_a_last_game_that_passes_the_match_length():
+    """FIBS (numeric and -nori- files), GNU Backgammon and Backgammon Studio: none cuts `Wins`."""
+    surplus = {}
+    for name in names():
+        report = report_of(name)
+        assert report.notes == (), name
+        last = report.games[-1] if report.games else None
+        if report.finished and last.points > report.match_length - last.score_before[last.winner]:
+            assert last.declared_points == last.points, name
+            surplus[name.split("__")[0]] = surplus.get(name.split("__")[0], 0) + 1
+    assert surplus == {"bglib": 25, "gnubgparser": 1, "lazyBG": 1}

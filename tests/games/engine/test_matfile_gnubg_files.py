@@ -341,6 +341,41 @@ def test_a_last_result_cut_down_to_what_the_match_needed_is_accepted():
     assert (report.final_score, report.winner) == ((0, 3), 1)
 
 
+def test_a_last_result_cut_down_counts_the_full_value_with_a_note():
+    text = ONE_POINT_BACKGAMMON.replace("Wins 3 points", "Wins 1 point and the match")
+    report = verify_match_file(text)
+    assert report.ok and report.final_score == (0, 3)
+    message = (
+        'the file says "Wins 1 point", but a backgammon with the cube on 1 is worth 3: it counts 3,'
+        " as GNU Backgammon reads it (1 is what root (right) needed to win the match)"
+    )
+    assert [(n.game, n.line, n.message) for n in report.notes] == [(1, 27, message)]
+    assert report.to_dict()["notes"] == [{"game": 1, "line": 27, "message": message, "text": f"game 1 (line 27): {message}"}]
+    assert verify_match_file(ONE_POINT_BACKGAMMON).notes == ()
+    assert verify_match_file(ONE_POINT_BACKGAMMON).to_dict()["notes"] == []
+
+
+def test_a_resignation_cut_down_to_what_the_match_needed_counts_the_cube_with_a_note():
+    text = """\
+ 3 point match
+
+ Game 1
+ gnubg : 1                      root : 2
+  1)                             54: 24/20 20/15
+  2) 64: 24/20 24/18             22: 15/13 13/11 13/11 13/11
+  3)  Doubles => 2                Takes
+  4) 65: 20/15 15/9              55: 13/8 11/6 6/1 6/1
+                                  Wins 1 point and the match
+"""
+    report = verify_match_file(text)
+    assert report.ok
+    assert (report.games[0].result, report.games[0].points, report.final_score) == (GameResult.RESIGN, 2, (1, 4))
+    assert [str(n) for n in report.notes] == [
+        'game 1 (line 9): the file says "Wins 1 point", but a resigned single with the cube on 2 is worth 2:'
+        " it counts 2, as GNU Backgammon reads it (1 is what root (right) needed to win the match)"
+    ]
+
+
 def test_a_last_result_neither_played_nor_cut_down_is_an_error():
     report = verify_match_file(ONE_POINT_BACKGAMMON.replace("Wins 3 points", "Wins 2 points"))
     assert [(e.kind, e.game, e.line) for e in report.errors] == [(ErrorKind.RESULT, 1, 27)]

@@ -174,3 +174,44 @@ def test_our_reading_of_gnubg_self_play_equals_gnubg_own_record(played, match):
     else:
         assert report.winner is None
         assert report.finished is False
+
+
+CUT_DOWN = """\
+ 3 point match
+
+ Game 1
+ Alice : 1                      Bob : 2
+  1)                             54: 24/20 20/15
+  2) 64: 24/20 24/18             22: 15/13 13/11 13/11 13/11
+  3)  Doubles => 2                Takes
+  4) 65: 20/15 15/9              55: 13/8 11/6 6/1 6/1
+                                  Wins 1 point and the match
+"""
+
+_READ_BACK = """\
+import gnubg, json
+for path in PATHS:
+    gnubg.command("import mat " + path)
+    info = gnubg.match()["games"][0]["info"]
+    print("RESULT " + json.dumps([info["winner"], info["points-won"]]))
+"""
+
+
+@needs_gnubg
+def test_gnubg_reads_a_last_result_cut_down_at_its_full_value_as_crawford_does(tmp_path):
+    files = []
+    for points in (1, 2):
+        path = tmp_path / f"cut{points}.mat"
+        path.write_text(CUT_DOWN.replace("Wins 1 point", f"Wins {points} point{'s' * (points > 1)}"))
+        files.append(path)
+    script = tmp_path / "read_back.py"
+    script.write_text(f"PATHS = {[str(path) for path in files]!r}\n" + _READ_BACK)
+    completed = subprocess.run(
+        [GNUBG, "-t", "-q", "-r", "-p", str(script)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    read = [line.split(" ", 1)[1] for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
+    assert read == ['["O", 2]', '["O", 2]'], completed.stdout[-2000:] + completed.stderr
+    ours = [verify_match_file(path.read_text()) for path in files]
+    assert [(r.games[0].winner, r.games[0].points, r.ok) for r in ours] == [(1, 2, True), (1, 2, True)]
+    assert [len(r.notes) for r in ours] == [1, 0]

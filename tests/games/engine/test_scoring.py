@@ -325,3 +325,64 @@ def test_a_final_score_names_its_winner_only_when_the_match_is_over():
     with pytest.raises(ScoringError) as error:
         check_final_score(7, (-1, 7))
     assert error.value.field == "score_a"
+
+
+@pytest.mark.parametrize("doubles,cube", [(1, 1), (2, 2), (3, 4)])
+def test_automatic_doubles_leave_the_cube_at_least_two_to_their_number(doubles, cube):
+    score = MatchScore(SessionRules(automatic_doubles=True, automatic_double_cap=3))
+    with pytest.raises(ScoringError) as error:
+        score.record(GameOutcome(winner=WHITE, cube=cube, automatic_doubles=doubles))
+    assert error.value.field == "cube"
+    assert str(error.value) == (
+        f"After {doubles} automatic double{'s' if doubles > 1 else ''} the cube is at least {2**doubles}:"
+        f" a cube of {cube} is too low."
+    )
+    with pytest.raises(ScoringError, match=f"the cube is at least {2**doubles}"):
+        score.record(GameOutcome(winner=WHITE, end=GameEnd.DOUBLE_REFUSED, cube=cube, automatic_doubles=doubles))
+    assert score.games == []
+    assert score.record(GameOutcome(winner=WHITE, cube=2**doubles, automatic_doubles=doubles)).points == 2**doubles
+
+
+def test_a_double_refused_on_the_highest_cube_would_go_beyond_it():
+    score = MatchScore(SessionRules())
+    with pytest.raises(ScoringError) as error:
+        score.record(GameOutcome(winner=WHITE, end=GameEnd.DOUBLE_REFUSED, cube=2**15, cube_owner=WHITE))
+    assert error.value.field == "cube"
+    assert str(error.value) == "The cube goes up to 32768: a double to 65536 is beyond it."
+    record = score.record(GameOutcome(winner=WHITE, end=GameEnd.DOUBLE_REFUSED, cube=2**14, cube_owner=WHITE))
+    assert record.points == 2**14
+
+
+def test_a_double_refused_on_the_capped_cube_would_go_over_the_cap():
+    score = MatchScore(SessionRules(cube_cap=64))
+    with pytest.raises(ScoringError) as error:
+        score.record(GameOutcome(winner=BLACK, end=GameEnd.DOUBLE_REFUSED, cube=64, cube_owner=BLACK))
+    assert (error.value.field, str(error.value)) == ("cube", "The cube is capped at 64 here: a double to 128 is over the cap.")
+
+
+def test_a_cap_of_zero_automatic_doubles_allows_none():
+    score = MatchScore(SessionRules(automatic_doubles=True, automatic_double_cap=0))
+    with pytest.raises(ScoringError) as error:
+        score.record(GameOutcome(winner=WHITE, cube=2, automatic_doubles=1))
+    assert error.value.field == "automatic_doubles"
+    assert str(error.value) == "This session allows no automatic doubles: its cap is 0."
+    assert score.record(GameOutcome(winner=WHITE)).points == 1
+
+
+@pytest.mark.parametrize("score_,message", [
+    ((4, 2), "At 4–2 in a 5-point match one player has reached 4 points:"
+             " the Crawford game is the next game or has been played."),
+    ((2, 4), "At 2–4 in a 5-point match one player has reached 4 points:"
+             " the Crawford game is the next game or has been played."),
+    ((4, 4), "At 4–4 in a 5-point match both players have reached 4 points: the Crawford game has been played."),
+])
+def test_a_resumed_score_cannot_skip_the_crawford_game(score_, message):
+    from games.engine.scoring import CrawfordState
+
+    with pytest.raises(ScoringError) as error:
+        MatchScore.resume(MatchRules(length=5), score=score_, crawford=CrawfordState.NOT_YET)
+    assert (error.value.field, str(error.value)) == ("score", message)
+    assert MatchScore.resume(MatchRules(length=5), score=score_, crawford=CrawfordState.PLAYED).post_crawford
+    assert MatchScore.resume(MatchRules(length=5), score=(3, 2)).crawford_game is None
+    assert MatchScore.resume(MatchRules(length=1), score=(0, 0)).crawford_game is None
+    assert MatchScore.resume(SessionRules(), score=(4, 2)).crawford_game is None
