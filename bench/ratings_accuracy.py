@@ -1,243 +1,291 @@
 """How well the rating systems predict match results, and the fit of crawford's parameters.
 
-    python bench/ratings_accuracy.py [--quick] [--seed 7]
+    python bench/ratings_accuracy.py [--quick] [--seed 7] [--data RESULTS.csv ...] [--no-origins]
 
-Two leagues with known skills, each replayed in time order, every match predicted before it
-is rated:
+Every data set is replayed in time order and every match is predicted before it is rated (the
+`expected` chance a run stores), so a score is always of a forecast made from the past alone.
 
-* a simulated league (bench/ratings_match_sim.py: matches played game by game with gammons,
-  cube and the Crawford rule) whose first 70% of matches train crawford's parameters and whose
-  last 30% are held out;
-* /work/shared/data/league.csv, GNU Backgammon bots of known evaluation noise, held out
-  entirely from the fit.
+Data sets:
 
-For each: log loss, Brier score and calibration per match length for FIBS, for crawford, and
-for the true skills (the floor), and a paired bootstrap interval of the difference in log loss
-crawford − fibs. The parameter fit is a coordinate search over round grids, lowest log loss on
-the training matches; the values it prints are the defaults in ratings/systems/params.py.
+* real results: /work/shared/data/realdata/bglab_online.csv, and any `--data` file in the
+  `import_results` format (`played_on,player_a,player_b,length,score_a,score_b`): a federation
+  can check the defaults on its own history;
+* league.csv: GNU Backgammon bots of known, constant strength (/work/shared/data/league.csv);
+* simulated clubs (bench/ratings_match_sim.py `drifting_club`): skill that drifts at a rate drawn
+  at random and never shown to the fit, players who arrive and leave, uneven activity, matches
+  played game by game with gammons, cube and the Crawford rule.
+
+Time-series validation: each set is cut by date, the first 80% to fit on, the last 20% held out.
+crawford's parameters are fitted by a coordinate search over round grids on the fitting part
+of every set together, never on a held-out match: the values that beat FIBS by the most on
+the set where they beat it least (minimax of the log-loss difference, so that the defaults win
+everywhere rather than on average). The effective length S(N) (its constant C) is fitted on the
+sets played with real dice and cube only (real results, bots), by their mean: the simulator's
+games are a model whose length effect is its own, and the real set of one player against
+strangers, with nearly all matches of 3 to 7 points, says little about 1 or 17 points. The fit is also repeated from rolling origins (fit on the first 50%, 60%,
+70% of each set, score the next 10%) to show that the chosen values are stable and that their
+advantage holds on every block that follows a fit.
+
+For each set, on its held-out matches: log loss and Brier score of every model, the paired
+bootstrap interval of each model's log loss minus FIBS's, the same per match length, and a
+reliability table (the favourite's predicted chance against how often the favourite won).
+Models compared: FIBS; crawford with the fitted parameters (the defaults in
+ratings/systems/params.py); textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford
+with the parameters it had before this fit (fitted on constant-skill leagues alone).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import math
 import random
 import sys
 import time
-from collections import defaultdict
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from itertools import pairwise
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ratings_match_sim import play_match  # noqa: E402
-from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord  # noqa: E402
-from ratings.systems import params as defaults  # noqa: E402
-from ratings.systems.glicko import GLICKO2_SCALE, g  # noqa: E402
+from bench.ratings_match_sim import drifting_club
+from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
 
-LEAGUE_CSV = Path("/work/shared/data/league.csv")
-LENGTHS = (1, 3, 3, 5, 5, 5, 7, 7, 7, 9, 11, 13, 17)
-SKILL_LEVELS = tuple(-1.5 + 3.0 * i / 9 for i in range(10))
-TRAINING_SHARE = 0.7
+DATA = Path("/work/shared/data")
+REAL_SETS = (DATA / "realdata" / "bglab_online.csv",)
+LEAGUE_CSV = DATA / "league.csv"
+FIT_SHARE = 0.8
+ORIGINS = (0.5, 0.6, 0.7)
+ORIGIN_BLOCK = 0.1
 
 GRIDS = {
-    "length_constant": (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.5, 2.0),
-    "initial_deviation": (100.0, 150.0, 200.0, 250.0, 300.0, 350.0, 400.0),
-    "initial_volatility": (0.005, 0.01, 0.02, 0.04, 0.06, 0.09, 0.12, 0.16, 0.2),
-    "tau": (0.05, 0.1, 0.2, 0.5, 0.8, 1.2, 1.6),
+    "length_constant": (0.5, 1.0, 1.5, 2.0, 3.0),
+    "initial_volatility": (0.02, 0.04, 0.06, 0.09, 0.12, 0.18, 0.25, 0.35),
+    "tau": (0.2, 0.5, 0.8, 1.2),
+    "match_growth": (0.0, 0.5, 1.0, 2.0, 4.0),
 }
-"""The values the fit may choose from, per parameter."""
+"""The values the fit may choose from, per parameter. C = 2 is S(N) = N, the FIBS length."""
+
+START = {"length_constant": 2.0, "initial_volatility": 0.06, "tau": 0.5, "match_growth": 0.0}
+"""Where the coordinate search starts: textbook Glicko-2 with the FIBS length. A new player's
+deviation is not fitted: each history's own is estimated from it (`population_deviation`)."""
+
+TEXTBOOK = CrawfordParameters(
+    initial_deviation=350.0, initial_volatility=0.06, tau=0.5, length_constant=2.0, match_growth=0.0,
+    estimate_initial_deviation=False,
+)
+PREVIOUS = CrawfordParameters(
+    initial_deviation=300.0, initial_volatility=0.005, tau=0.05, length_constant=1.0, match_growth=0.0,
+    estimate_initial_deviation=False,
+)
+RELIABILITY_BINS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 1.0001)
 
 
-# ---------------------------------------------------------------- leagues
+@dataclass
+class DataSet:
+    """A history in time order and what kind of results it holds."""
+
+    name: str
+    kind: str  # "real", "bots" or "simulated"
+    history: list[MatchRecord]
+
+    @property
+    def a_won(self) -> np.ndarray:
+        return np.array([record.winner == "a" for record in self.history])
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.array([record.length for record in self.history])
+
+    def cut(self, share: float) -> int:
+        """The number of matches before the date that cuts off `share` of the history (a day's
+        matches are never split between fitting and scoring)."""
+        index = int(len(self.history) * share)
+        day = self.history[index].played_on
+        while index > 0 and self.history[index - 1].played_on == day:
+            index -= 1
+        return index
 
 
-class League:
-    """A history with, per match, the true chance that player A wins (None when unknown)."""
-
-    def __init__(self, name: str, history: list[MatchRecord], true_chances: list[float]):
-        self.name = name
-        self.history = history
-        self.true_chances = true_chances
+# ---------------------------------------------------------------- data sets
 
 
-def simulated_league(rng: random.Random, players: int, matches: int, days: int) -> tuple[League, dict]:
-    """Players of ten skill levels, half there from the start and half joining later, some
-    playing much more often than others; matches played game by game."""
-    skill = {f"S{i:03d}": SKILL_LEVELS[i % len(SKILL_LEVELS)] for i in range(players)}
-    names = list(skill)
-    joins = {name: (0 if i % 2 == 0 else rng.randrange(int(days * 0.6))) for i, name in enumerate(names)}
-    activity = {name: rng.choice((0.3, 1.0, 1.0, 3.0)) for name in names}
-    start = date(2024, 1, 1)
-    history = []
-    for match_id in range(matches):
-        day = match_id * days // matches
-        active = [name for name in names if joins[name] <= day]
-        weights = [activity[name] for name in active]
-        a, b = rng.choices(active, weights, k=2)
-        while a == b:
-            b = rng.choices(active, weights)[0]
-        length = rng.choice(LENGTHS)
-        winner = "a" if play_match(rng, skill[a], skill[b], length) else "b"
-        history.append(MatchRecord(match_id, start + timedelta(days=day), a, b, length, winner))
-    return League("simulated league", history, []), skill
-
-
-def true_match_chances(rng: random.Random, samples: int) -> dict[tuple[float, float, int], float]:
-    """The chance that a player of one skill level beats one of another over N points,
-    estimated by playing `samples` matches per pair of levels and length."""
-    table = {}
-    for i, skill_a in enumerate(SKILL_LEVELS):
-        for skill_b in SKILL_LEVELS[i:]:
-            for length in sorted(set(LENGTHS)):
-                if skill_a == skill_b:
-                    chance = 0.5
-                else:
-                    chance = (sum(play_match(rng, skill_a, skill_b, length) for _ in range(samples)) + 0.5) / (samples + 1)
-                table[skill_a, skill_b, length] = chance
-                table[skill_b, skill_a, length] = 1.0 - chance
-    return table
-
-
-def csv_league() -> tuple[League, list[tuple[float, int, bool]]]:
-    """league.csv in time order, with (noise_b − noise_a, length, A won) per match."""
-    with LEAGUE_CSV.open(newline="") as f:
+def results_csv(path: Path, kind: str = "real") -> DataSet:
+    """A results file in the import_results format. Rows without a date (older rows of some
+    exports) keep their place and take the first date of the file."""
+    with path.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    rows.sort(key=lambda row: row["played_on"])
-    history, facts = [], []
+    first = next(row["played_on"] for row in rows if row["played_on"])
+    history = []
     for match_id, row in enumerate(rows):
         a_won = int(row["score_a"]) > int(row["score_b"])
-        length = int(row["length"])
-        history.append(MatchRecord(match_id, date.fromisoformat(row["played_on"]), row["player_a"], row["player_b"],
-                                   length, "a" if a_won else "b"))
-        facts.append((float(row["noise_b"]) - float(row["noise_a"]), length, a_won))
-    return League("league.csv", history, []), facts
+        played_on = date.fromisoformat((row["played_on"] or first)[:10])
+        history.append(MatchRecord(match_id, played_on, row["player_a"], row["player_b"], int(row["length"]),
+                                   "a" if a_won else "b"))
+    history.sort(key=lambda record: (record.played_on, record.match_id))
+    return DataSet(path.name, kind, history)
 
 
-def fit_noise_floor(facts: list[tuple[float, int, bool]]) -> tuple[list[float], float, float]:
-    """The floor for league.csv: P(A wins) = logistic(β·(noise_b − noise_a)·sqrt(1 + c·(N − 1)/2)),
-    β and c by maximum likelihood on the same data (in-sample, so a slightly flattering floor)."""
-    def loss(beta: float, c: float) -> float:
-        return mean_log_loss([_logistic(beta * d * math.sqrt(1.0 + c * (n - 1) / 2.0)) for d, n, _ in facts],
-                             [won for _, _, won in facts])
-
-    best = (math.inf, 0.0, 0.0)
-    for c in (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0):
-        low, high = 0.0, 400.0
-        for _ in range(60):  # golden-section search on β, the loss being convex in β
-            m1 = high - (high - low) / 1.618033988749895
-            m2 = low + (high - low) / 1.618033988749895
-            if loss(m1, c) < loss(m2, c):
-                high = m2
-            else:
-                low = m1
-        beta = (low + high) / 2.0
-        best = min(best, (loss(beta, c), beta, c))
-    _, beta, c = best
-    return [_logistic(beta * d * math.sqrt(1.0 + c * (n - 1) / 2.0)) for d, n, _ in facts], beta, c
+def simulated_club(seed: int) -> DataSet:
+    """A simulated club (drifting skills, arrivals and departures, uneven activity)."""
+    matches, info = drifting_club(random.Random(seed))
+    start = date(2023, 1, 1)
+    history = [MatchRecord(i, start + timedelta(days=day), a, b, length, "a" if a_won else "b")
+               for i, (day, a, b, length, a_won, _) in enumerate(matches)]
+    return DataSet(f"simulated club, seed {seed} ({info['players']} players, skill drift "
+                   f"{info['drift_per_year']:.2f}/year)", "simulated", history)
 
 
 # ---------------------------------------------------------------- predictions and scores
 
 
-def fibs_predictions(history: list[MatchRecord]) -> list[float]:
-    """FIBS's chance for player A of each match, before it was rated."""
-    changes = FibsRating().run(history).changes
-    return [changes[i].expected for i in range(0, len(changes), 2)]
+def predictions(history: list[MatchRecord], parameters: CrawfordParameters | None, fit_part: int | None = None) -> np.ndarray:
+    """Each match's chance for player A before it was rated: FIBS when `parameters` is None,
+    else crawford with both players' deviations (the `expected` a run stores). A new player's
+    deviation, when estimated, is estimated on the first `fit_part` matches only (all when None),
+    so that nothing of a held-out match reaches a forecast."""
+    if parameters is None:
+        system = FibsRating()
+    else:
+        system = CrawfordRating(parameters).estimated_for(history[:fit_part])
+    changes = system.run(history).changes
+    return np.array([changes[i].expected for i in range(0, len(changes), 2)])
 
 
-def crawford_predictions(history: list[MatchRecord], parameters: CrawfordParameters) -> list[float]:
-    """crawford's chance for player A of each match before it was rated, both deviations as of
-    the day of the match integrated as in `CrawfordRating.predict`."""
-    changes = CrawfordRating(parameters).run(history).changes
-    factors = {}
-    chances = []
-    for i, record in enumerate(history):
-        a, b = changes[2 * i], changes[2 * i + 1]
-        k = factors.get(record.length)
-        if k is None:
-            k = factors[record.length] = parameters.length_factor(record.length)
-        phi = math.hypot(a.deviation_before, b.deviation_before) / GLICKO2_SCALE
-        chances.append(_logistic(k * g(phi) * (a.rating_before - b.rating_before) / GLICKO2_SCALE))
-    return chances
+def log_losses(chances: np.ndarray, a_won: np.ndarray) -> np.ndarray:
+    chances = np.clip(chances, 1e-12, 1.0 - 1e-12)
+    return -np.log(np.where(a_won, chances, 1.0 - chances))
 
 
-def match_log_losses(chances: list[float], a_won: list[bool]) -> list[float]:
-    return [-math.log(max(p, 1e-12) if won else max(1.0 - p, 1e-12)) for p, won in zip(chances, a_won)]
-
-
-def mean_log_loss(chances: list[float], a_won: list[bool]) -> float:
-    losses = match_log_losses(chances, a_won)
-    return sum(losses) / len(losses)
-
-
-def brier(chances: list[float], a_won: list[bool]) -> float:
-    return sum((p - won) ** 2 for p, won in zip(chances, a_won)) / len(chances)
-
-
-def paired_bootstrap(first: list[float], second: list[float], rng: random.Random, resamples: int) -> tuple[float, float, float]:
-    """Mean of first − second and its 95% percentile bootstrap interval, resampling matches."""
-    differences = [x - y for x, y in zip(first, second)]
+def paired_bootstrap(differences: np.ndarray, rng: np.random.Generator, resamples: int) -> tuple[float, float, float]:
+    """Mean of the per-match differences and its 95% percentile bootstrap interval."""
     n = len(differences)
-    means = sorted(sum(rng.choices(differences, k=n)) / n for _ in range(resamples))
-    return sum(differences) / n, means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+    means = np.sort(differences[rng.integers(0, n, size=(resamples, n))].mean(axis=1))
+    return float(differences.mean()), float(means[int(0.025 * resamples)]), float(means[int(0.975 * resamples) - 1])
 
 
-def report(title: str, lengths: list[int], a_won: list[bool], predictions: dict[str, list[float]],
-           rng: random.Random, resamples: int) -> None:
-    """Log loss, Brier score and calibration per match length, and the bootstrap interval."""
-    print(f"\n{title}: {len(a_won):,} matches")
-    names = list(predictions)
-    print(f"  {'':<34}" + "".join(f"{name:>22}" for name in names))
-    print(f"  {'log loss (all lengths)':<34}" + "".join(f"{mean_log_loss(predictions[n], a_won):>22.4f}" for n in names))
-    print(f"  {'Brier score (all lengths)':<34}" + "".join(f"{brier(predictions[n], a_won):>22.4f}" for n in names))
-    print("  per length: log loss / Brier / favourite's predicted chance vs favourite's win rate")
-    by_length = defaultdict(list)
-    for i, length in enumerate(lengths):
-        by_length[length].append(i)
-    for length in sorted(by_length):
-        rows = by_length[length]
-        won = [a_won[i] for i in rows]
-        cells = []
-        for name in names:
-            chances = [predictions[name][i] for i in rows]
-            favourite_chance = sum(max(p, 1.0 - p) for p in chances) / len(rows)
-            favourite_won = sum((p >= 0.5) == w for p, w in zip(chances, won)) / len(rows)
-            cells.append(f"{mean_log_loss(chances, won):.3f}/{brier(chances, won):.3f}/{favourite_chance:.2f}v{favourite_won:.2f}")
-        print(f"  {f'{length:>2}-point ({len(rows)} matches)':<34}" + "".join(f"{cell:>22}" for cell in cells))
-    mean, low, high = paired_bootstrap(match_log_losses(predictions["crawford"], a_won),
-                                       match_log_losses(predictions["fibs"], a_won), rng, resamples)
-    print(f"  log loss crawford − fibs: {mean:+.4f}, 95% paired bootstrap interval [{low:+.4f}, {high:+.4f}]"
-          f" ({resamples} resamples)")
+def parameters_of(values: dict) -> CrawfordParameters:
+    return CrawfordParameters(**values, estimate_initial_deviation=True)
 
 
 # ---------------------------------------------------------------- the fit
 
 
-def fit_parameters(history: list[MatchRecord], training: int, rounds: int) -> tuple[CrawfordParameters, float]:
-    """Coordinate search: each parameter in turn set to its grid value of lowest training log
-    loss, the others held, for `rounds` rounds (or until nothing changes)."""
-    a_won = [record.winner == "a" for record in history[:training]]
-    memo: dict[tuple, float] = {}
+def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: bool) -> dict:
+    """Coordinate search over `GRIDS`: each parameter in turn set to its value that does best
+    against FIBS on the set where it does worst (the largest log loss minus FIBS's on the first
+    `share` of each set; ties by the mean difference), for `rounds` rounds or until nothing
+    changes; C by the mean over the sets not simulated. Only matches before each set's cut are ever run. Fitting the worst set rather than
+    the mean keeps one set, or one player's long history, from choosing for all."""
+    parts = [(s.history[:s.cut(share)], s.a_won[:s.cut(share)]) for s in sets]
+    fibs = [float(log_losses(predictions(h, None), won).mean()) for h, won in parts]
+    played = [s.kind != "simulated" for s in sets]
+    memo: dict[tuple, list[float]] = {}
 
-    def training_loss(values: dict) -> float:
+    def differences(values: dict) -> list[float]:
         key = tuple(sorted(values.items()))
         if key not in memo:
-            parameters = CrawfordParameters(**values, maximum_deviation=values["initial_deviation"])
-            memo[key] = mean_log_loss(crawford_predictions(history[:training], parameters), a_won)
+            parameters = parameters_of(values)
+            memo[key] = [float(log_losses(predictions(h, parameters), won).mean()) - f
+                         for (h, won), f in zip(parts, fibs)]
         return memo[key]
 
-    values = {"length_constant": 1.0, "initial_deviation": 350.0, "initial_volatility": 0.06, "tau": 0.5}
+    def loss(values: dict, *, length: bool = False) -> tuple[float, float]:
+        """(the worst set's log loss minus FIBS's, the mean of that over the sets); for the
+        length curve (the mean over the sets played with real dice and cube, the worst)."""
+        if length:
+            chosen = [d for d, p in zip(differences(values), played) if p]
+            return float(np.mean(chosen)), max(chosen)
+        chosen = differences(values)
+        return max(chosen), float(np.mean(chosen))
+
+    values = dict(START)
     for round_number in range(1, rounds + 1):
         before = dict(values)
         for name, grid in GRIDS.items():
-            values[name] = min(grid, key=lambda v: (training_loss({**values, name: v}), v))
-        print(f"  round {round_number}: " + ", ".join(f"{k} {v:g}" for k, v in values.items())
-              + f"  training log loss {training_loss(values):.5f}  ({len(memo)} runs)")
+            # the length curve from matches played with real dice and cube only
+            length = name == "length_constant"
+            values[name] = min(grid, key=lambda v: (loss({**values, name: v}, length=length), v))
+        if verbose:
+            print(f"  round {round_number}: " + ", ".join(f"{k} {v:g}" for k, v in values.items())
+                  + "  worst set − fibs {:+.5f}, mean {:+.5f}".format(*loss(values)) + f" ({len(memo)} runs)")
         if values == before:
             break
-    return CrawfordParameters(**values, maximum_deviation=values["initial_deviation"]), training_loss(values)
+    return values
+
+
+# ---------------------------------------------------------------- reports
+
+
+def report_set(data: DataSet, models: dict[str, CrawfordParameters | None], rng: np.random.Generator,
+               resamples: int) -> dict:
+    """The held-out figures of one set; returns {model: (difference, low, high)} against FIBS."""
+    start = data.cut(FIT_SHARE)
+    won = data.a_won[start:]
+    lengths = data.lengths[start:]
+    chances = {name: predictions(data.history, p, start)[start:] for name, p in models.items()}
+    losses = {name: log_losses(chance, won) for name, chance in chances.items()}
+    estimated = CrawfordRating(models["crawford"]).estimated_for(data.history[:start]).parameters
+    print(f"\n{data.name} [{data.kind}]: {len(data.history):,} matches, held out the last {len(won):,}"
+          f" (from {data.history[start].played_on}); crawford's new-player deviation, estimated on the"
+          f" matches before: {estimated.initial_deviation:.0f}")
+    intervals = {}
+    for name in models:
+        brier = float(((chances[name] - won) ** 2).mean())
+        line = f"  {name:<24} log loss {losses[name].mean():.4f}  Brier {brier:.4f}"
+        if name != "fibs":
+            intervals[name] = paired_bootstrap(losses[name] - losses["fibs"], rng, resamples)
+            mean, low, high = intervals[name]
+            line += f"   − fibs {mean:+.4f} [{low:+.4f}, {high:+.4f}]"
+        print(line)
+    print("  per length (held out): matches, log loss fibs, crawford, crawford − fibs [95% interval],"
+          " favourite's chance vs win rate (fibs; crawford)")
+    for length in sorted(set(lengths.tolist())):
+        rows = lengths == length
+        if rows.sum() < 5:
+            continue
+        cells = []
+        for name in ("fibs", "crawford"):
+            favourite = np.maximum(chances[name][rows], 1.0 - chances[name][rows])
+            favourite_won = (chances[name][rows] >= 0.5) == won[rows]
+            cells.append(f"{favourite.mean():.2f} v {favourite_won.mean():.2f}")
+        mean, low, high = paired_bootstrap(losses["crawford"][rows] - losses["fibs"][rows], rng, resamples)
+        print(f"    {length:>2}-point {int(rows.sum()):>5}   {losses['fibs'][rows].mean():.4f}"
+              f"  {losses['crawford'][rows].mean():.4f}  {mean:+.4f} [{low:+.4f}, {high:+.4f}]   "
+              + "; ".join(cells))
+    print("  reliability (held out): favourite's predicted chance in bins, matches / mean predicted / won")
+    for name in ("fibs", "crawford"):
+        favourite = np.maximum(chances[name], 1.0 - chances[name])
+        favourite_won = (chances[name] >= 0.5) == won
+        cells = []
+        for low, high in pairwise(RELIABILITY_BINS):
+            rows = (favourite >= low) & (favourite < high)
+            if rows.any():
+                cells.append(f"{low:.2f}-{min(high, 1.0):.2f}: {int(rows.sum())}/{favourite[rows].mean():.3f}/"
+                             f"{favourite_won[rows].mean():.3f}")
+        print(f"    {name:<9} " + "  ".join(cells))
+    return intervals
+
+
+def report_origins(sets: list[DataSet], rounds: int, rng: np.random.Generator, resamples: int) -> None:
+    """Rolling origins: fit on each set's first 50%, 60%, 70%; score the next 10% of each."""
+    print("\nRolling origins: fit on every set's history up to the origin, score each set's next"
+          f" {ORIGIN_BLOCK:.0%} (crawford − fibs, log loss, 95% interval)")
+    for origin in ORIGINS:
+        values = fit_parameters(sets, origin, rounds, verbose=False)
+        parameters = parameters_of(values)
+        print(f"  origin {origin:.0%}: fitted " + ", ".join(f"{k} {v:g}" for k, v in values.items()))
+        for data in sets:
+            start, end = data.cut(origin), data.cut(origin + ORIGIN_BLOCK)
+            history = data.history[:end]
+            won = data.a_won[start:end]
+            fibs = log_losses(predictions(history, None)[start:], won)
+            crawford = log_losses(predictions(history, parameters, start)[start:], won)
+            mean, low, high = paired_bootstrap(crawford - fibs, rng, resamples)
+            print(f"    {data.name[:58]:<58} {len(won):>4} matches  fibs {fibs.mean():.4f}  crawford "
+                  f"{crawford.mean():.4f}  {mean:+.4f} [{low:+.4f}, {high:+.4f}]")
 
 
 # ---------------------------------------------------------------- main
@@ -245,60 +293,45 @@ def fit_parameters(history: list[MatchRecord], training: int, rounds: int) -> tu
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a smaller league, fewer samples, a shorter fit")
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="one simulated club, a shorter fit, fewer resamples")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the simulated clubs and the bootstrap")
+    parser.add_argument("--data", type=Path, action="append", default=[],
+                        help="another file of real results (import_results format); may be repeated")
+    parser.add_argument("--no-origins", action="store_true", help="skip the rolling-origin fits")
     args = parser.parse_args(argv)
-    players, matches, days, samples, rounds, resamples = (
-        (40, 2500, 540, 60, 2, 500) if args.quick else (80, 6000, 720, 200, 3, 2000)
-    )
+    rounds, resamples, clubs = (2, 1000, 1) if args.quick else (3, 2000, 2)
     started = time.perf_counter()
-    rng = random.Random(args.seed)
+    rng = np.random.default_rng(args.seed)
 
-    league, skill = simulated_league(rng, players, matches, days)
-    history = league.history
-    training = int(len(history) * TRAINING_SHARE)
-    print(f"Simulated league: {players} players of {len(SKILL_LEVELS)} skill levels, {matches:,} matches over "
-          f"{days} days, seed {args.seed}; training on the first {training:,}, holding out {len(history) - training:,}")
-    table = true_match_chances(rng, samples)
-    print(f"True match-winning chances: {samples} simulated matches per pair of skill levels and length"
-          f" ({time.perf_counter() - started:.0f} s so far)")
+    sets = [results_csv(path) for path in (*REAL_SETS, *args.data)]
+    sets.append(results_csv(LEAGUE_CSV, "bots"))
+    sets += [simulated_club(args.seed + i) for i in range(clubs)]
+    print("Data sets (each cut by date: the first 80% to fit on, the last 20% held out):")
+    for data in sets:
+        players = len({p for r in data.history for p in (r.player_a, r.player_b)})
+        print(f"  {data.name} [{data.kind}]: {len(data.history):,} matches, {players} players,"
+              f" {data.history[0].played_on} to {data.history[-1].played_on}")
 
-    print("\nFitting crawford's parameters (lowest log loss on the training matches):")
-    fitted, training_loss = fit_parameters(history, training, rounds)
-    print("Best values (the defaults in ratings/systems/params.py):")
-    for name in GRIDS:
-        print(f"  {name} = {getattr(fitted, name)!r}")
+    print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"
+          " on the set where they beat it least; C by the mean over the sets not simulated):")
+    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True)
+    fitted = parameters_of(values)
     current = CrawfordParameters()
     agree = all(getattr(current, name) == getattr(fitted, name) for name in GRIDS)
     print(f"  ratings/systems/params.py {'holds these values' if agree else 'DIFFERS: update it to these values'}")
 
-    a_won = [record.winner == "a" for record in history]
-    truth = [table[skill[r.player_a], skill[r.player_b], r.length] for r in history]
-    predictions = {
-        "fibs": fibs_predictions(history),
-        "crawford": crawford_predictions(history, fitted),
-        "true skills (floor)": truth,
-    }
-    held_out = slice(training, None)
-    report("Simulated league, held-out matches (true chances by simulation)",
-           [r.length for r in history[held_out]], a_won[held_out],
-           {name: chances[held_out] for name, chances in predictions.items()}, rng, resamples)
-
-    csv_history_league, facts = csv_league()
-    csv_history = csv_history_league.history
-    floor, beta, c = fit_noise_floor(facts)
-    report(f"league.csv (floor: logistic in noise difference, β={beta:.1f}, S(N)=1+{c:g}(N−1)/2, fitted in-sample)",
-           [r.length for r in csv_history], [won for _, _, won in facts],
-           {"fibs": fibs_predictions(csv_history), "crawford": crawford_predictions(csv_history, fitted),
-            "true skills (floor)": floor}, rng, resamples)
+    models = {"fibs": None, "crawford": fitted, "crawford, RD 200 fixed": replace(fitted, estimate_initial_deviation=False),
+              "textbook glicko-2": TEXTBOOK, "crawford before": PREVIOUS}
+    summary = {}
+    for data in sets:
+        summary[data.name] = (data.kind, report_set(data, models, rng, resamples)["crawford"])
+    print("\nSummary, held-out log loss crawford − fibs [95% paired bootstrap interval]:")
+    for name, (kind, (mean, low, high)) in summary.items():
+        verdict = "better" if high < 0 else "worse" if low > 0 else "better, interval spans 0" if mean < 0 else "worse, interval spans 0"
+        print(f"  {name[:64]:<64} [{kind}] {mean:+.4f} [{low:+.4f}, {high:+.4f}]  {verdict}")
+    if not args.no_origins:
+        report_origins(sets, rounds, rng, resamples)
     print(f"\nDone in {time.perf_counter() - started:.0f} s.")
-
-
-def _logistic(x: float) -> float:
-    if x >= 0.0:
-        return 1.0 / (1.0 + math.exp(-x))
-    ex = math.exp(x)
-    return ex / (1.0 + ex)
 
 
 if __name__ == "__main__":

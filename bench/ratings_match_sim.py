@@ -96,3 +96,83 @@ def play_match(rng: random.Random, skill_a: float, skill_b: float, length: int) 
         else:
             score_b += points
     return score_a >= length
+
+
+CLUB_LENGTHS = (1, 3, 3, 5, 5, 5, 7, 7, 7, 9, 11, 13, 17)
+"""Match lengths of a simulated club: many short matches on club nights, a few long ones."""
+
+
+def drifting_club(
+    rng: random.Random,
+    *,
+    matches: int = 3000,
+    days: int = 3 * 365,
+    founders: int = 30,
+    arrivals_per_year: float = 18.0,
+    mean_stay_days: float = 700.0,
+    drift_per_year: float | None = None,
+    breaks_per_month: float = 0.06,
+) -> tuple[list[tuple[int, str, str, int, bool, float]], dict]:
+    """A club's history whose players change: (day, player A, player B, length, A won, skill
+    difference A − B on the day) per match.
+
+    * Skill drifts: each player's skill (the scale of `play_match`, population sd 0.6) takes a
+      Gaussian random walk, `drift_per_year` being the standard deviation of a year's change.
+      When not given, it is drawn log-uniformly between 0.1 and 0.6, and a fit never sees it.
+    * Players arrive and leave: `founders` at the start, then arrivals at random days; each
+      stays an exponential time (mean `mean_stay_days`), so some leave and some come back never.
+      A newcomer is a little weaker on average and improves faster for his first year.
+    * Activity is uneven: each player's weight is log-normal (some play ten times as often as
+      others), most matches are played on the weekly club night, and a player takes breaks
+      (each month with chance `breaks_per_month`, one to ten months away) while his skill
+      goes on drifting.
+
+    Matches are played game by game with `play_match`. Returns the history and a description
+    (the drift drawn, how many players took part).
+    """
+    if drift_per_year is None:
+        drift_per_year = math.exp(rng.uniform(math.log(0.1), math.log(0.6)))
+    per_day = drift_per_year / math.sqrt(365.0)
+    players: list[dict] = []
+
+    def arrive(day: int, newcomer: bool) -> None:
+        players.append({
+            "name": f"C{len(players):03d}",
+            "skill": rng.gauss(-0.3 if newcomer else 0.0, 0.6),
+            "learning": rng.uniform(0.0, 0.4) if newcomer else 0.0,
+            "from": day,
+            "to": day + rng.expovariate(1.0 / mean_stay_days),
+            "weight": math.exp(rng.gauss(0.0, 0.8)),
+            "back": day,
+        })
+
+    for _ in range(founders):
+        arrive(0, False)
+    history = []
+    club_nights = [day for day in range(days) if day % 7 == 2]
+    per_night = matches * 0.8 / len(club_nights)
+    for day in range(days):
+        if rng.random() < arrivals_per_year / 365.0:
+            arrive(day, True)
+        for player in players:
+            if player["from"] <= day < player["to"]:
+                improving = player["learning"] / 365.0 if day - player["from"] < 365 else 0.0
+                player["skill"] += improving + rng.gauss(0.0, per_day)
+        for player in players:
+            if day % 30 == 0 and player["back"] <= day and rng.random() < breaks_per_month:
+                player["back"] = day + rng.randrange(30, 300)
+        present = [p for p in players if p["from"] <= day < p["to"] and p["back"] <= day]
+        if len(present) < 2:
+            continue
+        expected = per_night if day % 7 == 2 else matches * 0.2 / (days - len(club_nights))
+        count = int(expected) + (rng.random() < expected - int(expected))
+        weights = [p["weight"] for p in present]
+        for _ in range(count):
+            a, b = rng.choices(present, weights, k=2)
+            while a is b:
+                b = rng.choices(present, weights)[0]
+            length = rng.choice(CLUB_LENGTHS)
+            a_won = play_match(rng, a["skill"], b["skill"], length)
+            history.append((day, a["name"], b["name"], length, a_won, a["skill"] - b["skill"]))
+    taking_part = len({name for _, a, b, _, _, _ in history for name in (a, b)})
+    return history, {"drift_per_year": drift_per_year, "players": taking_part}

@@ -146,6 +146,7 @@ def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep
     quick, with a binary COPY.
     """
     import os
+    import secrets
 
     import dj_database_url
 
@@ -165,6 +166,7 @@ def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep
         admin.execute(f'CREATE DATABASE "{scratch}"')
     os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + scratch
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a throwaway key, DEBUG stays off
     import django
 
     django.setup()

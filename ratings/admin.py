@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.urls import reverse
 
-from .models import RatingRun, RatingSystemState
+from .models import OfficialList, RatingRun, RatingSystemState
 
 
 @admin.register(RatingRun)
@@ -24,6 +25,29 @@ class RatingRunAdmin(admin.ModelAdmin):
 @admin.register(RatingSystemState)
 class RatingSystemStateAdmin(admin.ModelAdmin):
     list_display = ["system", "published_run", "requested", "claimed", "queued_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(OfficialList)
+class OfficialListAdmin(admin.ModelAdmin):
+    """Official lists are published from the rating list page, the API or
+    `manage.py publish_rating_list` (one service); once published they are kept as they are."""
+
+    list_display = ["as_of", "system", "players", "published_at", "published_by", "note"]
+    list_filter = ["system"]
+    date_hierarchy = "as_of"
+
+    def view_on_site(self, obj):
+        """The list on the public rating list page (its rows are too many for an admin page)."""
+        return f"{reverse('rating-list')}?system={obj.system}&list={obj.pk}"
 
     def has_add_permission(self, request):
         return False

@@ -1,5 +1,7 @@
-"""REST API for ratings: the list, a player's history, runs, predictions, and a recompute request."""
+"""REST API for ratings: the list, a player's history, runs, predictions, a recompute request, and
+official lists."""
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
@@ -10,8 +12,12 @@ from config.api import flag
 from games.models import Player
 
 from . import selectors, services
+from .models import OfficialList
 from .serializers import (
     ForecastSerializer,
+    OfficialListPublishSerializer,
+    OfficialListRowSerializer,
+    OfficialListSerializer,
     RatingChangeSerializer,
     RatingListQuerySerializer,
     RatingRunSerializer,
@@ -106,3 +112,69 @@ class PredictView(APIView):
             system=params.get("system") or "fibs",
         )
         return Response(ForecastSerializer(forecast.as_dict()).data)
+
+
+@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description="fibs or crawford (default: both)")])
+class OfficialListsView(generics.ListAPIView):
+    """Official rating lists, latest first (public). Staff publish one with POST: a copy of the
+    system's published ratings, dated `as_of`."""
+
+    serializer_class = OfficialListSerializer
+    filter_backends = []
+
+    def get_permissions(self):
+        return [permissions.IsAdminUser()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    def get_queryset(self):
+        return selectors.official_lists(system=self.request.query_params.get("system") or None)
+
+    @extend_schema(request=OfficialListPublishSerializer, responses={201: OfficialListSerializer})
+    def post(self, request):
+        serializer = OfficialListPublishSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        official = services.rating_list_publish(system=data["system"], as_of=data["as_of"], by=request.user,
+                                                note=data["note"])
+        return Response(OfficialListSerializer(official).data, status=status.HTTP_201_CREATED)
+
+
+def _official_list(pk: int) -> tuple[OfficialList, OfficialList | None]:
+    """The list and the one before it (two queries)."""
+    official = generics.get_object_or_404(OfficialList.objects.select_related("published_by"), pk=pk)
+    return official, selectors.official_list_before(list(selectors.official_lists(system=official.system)), official)
+
+
+class OfficialListDetailView(generics.GenericAPIView):
+    """One official list: its date and, page by page, its rows best first, each with the player's
+    rank, rating and change since the list before it (`list`, `previous_list`)."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = OfficialListRowSerializer
+    filter_backends = []
+
+    def get(self, request, pk):
+        official, previous = _official_list(pk)
+        page = self.paginate_queryset(selectors.official_list_rows(official_list=official))
+        then = selectors.rating_changes_since(official_list=previous, ratings=page)
+        response = self.get_paginated_response(OfficialListRowSerializer(page, many=True, context={"then": then}).data)
+        response.data["list"] = OfficialListSerializer(official).data
+        response.data["previous_list"] = OfficialListSerializer(previous).data if previous else None
+        return response
+
+
+class OfficialListCsvView(APIView):
+    """One official list as CSV (every row, best first, with the changes since the list before)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, pk):
+        official, previous = _official_list(pk)
+        return official_list_csv_response(official, previous)
+
+
+def official_list_csv_response(official: OfficialList, previous: OfficialList | None) -> HttpResponse:
+    response = HttpResponse(selectors.official_list_csv(official_list=official, previous=previous),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="ratings-{official.system}-{official.as_of}.csv"'
+    return response

@@ -8,10 +8,12 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
-        from games.models import Match
+        from games.imports import import_runner_register
+        from games.models import ImportKind, Match
         from games.signals import match_result_changed
 
-        from . import receivers
+        from . import receivers, services
 
         match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
+        import_runner_register(ImportKind.RESULTS, services.results_import_job)

@@ -7,6 +7,7 @@ selects the rows of the run that pointer names in the same statement (`selectors
 older runs are deleted afterwards.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -161,3 +162,60 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+class OfficialList(models.Model):
+    """A dated rating list that staff publish (monthly, say): a copy of a system's published
+    ratings at that moment, kept for ever and never changed, which players and federations quote
+    and which later lists are compared with."""
+
+    system = models.CharField(max_length=20, choices=SystemChoice.choices)
+    as_of = models.DateField(help_text="The date the list is known by.")
+    run = models.ForeignKey(
+        RatingRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="The recompute whose ratings were copied.",
+    )
+    rated_at = models.DateTimeField(null=True, blank=True, help_text="When the copied ratings were computed.")
+    published_at = models.DateTimeField()
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="Empty when published from the command line.",
+    )
+    note = models.CharField(max_length=500, blank=True)
+    players = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["system", "-as_of"]
+        constraints = [
+            # Two people publishing the same system's list for the same day: the second insert
+            # fails here, whatever each of them read before.
+            models.UniqueConstraint(fields=["system", "as_of"], name="official_list_one_per_system_and_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_system_display()} list of {self.as_of:%d %b %Y}"
+
+
+class OfficialListRow(models.Model):
+    """One player's line on an official list, as it stood when the list was published."""
+
+    official_list = models.ForeignKey(OfficialList, on_delete=models.CASCADE, related_name="rows")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    rank = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Among the established players of the list; empty while provisional."
+    )
+    rating = models.FloatField()
+    deviation = models.FloatField(null=True, blank=True)
+    provisional = models.BooleanField()
+    matches = models.PositiveIntegerField()
+    experience = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["-rating", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["official_list", "player"], name="official_list_one_row_per_player"),
+        ]
+        indexes = [models.Index(fields=["official_list", "-rating", "player"], name="official_list_order")]
+
+    def __str__(self) -> str:
+        return f"{self.official_list_id}: {self.player_id} {self.rating:.1f}"

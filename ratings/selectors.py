@@ -7,17 +7,33 @@ the one after, never half of each.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Floor, Greatest, Least, Ln
 from django.utils import timezone
 
+from config.exports import SafeCsvWriter
 from games.models import Player
 
-from .models import Rating, RatingChange, RatingRun, RatingSystemState
+from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
 from .services import system_names
 from .systems import PlayerRating, Prediction, get_system
 
@@ -169,3 +185,190 @@ def match_forecast(
     else:
         prediction = engine.predict(rating_a, rating_b, length)
     return MatchForecast(system, length, found["a"], found["b"], rating_a, rating_b, prediction)
+
+
+@dataclass(frozen=True)
+class AccuracyRow:
+    """How well one system forecast a group of matches, each before it was rated.
+
+    `log_loss` is the mean of −ln(chance given to the result that happened), `brier` the mean of
+    (chance − result)²; `predicted` is the favourite's mean forecast chance and `won` how often
+    the favourite won, so a well calibrated system has the two close."""
+
+    label: str
+    matches: int
+    log_loss: float
+    brier: float
+    predicted: float
+    won: float
+
+
+@dataclass(frozen=True)
+class SystemAccuracy:
+    """A system's forecasts of the published history: overall, per match length, and in bins of
+    the favourite's forecast chance (a reliability table)."""
+
+    system: str
+    overall: AccuracyRow
+    by_length: list[AccuracyRow]
+    reliability: list[AccuracyRow]
+
+
+ACCURACY_BINS = 5
+"""Reliability bins of the favourite's chance: 50-60%, 60-70%, 70-80%, 80-90%, 90-100%."""
+
+
+def rating_accuracy() -> dict[str, SystemAccuracy]:
+    """Each system's forecasts of every match of its published run, scored against the results.
+
+    A run keeps, per match and player, the chance the system gave him before the match was
+    rated (`RatingChange.expected`; for the variance-adjusted rating with both players'
+    deviations), so this is how well each rating predicted this site's own matches, updated
+    with every recompute. One row per match is scored: the favourite's (at exactly even, the
+    player with the lower id). One query for both systems, grouped by system, length and bin;
+    systems without a published run are left out."""
+    chance = F("expected")
+    happened = Case(When(won=True, then=chance), default=Value(1.0) - chance, output_field=FloatField())
+    rows = (
+        RatingChange.objects.filter(
+            Q(run_id=published_run("fibs")) | Q(run_id=published_run("crawford")),
+            Q(expected__gt=0.5) | Q(expected=0.5, player_id__lt=F("opponent_id")),
+        )
+        .annotate(bin=Least(Floor(chance * ACCURACY_BINS * 2), Value(2 * ACCURACY_BINS - 1.0)))
+        .values("run__system", "length", "bin")
+        .annotate(
+            matches=Count("id"),
+            loss=Sum(-Ln(Greatest(happened, Value(1e-15)))),
+            squares=Sum((Case(When(won=True, then=Value(1.0)), default=Value(0.0)) - chance)
+                        * (Case(When(won=True, then=Value(1.0)), default=Value(0.0)) - chance)),
+            predicted=Sum(chance),
+            won_count=Sum(Case(When(won=True, then=Value(1)), default=Value(0), output_field=IntegerField())),
+        )
+        .order_by()
+    )
+    groups: dict[str, dict[str, dict]] = {}
+    for row in rows:
+        system = row["run__system"]
+        low = int(row["bin"]) * 10
+        keys = (("overall", "All"), (("length", row["length"]), f"{row['length']} pt"),
+                (("bin", low), f"{low}–{low + 10}%"))
+        for key, label in keys:
+            total = groups.setdefault(system, {}).setdefault(key, {"label": label, "n": 0, "loss": 0.0,
+                                                                    "squares": 0.0, "predicted": 0.0, "won": 0})
+            total["n"] += row["matches"]
+            total["loss"] += row["loss"]
+            total["squares"] += row["squares"]
+            total["predicted"] += row["predicted"]
+            total["won"] += row["won_count"]
+
+    def scored(total: dict) -> AccuracyRow:
+        n = total["n"]
+        return AccuracyRow(total["label"], n, total["loss"] / n, total["squares"] / n,
+                           total["predicted"] / n, total["won"] / n)
+
+    result = {}
+    for system in system_names():
+        if system not in groups:
+            continue
+        totals = groups[system]
+        result[system] = SystemAccuracy(
+            system,
+            scored(totals["overall"]),
+            [scored(totals[key]) for key in sorted(k for k in totals if k[0] == "length")],
+            [scored(totals[key]) for key in sorted(k for k in totals if k[0] == "bin")],
+        )
+    return result
+
+
+# -- official lists --------------------------------------------------------------------------------
+
+
+def official_lists(*, system: str | None = None) -> QuerySet[OfficialList]:
+    """The official lists of `system` (of every system by default), latest first, each with who
+    published it."""
+    lists = OfficialList.objects.select_related("published_by").order_by("-as_of", "system")
+    if system:
+        (system,) = system_names(system)
+        lists = lists.filter(system=system)
+    return lists
+
+
+def official_list_before(lists: list[OfficialList], official: OfficialList | None) -> OfficialList | None:
+    """From `official_lists`: the list the given one is compared with, the one dated before it;
+    for the live ratings (None), the latest list."""
+    if official is None:
+        return lists[0] if lists else None
+    return next((other for other in lists if other.as_of < official.as_of), None)
+
+
+def official_list_rows(
+    *, official_list: OfficialList | int, country: str | None = None, club: str | None = None,
+    provisional: bool | None = None,
+) -> QuerySet[OfficialListRow]:
+    """The rows of an official list, best first, with their players."""
+    rows = OfficialListRow.objects.filter(official_list=official_list).select_related("player")
+    if country:
+        rows = rows.filter(player__country__iexact=country)
+    if club:
+        rows = rows.filter(player__club__iexact=club)
+    if provisional is not None:
+        rows = rows.filter(provisional=provisional)
+    return rows.order_by("-rating", "player_id")
+
+
+@dataclass(frozen=True)
+class Then:
+    """A player's line on an earlier official list, and how far he has moved since."""
+
+    rating: float
+    rank: int | None
+    change: float
+
+
+def rating_changes_since(
+    *, official_list: OfficialList | None, ratings: Iterable[Rating | OfficialListRow]
+) -> dict[int, Then]:
+    """For each of `ratings` (a page of the live list or of an official list), his line on
+    `official_list` and his change since, by player id; a player who was not on it is left out
+    (he is new). One query whatever the number of rows; none without a list."""
+    ratings = list(ratings)
+    if official_list is None or not ratings:
+        return {}
+    earlier = OfficialListRow.objects.filter(
+        official_list=official_list, player_id__in=[r.player_id for r in ratings]
+    ).order_by().values_list("player_id", "rating", "rank")
+    found = {player_id: (rating, rank) for player_id, rating, rank in earlier}
+    return {r.player_id: Then(found[r.player_id][0], found[r.player_id][1], r.rating - found[r.player_id][0])
+            for r in ratings if r.player_id in found}
+
+
+def live_rated_at(*, system: str) -> datetime | None:
+    """When the system's published ratings were computed (its published run's end)."""
+    (system,) = system_names(system)
+    return RatingRun.objects.filter(pk=published_run(system)).values_list("finished_at", flat=True).first()
+
+
+def official_list_csv(*, official_list: OfficialList, previous: OfficialList | None) -> str:
+    """The whole official list as CSV, best first: each player's rank and rating, and his rank,
+    rating and change since the list before it (empty for a new player or the first list).
+    Text a spreadsheet would run as a formula is neutralised. Two queries."""
+    out = io.StringIO()
+    writer = SafeCsvWriter(out)
+    writer.writerow(["as_of", "rank", "player_id", "name", "country", "club", "rating", "deviation", "provisional",
+                     "matches", "experience", "previous_rank", "previous_rating", "change"])
+    rows = official_list_rows(official_list=official_list)
+    then = {}
+    if previous is not None:
+        then = {player_id: (rating, rank) for player_id, rating, rank in OfficialListRow.objects.filter(
+            official_list=previous).order_by().values_list("player_id", "rating", "rank")}
+    for row in rows.iterator(chunk_size=2000):
+        before = then.get(row.player_id)
+        writer.writerow([
+            official_list.as_of.isoformat(), row.rank or "", row.player_id, row.player.name, row.player.country,
+            row.player.club, f"{row.rating:.1f}", "" if row.deviation is None else f"{row.deviation:.0f}",
+            "yes" if row.provisional else "no", row.matches, row.experience,
+            "" if before is None or before[1] is None else before[1],
+            "" if before is None else f"{before[0]:.1f}",
+            "" if before is None else round(row.rating - before[0], 1) + 0.0,
+        ])
+    return out.getvalue()

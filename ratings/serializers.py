@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from .models import Rating, RatingChange, RatingRun
+from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun
 
 
 class RatingSerializer(serializers.ModelSerializer):
@@ -75,3 +75,49 @@ class ForecastSerializer(serializers.Serializer):
     difference_deviation = serializers.FloatField(allow_null=True)
     p_a_low = serializers.FloatField(allow_null=True, help_text="95% interval for p_a (variance-adjusted only).")
     p_a_high = serializers.FloatField(allow_null=True)
+
+
+class OfficialListSerializer(serializers.ModelSerializer):
+    published_by = serializers.CharField(source="published_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = OfficialList
+        fields = ["id", "system", "as_of", "rated_at", "published_at", "published_by", "note", "players"]
+
+
+class OfficialListPublishSerializer(serializers.Serializer):
+    """What staff send to publish an official list; the rules are the service's."""
+
+    system = serializers.CharField()
+    as_of = serializers.DateField(help_text="The list's date, YYYY-MM-DD.")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class OfficialListRowSerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    country = serializers.CharField(source="player.country")
+    club = serializers.CharField(source="player.club")
+    previous_rank = serializers.SerializerMethodField(help_text="His rank on the list before; null if unranked or new.")
+    previous_rating = serializers.SerializerMethodField(help_text="His rating on the list before; null if new.")
+    change = serializers.SerializerMethodField(help_text="Rating change since the list before; null if new.")
+
+    class Meta:
+        model = OfficialListRow
+        fields = ["rank", "player", "name", "country", "club", "rating", "deviation", "provisional", "matches",
+                  "experience", "previous_rank", "previous_rating", "change"]
+
+    def _then(self, row):
+        return self.context.get("then", {}).get(row.player_id)
+
+    def get_previous_rank(self, row) -> int | None:
+        then = self._then(row)
+        return then.rank if then else None
+
+    def get_previous_rating(self, row) -> float | None:
+        then = self._then(row)
+        return then.rating if then else None
+
+    def get_change(self, row) -> float | None:
+        then = self._then(row)
+        return then.change if then else None

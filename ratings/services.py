@@ -16,7 +16,8 @@ How a recompute goes:
 4. If requests arrived while it ran, the same worker goes again.
 
 A run that raises is marked failed and its rows deleted; the published ratings stay as they
-were. A run whose worker died keeps its heartbeat still; the next claim marks it superseded.
+were. A run whose worker died keeps its heartbeat still; once it is stale the next claim, or the
+periodic check `rating_recompute_owed`, supersedes it and rates what is owed.
 The recompute deliberately does not run in one transaction: the rows it writes are invisible
 until the pointer flips, and a long transaction would hold back PostgreSQL's vacuum and hide
 progress from readers.
@@ -30,23 +31,34 @@ import io
 import logging
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
 from functools import partial
 
 import numpy as np
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from config.errors import ConflictError
-from games.models import Match, MatchKindChoice, MatchStatus, Player
-from games.services import match_create, match_final_score_record, player_get_or_create_by_name
+from games.imports import ImportProblems
+from games.models import Match, MatchKindChoice, MatchStatus
+from games.services import AmbiguousNamesError, players_get_or_create_by_names
 
-from .models import Rating, RatingChange, RatingRun, RatingSystemState, RunStage, RunStatus
+from .models import (
+    OfficialList,
+    OfficialListRow,
+    Rating,
+    RatingChange,
+    RatingRun,
+    RatingSystemState,
+    RunStage,
+    RunStatus,
+    SystemChoice,
+)
 from .systems import SYSTEMS, UnknownRatingSystemError, get_system
 
 WRITE_CHUNK = 100_000
@@ -90,9 +102,31 @@ def _state(system: str) -> RatingSystemState:
 
 
 def _enqueue(run_id: int) -> None:
+    """Send the run to a worker. Nothing that goes wrong here fails the write that asked for
+    the run (the result is committed by then). A broker that cannot be reached: the run is
+    marked superseded with the reason, the system is free to queue the next request at once,
+    and the periodic check (`rating_recompute_owed`) rates what is owed once the broker is
+    back. Without a broker the run executes here, in-process; one that raises has marked
+    itself failed, and the next result tries again."""
+    from kombu.exceptions import OperationalError as BrokerUnreachableError
+
     from .tasks import ratings_recompute
 
-    ratings_recompute.delay(run_id)
+    try:
+        ratings_recompute.delay(run_id)
+    except BrokerUnreachableError as error:
+        logger.warning("rating run %s could not be sent to a worker: %s", run_id, error)
+        run = RatingRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).values("system", "requested_at").first()
+        if run is None:
+            return
+        RatingRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+            status=RunStatus.SUPERSEDED,
+            finished_at=timezone.now(),
+            error=f"It could not be sent to a worker ({error}); the periodic check or the next result runs it.",
+        )
+        RatingSystemState.objects.filter(system=run["system"], queued_at=run["requested_at"]).update(queued_at=None)
+    except Exception:
+        logger.exception("rating run %s failed in-process", run_id)
 
 
 def rating_recompute_request(*, system: str | None = None) -> list[RatingRun]:
@@ -138,10 +172,19 @@ def _supersede_stale(system: str, now: datetime) -> int:
     )
 
 
+def _covered(state: RatingSystemState) -> int:
+    """The requests the system's published ratings answer: the request counter when the
+    published run was claimed (0 before any run is published). Anything above it is owed."""
+    if state.published_run_id is None:
+        return 0
+    return RatingRun.objects.filter(pk=state.published_run_id).values_list("covers_requests", flat=True).first() or 0
+
+
 def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None:
     """Claim a queued run for this worker: returns it, now running, or None when it is not
     this worker's to run (already claimed, another run of the system is running, or — unless
-    `force` — nothing was requested since the last claimed run)."""
+    `force` — the published ratings already answer every request). A running run whose
+    heartbeat went stale (its worker died) is superseded first, so the claim takes over."""
     now = timezone.now()
     with transaction.atomic():
         _state(run.system)
@@ -150,7 +193,7 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
         state.queued_at = None
         state.save(update_fields=["queued_at"])
         queued = RatingRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
-        if not force and state.published_run_id is not None and state.requested <= state.claimed:
+        if not force and state.published_run_id is not None and state.requested <= _covered(state):
             queued.update(status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing changed since the last run.")
             return None
         try:
@@ -542,10 +585,21 @@ def _next_run(system: str, covered: int) -> RatingRun | None:
 
 def rating_run_process(*, run_id: int) -> RatingRun | None:
     """What the Celery task does: claim the run, execute it, and go again while requests
-    arrived during it. Returns the last run executed (None when there was nothing to do)."""
+    arrived during it. Returns the last run executed (None when there was nothing to do).
+
+    A run that is no longer queued means the message came again: the broker redelivered it
+    after its worker died, or the check sent it too. Then whatever the system is owed is run
+    (`rating_recompute_owed`), which is nothing while a live run is at work."""
     run = RatingRun.objects.filter(pk=run_id).first()
     if run is None:
         return None
+    if run.status != RunStatus.QUEUED:
+        owed = _owed_run(run.system)
+        return _process(owed) if owed is not None else None
+    return _process(run)
+
+
+def _process(run: RatingRun | None) -> RatingRun | None:
     executed = None
     while run is not None:
         claimed = rating_run_claim(run=run)
@@ -559,6 +613,53 @@ def rating_run_process(*, run_id: int) -> RatingRun | None:
                 _enqueue(follow_up.pk)
             raise
         run = _next_run(claimed.system, claimed.covers_requests)
+    return executed
+
+
+def _owed_run(system: str) -> RatingRun | None:
+    """The run that rates what `system` is owed, or None when nothing is owed or a live run is
+    at work. A running run whose heartbeat went stale is superseded first. "Owed" means requests
+    arrived after the published run was claimed. After a failed run the system waits
+    `RATINGS_RUN_STALE_SECONDS` before it is tried again (a new result tries at once), so a
+    run that fails every time does not hold a worker. The oldest queued run is taken (its
+    message may be lost), else a new one is queued."""
+    now = timezone.now()
+    with transaction.atomic():
+        _state(system)
+        _supersede_stale(system, now)
+        state = RatingSystemState.objects.select_for_update().get(system=system)
+        if RatingRun.objects.filter(system=system, status=RunStatus.RUNNING).exists():
+            return None
+        if state.requested <= _covered(state):
+            return None
+        last = (
+            RatingRun.objects.filter(system=system, status__in=[RunStatus.DONE, RunStatus.FAILED])
+            .order_by("-finished_at", "-id").values_list("status", "finished_at").first()
+        )
+        if last is not None and last[0] == RunStatus.FAILED and last[1] > now - stale_after():
+            return None
+        queued = RatingRun.objects.filter(system=system, status=RunStatus.QUEUED).order_by("requested_at", "id").first()
+        if queued is not None:
+            return queued
+        state.queued_at = now
+        state.save(update_fields=["queued_at"])
+        return RatingRun.objects.create(system=system, requested_at=now)
+
+
+def rating_recompute_owed(*, system: str | None = None) -> list[RatingRun]:
+    """The periodic check (Celery beat, every `RATINGS_CHECK_SECONDS`): for each system (all by
+    default), take over a run whose worker died and rate whatever results changed after the
+    published ratings were computed, with no new request needed. Returns the runs executed.
+    A system whose run fails is logged and the others still go."""
+    executed = []
+    for name in system_names(system):
+        try:
+            run = _process(_owed_run(name))
+        except Exception:
+            logger.exception("%s: the owed recompute failed", name)
+            continue
+        if run is not None:
+            executed.append(run)
     return executed
 
 
@@ -620,6 +721,8 @@ def _whole(value: str, what: str) -> int:
 def results_file_decode(data: bytes) -> tuple[str, str | None]:
     """The text of an uploaded results file: UTF-8 (with or without a byte order mark), or else
     Windows-1252, as spreadsheets on Windows save CSV. Returns (text, a note when it was not UTF-8)."""
+    if b"\x00" in data:
+        raise ResultsFileError([(1, "this is not a text file (it holds NUL bytes): save it as CSV UTF-8")])
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError:
@@ -724,39 +827,191 @@ def results_file_read(*, text: str) -> list[ResultRow]:
     return rows
 
 
-def results_import(*, rows: list[ResultRow], by=None) -> ImportReport:
-    """Store valid rows (`results_file_read`) as finished matches, in one transaction: all of
-    them or, on any error, none (raised as `ResultsFileError` by line). Rows imported before
-    are skipped. One recompute is requested when it commits."""
+IMPORT_CHUNK = 5_000
+"""Result rows stored, and counted in the job's progress, per transaction."""
+
+
+def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportReport:
+    """Store valid rows (`results_file_read`) as finished matches. Rows imported before are
+    skipped, so importing a file again adds nothing and an import stopped half-way finishes when
+    run again. A name several players share is refused (as `ResultsFileError` by line) before
+    anything is stored. Players are resolved in bulk, matches inserted in chunks of `IMPORT_CHUNK`
+    with their final score (each chunk in its own transaction; `progress(done, total)` is told
+    inside it), and one recompute is requested at the end."""
     report = ImportReport()
+    total = len(rows)
+    if progress is not None:
+        progress(0, total)
+    try:
+        ids, report.players_created = players_get_or_create_by_names(
+            names=[name for row in rows for name in (row.player_a, row.player_b)], by=by
+        )
+    except AmbiguousNamesError as error:
+        problems = [
+            (row.line, f"Several players are named {name}: the file cannot say which one.")
+            for row in rows for name in (row.player_a, row.player_b) if name.lower() in error.names
+        ]
+        raise ResultsFileError(sorted(set(problems))) from None
+    now = timezone.now()
+    for start in range(0, total, IMPORT_CHUNK):
+        chunk = rows[start:start + IMPORT_CHUNK]
+        for attempt in (1, 2):
+            try:
+                with transaction.atomic():
+                    imported = _store_results(chunk, ids, now=now, by=by)
+                    if progress is not None:
+                        progress(start + len(chunk), total)
+                break
+            except IntegrityError:
+                if attempt == 2:  # the same rows, imported at this moment by someone else, are skipped on the retry
+                    raise
+        report.imported += imported
+        report.already_there += len(chunk) - imported
+    if report.imported:
+        transaction.on_commit(rating_recompute_request)
+    return report
+
+
+def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime, by) -> int:
+    """Insert the rows not imported before as finished matches, each with its first history
+    version; returns how many. The rows go in by COPY on PostgreSQL and by one prepared INSERT
+    per batch elsewhere, for the matches and for their history (the ORM's bulk_create spends most
+    of its time building SQL: 450 rows/s against several thousand)."""
     existing = set(
         Match.objects.filter(source_key__in=[row.source_key for row in rows]).values_list("source_key", flat=True)
     )
-    players: dict[str, Player] = {}
+    fresh = [row for row in rows if row.source_key not in existing]
+    if not fresh:
+        return 0
+    adapt = connection.ops.adapt_datetimefield_value
+    common = {"kind": MatchKindChoice.MATCH.value, "source": "csv", "status": MatchStatus.FINISHED.value,
+              "finished_at": now, "version": 1, "created_at": now, "created_by_id": by.pk if by else None}
+    varying = ("player_a_id", "player_b_id", "length", "played_on", "source_key", "score_a", "score_b", "winner_id")
+    values = []
+    for row in fresh:
+        player_a, player_b = ids[row.player_a.lower()], ids[row.player_b.lower()]
+        winner = player_a if row.score_a > row.score_b else player_b
+        values.append((player_a, player_b, row.length, adapt(row.played_on), row.source_key, row.score_a,
+                       row.score_b, winner))
+    _insert_rows(Match, varying, values, common)
+    pks = dict(Match.objects.filter(source_key__in=[row.source_key for row in fresh]).values_list("source_key", "pk"))
+    history = dict(common, history_date=now, history_type="+", history_change_reason="imported result",
+                   history_user_id=by.pk if by else None)
+    _insert_rows(Match.history.model, ("id", *varying), [(pks[row[4]], *row) for row in values], history)
+    return len(fresh)
+
+
+def _insert_rows(model, varying: tuple[str, ...], values: list[tuple], common: dict) -> None:
+    """INSERT `values` (tuples of the `varying` columns, ready for the database) into `model`'s
+    table; every other column takes `common`'s value or the field's default. The automatic
+    primary key is left to the database."""
+    columns_of = [column for column in model._meta.concrete_fields
+                  if not (column.primary_key and column.get_internal_type() in ("AutoField", "BigAutoField", "SmallAutoField"))]
+    constant = {}
+    for column in columns_of:
+        if column.attname not in varying:
+            value = common[column.attname] if column.attname in common else column.get_default()
+            constant[column.attname] = column.get_db_prep_save(value, connection)
+    names = list(varying) + list(constant)
+    by_attname = {column.attname: column for column in columns_of}
+    columns = ", ".join(connection.ops.quote_name(by_attname[name].column) for name in names)
+    tail = tuple(constant.values())
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":  # COPY: one stream instead of a statement a row
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in values:
+                    copy.write_row(row + tail)
+            return
+        sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))})"
+        for start in range(0, len(values), BULK_BATCH):
+            cursor.executemany(sql, [row + tail for row in values[start:start + BULK_BATCH]])
+
+
+def results_import_job(*, job, progress) -> dict:
+    """The runner of a results import job (`games.imports`): read, check, store."""
+    try:
+        rows = results_file_read(text=job.text)
+        report = results_import(rows=rows, by=job.created_by, progress=progress)
+    except ResultsFileError as error:
+        raise ImportProblems(error.problems) from None
+    return {"imported": report.imported, "already_there": report.already_there,
+            "players_created": report.players_created, "note": job.note or None}
+
+
+# -- official lists ------------------------------------------------------------------------------
+
+
+def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") -> OfficialList:
+    """Publish the official list of `system` dated `as_of`: a copy of the system's published
+    ratings, each established player with his rank (ties share one; provisional players have
+    none), kept unchanged for ever.
+
+    `by` is the staff member publishing it (None from the command line). The date may not be
+    after today, nor before or on the date of the system's last official list (400, on
+    `as_of`); two people publishing the same day's list at once get one list, and the later
+    one a `ConflictError` (409) from the database's unique constraint. The copy holds the
+    system's state row, so a recompute that finishes meanwhile publishes after it, never
+    under it."""
+    errors: dict[str, list[str]] = {}
+    try:
+        (system,) = system_names(system)
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if by is not None and not by.is_staff:
+        raise PermissionDenied("Only staff publish official rating lists.")
+    if not isinstance(as_of, date) or isinstance(as_of, datetime):
+        errors["as_of"] = ["Give the list's date as YYYY-MM-DD."]
+    elif as_of > timezone.localdate():
+        errors["as_of"] = [f"{as_of:%d %b %Y} is after today: a list is dated the day it stands for."]
+    note = (note or "").strip()
+    if len(note) > 500:
+        errors["note"] = ["The note has at most 500 characters."]
+    if errors:
+        raise ValidationError(errors)
+    label = SystemChoice(system).label
     with transaction.atomic():
-        for row in rows:
-            if row.source_key in existing:
-                report.already_there += 1
-                continue
-            try:
-                sides = []
-                for name in (row.player_a, row.player_b):
-                    player = players.get(name.lower())
-                    if player is None:
-                        player, created = player_get_or_create_by_name(name=name, by=by)
-                        players[name.lower()] = player
-                        if created:
-                            report.players_created.append(player.name)
-                    sides.append(player)
-                match = match_create(
-                    player_a=sides[0], player_b=sides[1], length=row.length, played_on=row.played_on,
-                    source="csv", source_key=row.source_key, by=by,
+        state = RatingSystemState.objects.select_for_update().filter(system=system).first()
+        run = state.published_run if state is not None else None
+        if run is None:
+            raise ValidationError({"system": [f"{label} has no published ratings yet: recompute them first."]})
+        last = _last_official_list(system)
+        if last is not None and as_of < last.as_of:
+            raise ValidationError({"as_of": [
+                f"The last official {label} list is dated {last.as_of:%d %b %Y}: a new one cannot be dated earlier."
+            ]})
+        if last is not None and as_of == last.as_of:
+            raise ValidationError({"as_of": [f"There is already an official {label} list of {as_of:%d %b %Y}."]})
+        try:
+            with transaction.atomic():
+                official = OfficialList.objects.create(
+                    system=system, as_of=as_of, run=run, rated_at=run.finished_at, published_at=timezone.now(),
+                    published_by=by, note=note,
                 )
-                match_final_score_record(match=match, score_a=row.score_a, score_b=row.score_b, by=by,
-                                         reason="imported result")
-            except (ValidationError, ConflictError, ValueError) as error:
-                message = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
-                raise ResultsFileError([(row.line, message)]) from None
-            existing.add(row.source_key)
-            report.imported += 1
-    return report
+        except IntegrityError:
+            raise ConflictError(
+                f"Someone else published the official {label} list of {as_of:%d %b %Y} a moment ago."
+            ) from None
+        ratings = Rating.objects.filter(run=run).order_by("-rating", "player_id").values_list(
+            "player_id", "rating", "deviation", "provisional", "matches", "experience"
+        )
+        rows, above, previous, rank = [], 0, None, None
+        for player_id, rating, deviation, provisional, matches, experience in ratings.iterator(chunk_size=5000):
+            if not provisional:
+                above += 1
+                if rating != previous:
+                    rank, previous = above, rating
+            rows.append(OfficialListRow(
+                official_list=official, player_id=player_id, rank=None if provisional else rank, rating=rating,
+                deviation=deviation, provisional=provisional, matches=matches, experience=experience,
+            ))
+        OfficialListRow.objects.bulk_create(rows, batch_size=BULK_BATCH)
+        official.players = len(rows)
+        official.save(update_fields=["players"])
+    logger.info("%s: official list of %s published with %d players", system, as_of, len(rows))
+    return official
+
+
+def _last_official_list(system: str) -> OfficialList | None:
+    """The system's official list with the latest date."""
+    return OfficialList.objects.filter(system=system).order_by("-as_of").first()

@@ -1,4 +1,5 @@
-"""Rating pages: the list, the published formula, a player's chances, and recompute progress.
+"""Rating pages: the list (live or an official list, which staff publish from it), the published
+formula, a player's chances, and recompute progress.
 
 Reads go through `ratings.selectors` (always the published run); each page runs a fixed number
 of queries whatever the page size.
@@ -6,19 +7,30 @@ of queries whatever the page size.
 
 from __future__ import annotations
 
+import bisect
 import math
+import re
+from array import array
 
 from django import forms
-from django.core.exceptions import ValidationError
+from django.contrib import messages
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models.functions import Lower
-from django.shortcuts import render
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
 
+from config.errors import ConflictError
+from config.exports import SafeCsvWriter
 from games.models import Player
 
-from . import selectors
-from .models import RunStatus, SystemChoice
+from . import selectors, services
+from .api import official_list_csv_response
+from .models import RatingSystemState, RunStatus, SystemChoice
 from .systems import fibs, params
 
 PAGE_SIZE = 50
@@ -30,7 +42,10 @@ SORTS = {
     "matches": ("-matches", "-rating", "player_id"),
     "experience": ("-experience", "-rating", "player_id"),
 }
+"""Each column's natural order; `dir=reverse` turns it round. `surname` is sorted in Python."""
+SURNAME = "surname"
 SYSTEM_LABELS = dict(SystemChoice.choices)
+GROUPS = {"": "Everybody", "0": "Established", "1": "Provisional"}
 
 
 def _system(value: str | None) -> str:
@@ -38,61 +53,239 @@ def _system(value: str | None) -> str:
 
 
 class RatingFilterForm(forms.Form):
-    q = forms.CharField(label="Player name", required=False, max_length=120)
+    q = forms.CharField(label="Player name", required=False, max_length=120,
+                        help_text="Any part of the name: “berg” finds Anna Berg and Bergström.")
     country = forms.ChoiceField(label="Country", required=False)
-    club = forms.CharField(label="Club", required=False, max_length=120)
+    club = forms.CharField(label="Club", required=False, max_length=120, help_text="Any part of the club's name.")
 
     def __init__(self, *args, countries=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["country"].choices = [("", "All countries")] + [(c, c) for c in countries]
 
 
+def surname_key(name: str) -> tuple[str, str]:
+    """Sort key of a name by its last word (the surname in most of the names on a list)."""
+    words = name.split()
+    return (words[-1].casefold() if words else "", name.casefold())
+
+
+RANKS_KEPT_SECONDS = 60 * 60
+
+
+def established_ratings(system: str) -> array:
+    """The published established ratings of `system`, lowest first: a rank is a binary search in
+    them. Kept in the cache per published run (a new run is a new key); one query otherwise."""
+    run = RatingSystemState.objects.filter(system=system).values_list("published_run_id", flat=True).first()
+    key = f"established-ratings:{system}:{run}"
+    values = cache.get(key)
+    if values is None:
+        values = array("d", sorted(selectors.rating_list(system=system, provisional=False).order_by()
+                                   .values_list("rating", flat=True)))
+        cache.set(key, values, RANKS_KEPT_SECONDS)
+    return values
+
+
+def rank_of(values: array, rating: float) -> int:
+    """1 + the number of established ratings above `rating`."""
+    return len(values) - bisect.bisect_right(values, rating) + 1
+
+
+def _ranks(system: str, ratings: list) -> dict[int, int]:
+    """Each listed established player's rank in the whole established list of the system."""
+    if not any(not r.provisional for r in ratings):
+        return {}
+    values = established_ratings(system)
+    return {r.pk: rank_of(values, r.rating) for r in ratings if not r.provisional}
+
+
+def _whole_order(ratings, system: str, group: str, sort: str, *, filtered: bool) -> list[int] | None:
+    """The whole live list's ids in the order of `sort`, kept in the cache per published run, so a
+    deep page is a slice rather than a sort of every rating; None for a filtered list or the rating
+    order (which its index gives without sorting). Surnames are sorted here: names hold no surname
+    column."""
+    if filtered or sort == "rating":
+        return None
+    run = RatingSystemState.objects.filter(system=system).values_list("published_run_id", flat=True).first()
+    key = f"{sort}-order:{system}:{run}:{group}"
+    order = cache.get(key)
+    if order is None:
+        order = _order(ratings, sort)
+        cache.set(key, order, RANKS_KEPT_SECONDS)
+    return order
+
+
+def _order(ratings, sort: str) -> list[int]:
+    if sort == SURNAME:
+        named = sorted(ratings.order_by().values_list("pk", "player__name"), key=lambda row: surname_key(row[1]))
+        return [pk for pk, _ in named]
+    return list(ratings.order_by(*SORTS[sort]).values_list("pk", flat=True))
+
+
+class PublishListForm(forms.Form):
+    """Staff: publish the official list of the system shown, dated `as_of`."""
+
+    as_of = forms.DateField(label="Date of the list", widget=forms.DateInput(attrs={"type": "date"}))
+    note = forms.CharField(label="Note (optional)", required=False, max_length=500)
+
+
+def _official(lists: list, value: str | None):
+    """The official list a `list` parameter names among the system's lists; None for the live list."""
+    return next((official for official in lists if str(official.pk) == (value or "")), None)
+
+
+def _change(then) -> tuple[str, str]:
+    """A player's change since an official list as shown, with the site's colour for it:
+    ("+12.3", "win"), ("−4.0", "loss") with a real minus sign, ("0.0", ""), or ("new", "meta")
+    for a player who was not on the list."""
+    if then is None:
+        return "new", "meta"
+    shown = round(then.change, 1) + 0.0
+    if shown > 0:
+        return f"+{shown:.1f}", "win"
+    if shown < 0:
+        return f"\u2212{-shown:.1f}", "loss"
+    return "0.0", ""
+
+
 def rating_list(request):
     system = _system(request.GET.get("system"))
-    provisional = request.GET.get("provisional") == "1"
-    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "rating"
+    group = request.GET.get("provisional") if request.GET.get("provisional") in GROUPS else ""
+    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS or request.GET.get("sort") == SURNAME \
+        else "rating"
+    reverse_ = request.GET.get("dir") == "reverse"
     countries = list(
         Player.objects.exclude(country="").order_by("country").values_list("country", flat=True).distinct()
     )
+    lists = list(selectors.official_lists(system=system))
+    official = _official(lists, request.GET.get("list"))
+    previous = selectors.official_list_before(lists, official)
     form = RatingFilterForm(request.GET or None, countries=countries)
     form.is_valid()
     filters = getattr(form, "cleaned_data", {})  # the fields that were valid
-    ratings = selectors.rating_list(
-        system=system, country=filters.get("country") or None, club=filters.get("club") or None,
-        provisional=provisional,
-    )
+    provisional = {"": None, "0": False, "1": True}[group]
+    if official is None:
+        ratings = selectors.rating_list(system=system, country=filters.get("country") or None,
+                                        provisional=provisional)
+    else:
+        ratings = selectors.official_list_rows(official_list=official, country=filters.get("country") or None,
+                                               provisional=provisional)
+    if filters.get("club"):
+        ratings = ratings.filter(player__club__icontains=filters["club"])
     for word in (filters.get("q") or "").split():
         ratings = ratings.filter(player__name__icontains=word)
-    ratings = ratings.order_by(*SORTS[sort])
+    if request.GET.get("format") == "csv":
+        if official is not None:
+            return official_list_csv_response(official, previous)
+        return _csv(ratings.order_by(*SORTS["rating"]), system)
+    filtered = official is not None or any(filters.get(k) for k in ("q", "country", "club"))
+    order = _whole_order(ratings, system, group, sort, filtered=filtered)
+    if order is not None or sort == SURNAME:
+        order = _order(ratings, sort) if order is None else order
+        order = order[::-1] if reverse_ else order
+    else:
+        ordered = ratings.order_by(*SORTS[sort])
+        order = ordered.reverse() if reverse_ else ordered
+        order = order.values_list("pk", flat=True)
     # The page's ids first (a narrow sort, which a deep page of a long list needs), then its rows.
-    page = Paginator(ratings.values_list("pk", flat=True), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(order, PAGE_SIZE).get_page(request.GET.get("page"))
     ids = list(page.object_list)
     rows = {r.pk: r for r in ratings.model.objects.filter(pk__in=ids).select_related("player")}
     page.object_list = [rows[pk] for pk in ids if pk in rows]
+    if official is None:  # an official list keeps its ranks
+        ranks = _ranks(system, page.object_list)
+        for r in page.object_list:
+            r.rank = ranks.get(r.pk)
+    then = selectors.rating_changes_since(official_list=previous, ratings=page.object_list)
+    for r in page.object_list:
+        r.then = then.get(r.player_id)
+        r.change, r.trend = _change(r.then)
     keep = request.GET.copy()
     keep.pop("page", None)
-    sort_links = {}
-    for key in SORTS:
-        params_ = keep.copy()
-        params_["sort"] = key
-        sort_links[key] = "?" + params_.urlencode()
+    columns = []
+    for key, label, css in (("rank", "#", "num"), ("name", "Player", ""), (SURNAME, "Surname", "hide-narrow"),
+                            ("rating", "Rating", "num"), ("change", "Change", "num"),
+                            ("rank_then", "Rank then", "num hide-narrow"), ("country", "Country", ""),
+                            ("club", "Club", "hide-narrow"), ("matches", "Matches", "num"),
+                            ("experience", "Experience", "num hide-narrow")):
+        if key in ("change", "rank_then"):
+            if previous is not None:
+                columns.append({"label": label, "css": css, "sort": None, "href": None, "next": None})
+            continue
+        key = "rating" if key == "rank" else key
+        natural = "descending" if key in ("rating", "matches", "experience") else "ascending"
+        flipped = {"ascending": "descending", "descending": "ascending"}[natural]
+        current = key == sort and label != "#"
+        columns.append({
+            "label": label, "css": css,
+            "sort": (flipped if reverse_ else natural) if current else None,
+            "href": "?" + _with(keep, sort=key, dir="reverse" if current and not reverse_ else None),
+            "next": flipped if current and not reverse_ else natural,
+        })
+    staff = request.user.is_staff
     return render(request, "ratings/list.html", {
         "nav": "ratings",
         "system": system,
         "system_label": SYSTEM_LABELS[system],
-        "provisional": provisional,
+        "provisional": group == "1",
+        "group": group,
         "form": form,
         "page": page,
-        "rank_offset": page.start_index() - 1 if sort == "rating" else None,
         "sort": sort,
-        "sort_links": sort_links,
+        "columns": columns,
+        "sort_choices": [("rating", "Rating"), ("name", "First name"), (SURNAME, "Surname"), ("country", "Country"),
+                         ("club", "Club"), ("matches", "Matches"), ("experience", "Experience")],
         "query": keep.urlencode(),
-        "system_tabs": [(k, label, "?" + _with(keep, system=k, provisional=None)) for k, label in SYSTEM_LABELS.items()],
-        "group_tabs": [
-            (False, "Established", "?" + _with(keep, system=system, provisional=None)),
-            (True, "Provisional", "?" + _with(keep, system=system, provisional="1")),
-        ],
+        "csv": "?" + _with(keep, format="csv", sort=None, dir=None),
+        "official": official,
+        "previous": previous,
+        "lists": lists,
+        "rated_at": selectors.live_rated_at(system=system) if official is None else None,
+        "publish_form": PublishListForm(initial={"as_of": timezone.localdate()}) if staff else None,
+        "system_tabs": [(k, label, "?" + _with(keep, system=k, list=None)) for k, label in SYSTEM_LABELS.items()],
+        "group_tabs": [(key, label, "?" + _with(keep, system=system, provisional=key or None))
+                       for key, label in GROUPS.items()],
     })
+
+
+@require_POST
+def rating_list_publish(request):
+    """Staff: publish the official list of a system from the rating list page."""
+    if not request.user.is_staff:
+        raise PermissionDenied("Only staff publish official rating lists.")
+    system = _system(request.POST.get("system"))
+    back = f"{reverse('rating-list')}?system={system}"
+    form = PublishListForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(text for texts in form.errors.values() for text in texts))
+        return redirect(back)
+    try:
+        official = services.rating_list_publish(system=system, as_of=form.cleaned_data["as_of"], by=request.user,
+                                                note=form.cleaned_data["note"])
+    except (ValidationError, ConflictError) as error:
+        texts = error.messages if isinstance(error, ValidationError) else [str(error)]
+        messages.error(request, " ".join(texts))
+        return redirect(back)
+    messages.success(request, f"The official {SYSTEM_LABELS[system]} list of {official.as_of:%-d %b %Y} is "
+                              f"published: {official.players} players.")
+    return redirect(f"{back}&list={official.pk}")
+
+
+def _csv(ratings, system: str) -> HttpResponse:
+    """The filtered list as CSV, best first, with each established player's rank."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="ratings-{system}.csv"'
+    writer = SafeCsvWriter(response)
+    writer.writerow(["rank", "player_id", "name", "country", "club", "rating", "deviation", "provisional",
+                     "matches", "experience"])
+    rows = list(ratings.values_list("pk", "player_id", "player__name", "player__country", "player__club", "rating",
+                                    "deviation", "provisional", "matches", "experience"))
+    values = established_ratings(system)
+    for pk, player_id, name, country, club, rating, deviation, provisional, matches, experience in rows:
+        rank = "" if provisional else rank_of(values, rating)
+        writer.writerow([rank, player_id, name, country, club, f"{rating:.1f}",
+                         "" if deviation is None else f"{deviation:.0f}", "yes" if provisional else "no",
+                         matches, experience])
+    return response
 
 
 def _with(query, **changes) -> str:
@@ -110,9 +303,12 @@ def rating_formula(request):
     table = [
         (d, [round(100 * fibs.underdog_chance(d, n), 1) for n in lengths]) for d in differences
     ]
+    accuracy = selectors.rating_accuracy()
     return render(request, "ratings/formula.html", {
         "nav": "ratings",
         "params": params,
+        "accuracy": _accuracy_table(accuracy),
+        "accuracy_matches": max((a.overall.matches for a in accuracy.values()), default=0),
         "experienced_after": fibs.EXPERIENCED_AFTER,
         "lengths": lengths,
         "table": table,
@@ -120,14 +316,85 @@ def rating_formula(request):
     })
 
 
+def _accuracy_table(accuracy: dict) -> dict:
+    """Both systems' rows side by side, per length and per reliability bin: (label, fibs row or
+    None, crawford row or None, crawford's log loss minus fibs's or None)."""
+    fibs_, crawford = accuracy.get("fibs"), accuracy.get("crawford")
+
+    def side_by_side(attribute: str) -> list:
+        rows: dict[str, list] = {}
+        for index, system in enumerate((fibs_, crawford)):
+            if system is None:
+                continue
+            found = [system.overall] if attribute == "overall" else getattr(system, attribute)
+            for row in found:
+                rows.setdefault(row.label, [row.label, None, None])[index + 1] = row
+        table = []
+        for label, fibs_row, crawford_row in rows.values():
+            difference = crawford_row.log_loss - fibs_row.log_loss if fibs_row and crawford_row else None
+            table.append((label, fibs_row, crawford_row, difference))
+        return table
+
+    return {"overall": side_by_side("overall"), "by_length": side_by_side("by_length"),
+            "reliability": side_by_side("reliability")}
+
+
 class ChancesForm(forms.Form):
-    player_a = forms.CharField(label="Player A", max_length=120, help_text="Name or player number.")
-    player_b = forms.CharField(label="Player B", max_length=120, help_text="Name or player number.")
+    player_a = forms.CharField(label="Player A", max_length=120, help_text="Type part of the name and pick one.",
+                               widget=forms.TextInput(attrs={"list": "players-a", "autocomplete": "off",
+                                                             "data-suggest": "players-a"}))
+    player_b = forms.CharField(label="Player B", max_length=120, help_text="Type part of the name and pick one.",
+                               widget=forms.TextInput(attrs={"list": "players-b", "autocomplete": "off",
+                                                             "data-suggest": "players-b"}))
     length = forms.IntegerField(label="Match length (points)", min_value=1, max_value=99, initial=7)
     system = forms.ChoiceField(label="Rating system", choices=SystemChoice.choices, initial=SystemChoice.CRAWFORD)
 
 
 FORECAST_FIELDS = {"a": "player_a", "b": "player_b", "length": "length", "system": "system"}
+
+
+SUGGESTED = 10
+"""Names offered while a player's name is typed."""
+
+
+def _labelled(name: str, club: str) -> str:
+    return f"{name} ({club})" if club else name
+
+
+def resolve_player(text: str, field: str) -> str | int:
+    """A typed player: a number, a whole name, "Name (Club)" as the suggestions give it, or a part
+    of one name. Several players fitting are named back (with their clubs) to choose from."""
+    text = text.strip()
+    if text.isdigit():
+        return text
+    labelled = re.fullmatch(r"(.+?) \((.+)\)", text)
+    if labelled:
+        rows = list(Player.objects.filter(name__iexact=labelled[1], club__iexact=labelled[2])
+                    .values_list("pk", flat=True)[:2])
+        if len(rows) == 1:
+            return rows[0]
+    exact = list(Player.objects.filter(name__iexact=text).values_list("pk", "name", "club")[:6])
+    rows = exact or list(Player.objects.filter(name__icontains=text).order_by("name")
+                         .values_list("pk", "name", "club")[:6])
+    if len(rows) == 1:
+        return rows[0][0]
+    if len(rows) > 1:
+        names = "; ".join(_labelled(name, club) for _, name, club in rows[:5])
+        more = "…" if len(rows) > 5 else ""
+        raise ValidationError({field: [(f"Several players fit {text!r}: {names}{more}. "
+                                        "Type more of the name, or pick one from the suggestions.")]})
+    return text
+
+
+def player_suggestions(request):
+    """Players whose name holds the typed text, for the name fields' suggestions (JSON)."""
+    q = request.GET.get("q", "").strip()
+    rows = []
+    if len(q) >= 2:
+        rows = list(Player.objects.filter(name__icontains=q).order_by(Lower("name"), "id")
+                    .values_list("name", "club", "country")[:SUGGESTED])
+    return JsonResponse({"players": [{"value": _labelled(n, c), "label": " · ".join(x for x in (c, k) if x)}
+                                     for n, c, k in rows]})
 
 
 def chances(request):
@@ -137,7 +404,8 @@ def chances(request):
         data = form.cleaned_data
         try:
             forecast = selectors.match_forecast(
-                player_a=data["player_a"], player_b=data["player_b"], length=data["length"], system=data["system"]
+                player_a=resolve_player(data["player_a"], "a"), player_b=resolve_player(data["player_b"], "b"),
+                length=data["length"], system=data["system"],
             )
         except ValidationError as error:
             for key, texts in error.message_dict.items():

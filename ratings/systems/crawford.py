@@ -24,16 +24,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from ratings.systems import params
+from ratings.systems.engine import (  # batches is None without numpy
+    RatingEngine,
+    batches,
+)
 from ratings.systems.glicko import (
     CONVERGENCE_TOLERANCE,
     GLICKO2_SCALE,
     RATING_CENTRE,
     deviation_after,
     g,
+    illinois,
+    new_log_volatility,
 )
 from ratings.systems.history import (
     PROGRESS_EVERY,
@@ -43,11 +49,9 @@ from ratings.systems.history import (
     ProgressCallback,
     RatingChange,
     RunResult,
-    in_time_order,
     day_number,
+    in_time_order,
 )
-
-from ratings.systems.engine import RatingEngine, batches
 
 INTERVAL_Z = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
@@ -62,6 +66,13 @@ class CrawfordParameters:
     Deviations are in rating points, volatility on the Glicko-2 scale. `effective_lengths`
     maps a match length to its effective length S(N) where the formula
     S(N) = 1 + length_constant·(N − 1)/2 should not be used.
+
+    With `estimate_initial_deviation` (the default) a run first estimates a new player's
+    deviation from the history it rates (`population_deviation`): how far apart the players of
+    this club or federation really are. `initial_deviation` is then where the estimate starts
+    and what is used when the history has too few established players to tell. The maximum
+    deviation (None: the initial one) and the provisional threshold (None: 75% of the initial
+    deviation, at most 150) follow the initial deviation unless given.
     """
 
     initial_rating: float = params.INITIAL_RATING
@@ -70,17 +81,39 @@ class CrawfordParameters:
     tau: float = params.TAU
     length_constant: float = params.LENGTH_CONSTANT
     period_days: float = params.PERIOD_DAYS
-    provisional_deviation: float = params.PROVISIONAL_DEVIATION
-    maximum_deviation: float = params.MAXIMUM_DEVIATION
+    provisional_deviation: float | None = None
+    maximum_deviation: float | None = None
+    match_growth: float = params.MATCH_GROWTH
+    estimate_initial_deviation: bool = params.ESTIMATE_INITIAL_DEVIATION
     effective_lengths: Mapping[int, float] = field(default_factory=dict)
     tolerance: float = CONVERGENCE_TOLERANCE
 
     def __post_init__(self) -> None:
-        for name in ("initial_deviation", "initial_volatility", "tau", "period_days", "maximum_deviation"):
+        for name in ("initial_deviation", "initial_volatility", "tau", "period_days"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
+        if self.maximum_deviation is not None and not self.maximum_deviation > 0:
+            raise ValueError(f"maximum_deviation must be positive, not {self.maximum_deviation!r}")
+        if self.match_growth < 0:
+            raise ValueError(f"match_growth must not be negative, not {self.match_growth!r}")
         if self.length_constant < 0:
             raise ValueError(f"length_constant must not be negative, not {self.length_constant!r}")
+
+    @property
+    def deviation_cap(self) -> float:
+        """The most a deviation grows to with time away: a new player's, unless set."""
+        return self.initial_deviation if self.maximum_deviation is None else self.maximum_deviation
+
+    @property
+    def provisional_threshold(self) -> float:
+        """A rating is provisional while its deviation is above this."""
+        if self.provisional_deviation is not None:
+            return self.provisional_deviation
+        return min(params.PROVISIONAL_DEVIATION, params.PROVISIONAL_SHARE * self.initial_deviation)
+
+    def with_initial_deviation(self, deviation: float) -> CrawfordParameters:
+        """These parameters with `deviation` as a new player's, no longer estimated."""
+        return replace(self, initial_deviation=deviation, estimate_initial_deviation=False)
 
     def effective_length(self, length: int) -> float:
         """S(N): the length of a skill-only match that tells as much as this one."""
@@ -104,47 +137,29 @@ def _one_game(
     tau: float,
     exp_minus_tau: float,
     tolerance: float,
-) -> tuple[float, float, float, float, float]:
+    match_growth: float,
+) -> tuple[float, float, float, float]:
     """Glicko-2 steps 3-8 for one game (Glicko-2 scale), with no deviation growth in step 6.
 
     The volatility travels as σ² and ln σ² (the Illinois iteration's variable), `kg` is
-    k(N)·g(φ_j) and `exp_minus_tau` is exp(−τ). Returns (μ', φ', σ'², ln σ'², E), E being the
-    expected score before the game. Written out flat: a recompute calls it twice per match.
+    k(N)·g(φ_j) and `exp_minus_tau` is exp(−τ). Returns (μ', φ', σ'², ln σ'²). Written out
+    flat: a recompute calls it twice per match.
     """
-    exp = math.exp
-    e = 1.0 / (1.0 + exp(-kg * (mu - opponent_mu)))
+    e = 1.0 / (1.0 + math.exp(-kg * (mu - opponent_mu)))
     information = kg * kg * e * (1.0 - e)
     if information <= 0.0:
-        return mu, phi, sigma2, log_sigma2, e
+        return mu, phi, sigma2, log_sigma2
     variance = 1.0 / information
     surprise = kg * (score - e)
     delta = variance * surprise
     phi2 = phi * phi
     base = phi2 + variance
-    excess = delta * delta - base
-    a = log_sigma2
-    tau2 = tau * tau
-    big_a = a
-    denominator = base + sigma2
-    f_a = sigma2 * (excess - sigma2) / (2.0 * denominator * denominator)
-    if excess > 0.0:
-        big_b = math.log(excess)
-        denominator = base + excess
-        f_b = -(big_b - a) / tau2
-    else:
-        steps = 1
-        ex = sigma2
-        while True:
-            ex *= exp_minus_tau
-            big_b = a - steps * tau
-            denominator = base + ex
-            f_b = ex * (excess - ex) / (2.0 * denominator * denominator) + steps / tau
-            if f_b >= 0.0:
-                break
-            steps += 1
-    big_a = _finish_illinois(big_a, big_b, f_a, f_b, excess, base, a, tau2, tolerance)
-    phi_new = 1.0 / math.sqrt(1.0 / phi2 + information)
-    return mu + phi_new * phi_new * surprise, phi_new, exp(big_a), big_a, e
+    log_sigma2_new = new_log_volatility(
+        log_sigma2, sigma2, delta * delta - base, base, tau, exp_minus_tau, tolerance
+    )
+    sigma2_new = math.exp(log_sigma2_new)
+    phi_new = 1.0 / math.sqrt(1.0 / (phi2 + match_growth * sigma2_new) + information)
+    return mu + phi_new * phi_new * surprise, phi_new, sigma2_new, log_sigma2_new
 
 
 class CrawfordRating(RatingEngine):
@@ -169,12 +184,12 @@ class CrawfordRating(RatingEngine):
             0,
             0,
             None,
-            p.initial_deviation > p.provisional_deviation,
+            p.initial_deviation > p.provisional_threshold,
         )
 
     def is_provisional(self, rating: PlayerRating) -> bool:
         """True while the rating's deviation exceeds the provisional threshold."""
-        return rating.deviation is None or rating.deviation > self.parameters.provisional_deviation
+        return rating.deviation is None or rating.deviation > self.parameters.provisional_threshold
 
     def rating_as_of(self, rating: PlayerRating, moment: date | datetime) -> PlayerRating:
         """The rating with its deviation grown to `moment` by the time since the player's last
@@ -185,7 +200,7 @@ class CrawfordRating(RatingEngine):
         elapsed = (day_number(moment) - day_number(rating.last_played)) / p.period_days
         if elapsed <= 0.0:
             return rating
-        deviation = deviation_after(rating.deviation, rating.volatility, elapsed, p.maximum_deviation)
+        deviation = deviation_after(rating.deviation, rating.volatility, elapsed, p.deviation_cap)
         return PlayerRating(
             rating.player,
             rating.rating,
@@ -194,7 +209,7 @@ class CrawfordRating(RatingEngine):
             rating.experience,
             rating.matches,
             rating.last_played,
-            deviation > p.provisional_deviation,
+            deviation > p.provisional_threshold,
         )
 
     def predict(
@@ -224,7 +239,63 @@ class CrawfordRating(RatingEngine):
         )
 
     def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
+        if self.parameters.estimate_initial_deviation:
+            system = CrawfordRating(self._estimated_from_arrays(history))
+            return system._rate_new_arrays(history, progress, keep_changes)
         return self._rate_arrays(history, self._new_states(history.players), progress, keep_changes)
+
+    def estimated_for(self, records: Sequence[MatchRecord]) -> CrawfordRating:
+        """This system with a new player's deviation estimated from `records` (a history in time
+        order), as a run of them would estimate it; itself when the parameters fix it."""
+        if not self.parameters.estimate_initial_deviation:
+            return self
+        if batches is None:
+            return CrawfordRating(self._estimated_sequentially(records))
+        history, _, _ = batches.records_as_arrays(records[:params.ESTIMATE_MATCHES], [])
+        return CrawfordRating(self._estimated_from_arrays(history))
+
+    def _estimated_from_arrays(self, history) -> CrawfordParameters:
+        """The parameters with the initial deviation estimated on the history's first
+        ESTIMATE_MATCHES matches: rate them, measure the spread, repeat (vectorised engine)."""
+        if len(history.days) > params.ESTIMATE_MATCHES:
+            m = params.ESTIMATE_MATCHES
+            history = batches.HistoryArrays(
+                history.match_ids[:m], history.days[:m], history.player_a[:m], history.player_b[:m],
+                history.lengths[:m], history.a_won[:m], history.players,
+            )
+        parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
+        for _ in range(params.ESTIMATE_ROUNDS):
+            system = CrawfordRating(parameters)
+            run = system._rate_arrays(history, system._new_states(history.players), None, False)
+            estimate = population_deviation(run.rating.tolist(), run.deviation.tolist(), run.matches.tolist())
+            if estimate is None:
+                break
+            parameters = self.parameters.with_initial_deviation(estimate)
+        return parameters
+
+    def _estimated_sequentially(self, records: Sequence[MatchRecord]) -> CrawfordParameters:
+        """`_estimated_from_arrays` with the scalar engine, from records."""
+        records = records[:params.ESTIMATE_MATCHES]
+        parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
+        for _ in range(params.ESTIMATE_ROUNDS):
+            ratings = list(CrawfordRating(parameters)._run(records, None, False, {}).ratings.values())
+            estimate = population_deviation(
+                [r.rating for r in ratings], [r.deviation for r in ratings], [r.matches for r in ratings]
+            )
+            if estimate is None:
+                break
+            parameters = self.parameters.with_initial_deviation(estimate)
+        return parameters
+
+    def _estimated_from_ratings(self, starting_ratings: Mapping[Hashable, PlayerRating]) -> CrawfordParameters:
+        """For a run that continues from earlier ratings: the spread of those ratings."""
+        ratings = [r for r in starting_ratings.values() if r.deviation is not None]
+        estimate = population_deviation(
+            [r.rating for r in ratings], [r.deviation for r in ratings], [r.matches for r in ratings]
+        )
+        return self.parameters.with_initial_deviation(
+            self.parameters.initial_deviation if estimate is None else estimate
+        )
 
     def _new_states(self, players: int) -> dict:
         np = batches.np
@@ -247,6 +318,12 @@ class CrawfordRating(RatingEngine):
         keep_changes: bool,
         starting_ratings: Mapping[Hashable, PlayerRating],
     ) -> RunResult:
+        if self.parameters.estimate_initial_deviation:
+            if starting_ratings:
+                system = CrawfordRating(self._estimated_from_ratings(starting_ratings))
+            else:
+                system = self.estimated_for(records)
+            return system._run_in_batches(records, progress, keep_changes, starting_ratings)
         history, players, played = batches.records_as_arrays(records, list(starting_ratings))
         states = self._new_states(history.players)
         for i, start in enumerate(starting_ratings.values()):
@@ -273,7 +350,7 @@ class CrawfordRating(RatingEngine):
         p = self.parameters
         scale = GLICKO2_SCALE
         n = len(history.days)
-        phi_cap = p.maximum_deviation / scale
+        phi_cap = p.deviation_cap / scale
         per_day = 1.0 / p.period_days
         tau = p.tau
         exp_minus_tau = math.exp(-tau)
@@ -308,25 +385,30 @@ class CrawfordRating(RatingEngine):
                 gap = day_x - before[:, 4]
                 grown = np.sqrt(phi_x * phi_x + sigma2_x * gap * per_day)
                 phi_x = np.where(gap > 0.0, np.where(grown <= phi_cap, grown, np.maximum(phi_x, phi_cap)), phi_x)
-                spread = np.sqrt(1.0 + three_over_pi2 * phi_x * phi_x)
+                spread2 = 1.0 + three_over_pi2 * phi_x * phi_x
+                spread = np.sqrt(spread2)
                 k_x = k[first:after]
                 kg = np.concatenate((k_x / spread[m:], k_x / spread[:m]))
                 score = a_score[first:after]
                 state = np.empty_like(before)
-                (state[:, 0], state[:, 1], state[:, 2], state[:, 3], e) = _games_vectorised(
+                (state[:, 0], state[:, 1], state[:, 2], state[:, 3]) = _games_vectorised(
                     np, mu_x, phi_x, sigma2_x, before[:, 3], np.concatenate((mu_x[m:], mu_x[:m])), kg,
-                    np.concatenate((score, 1.0 - score)), tau, exp_minus_tau, tolerance,
+                    np.concatenate((score, 1.0 - score)), tau, exp_minus_tau, tolerance, p.match_growth,
                 )
                 state[:, 4] = day_x
                 table.write(who, state)
                 if keep_changes:
+                    # the forecast with both deviations, g(sqrt(φ_a² + φ_b²)), as `predict` gives it
+                    expected_a = 1.0 / (1.0 + np.exp(
+                        -k_x * (mu_x[:m] - mu_x[m:]) / np.sqrt(spread2[:m] + spread2[m:] - 1.0)
+                    ))
                     changes.keep(
                         first, after,
                         rating_before=RATING_CENTRE + scale * mu_x,
                         rating_after=RATING_CENTRE + scale * state[:, 0],
                         deviation_before=scale * phi_x,
                         deviation_after=scale * state[:, 1],
-                        expected=e,
+                        expected=np.concatenate((expected_a, 1.0 - expected_a)),
                     )
                 reporter.advance(after)
         reporter.finish(n)
@@ -347,7 +429,7 @@ class CrawfordRating(RatingEngine):
             experience,
             matches,
             layout.last_match,
-            deviation > p.provisional_deviation,
+            deviation > p.provisional_threshold,
             **columns,
         )
 
@@ -358,6 +440,12 @@ class CrawfordRating(RatingEngine):
         keep_changes: bool,
         starting_ratings: Mapping[Hashable, PlayerRating],
     ) -> RunResult:
+        if self.parameters.estimate_initial_deviation:
+            if starting_ratings:
+                parameters = self._estimated_from_ratings(starting_ratings)
+            else:
+                parameters = self._estimated_sequentially(records)
+            return CrawfordRating(parameters)._run(records, progress, keep_changes, starting_ratings)
         total = len(records)
         p = self.parameters
         scale = GLICKO2_SCALE
@@ -365,13 +453,15 @@ class CrawfordRating(RatingEngine):
         phi_initial = p.initial_deviation / scale
         sigma2_initial = p.initial_volatility * p.initial_volatility
         log_sigma2_initial = math.log(sigma2_initial)
-        phi_cap = p.maximum_deviation / scale
+        phi_cap = p.deviation_cap / scale
         per_day = 1.0 / p.period_days
         tau = p.tau
         exp_minus_tau = math.exp(-tau)
         tolerance = p.tolerance
+        match_growth = p.match_growth
         three_over_pi2 = _THREE_OVER_PI_SQUARED
         sqrt = math.sqrt
+        exp = math.exp
         one_game = _one_game
         # per player: [μ, φ, σ², ln σ², day of last match, experience, matches, last played]
         states: dict[Hashable, list] = {
@@ -409,15 +499,15 @@ class CrawfordRating(RatingEngine):
             if day > last_b:
                 grown = sqrt(phi_b * phi_b + sigma2_b * (day - last_b) * per_day)
                 phi_b = grown if grown <= phi_cap else max(phi_b, phi_cap)
-            new_mu_a, new_phi_a, state_a[2], state_a[3], expected_a = one_game(
-                mu_a, phi_a, sigma2_a, log_sigma2_a, mu_b,
-                k / sqrt(1.0 + three_over_pi2 * phi_b * phi_b), score_a,
-                tau, exp_minus_tau, tolerance,
+            spread_a = 1.0 + three_over_pi2 * phi_a * phi_a
+            spread_b = 1.0 + three_over_pi2 * phi_b * phi_b
+            new_mu_a, new_phi_a, state_a[2], state_a[3] = one_game(
+                mu_a, phi_a, sigma2_a, log_sigma2_a, mu_b, k / sqrt(spread_b), score_a,
+                tau, exp_minus_tau, tolerance, match_growth,
             )
-            new_mu_b, new_phi_b, state_b[2], state_b[3], expected_b = one_game(
-                mu_b, phi_b, sigma2_b, log_sigma2_b, mu_a,
-                k / sqrt(1.0 + three_over_pi2 * phi_a * phi_a), 1.0 - score_a,
-                tau, exp_minus_tau, tolerance,
+            new_mu_b, new_phi_b, state_b[2], state_b[3] = one_game(
+                mu_b, phi_b, sigma2_b, log_sigma2_b, mu_a, k / sqrt(spread_a), 1.0 - score_a,
+                tau, exp_minus_tau, tolerance, match_growth,
             )
             state_a[0] = new_mu_a
             state_a[1] = new_phi_a
@@ -434,6 +524,8 @@ class CrawfordRating(RatingEngine):
             if keep is not None:
                 match_id = record.match_id
                 a_won = score_a == 1.0
+                # the forecast with both deviations, g(sqrt(φ_a² + φ_b²)), as `predict` gives it
+                expected_a = 1.0 / (1.0 + exp(-k * (mu_a - mu_b) / sqrt(spread_a + spread_b - 1.0)))
                 keep(
                     RatingChange(
                         match_id, player_a, player_b, a_won,
@@ -445,7 +537,7 @@ class CrawfordRating(RatingEngine):
                     RatingChange(
                         match_id, player_b, player_a, not a_won,
                         RATING_CENTRE + scale * mu_b, RATING_CENTRE + scale * new_mu_b,
-                        scale * phi_b, scale * new_phi_b, expected_b,
+                        scale * phi_b, scale * new_phi_b, 1.0 - expected_a,
                     )
                 )
             done += 1
@@ -453,7 +545,7 @@ class CrawfordRating(RatingEngine):
                 progress(done, total)
         if progress is not None and done % PROGRESS_EVERY != 0:
             progress(done, total)
-        threshold = p.provisional_deviation
+        threshold = p.provisional_threshold
         ratings = {}
         for player, (mu, phi, sigma2, _, _, experience, matches, last) in states.items():
             deviation = scale * phi
@@ -480,6 +572,26 @@ class CrawfordRating(RatingEngine):
             start.matches,
             start.last_played,
         ]
+
+
+def population_deviation(ratings: Sequence[float], deviations: Sequence[float], matches: Sequence[int]) -> float | None:
+    """How far apart the players of a history really are, in rating points: the standard
+    deviation of the true strengths of its established players (`params.ESTABLISHED_MATCHES`
+    matches or more), estimated as sqrt(var(rating) + mean(deviation²)), since each rating is
+    the strength's estimate shrunk towards the mean by its own uncertainty. This is the right
+    deviation for a new player drawn from the same players. None with fewer than
+    `params.ESTABLISHED_PLAYERS` established players; otherwise kept within
+    `params.ESTIMATED_DEVIATION_RANGE`. Exact sums (`math.fsum`), so that the order of the
+    players does not matter."""
+    chosen = [(r, d) for r, d, n in zip(ratings, deviations, matches) if n >= params.ESTABLISHED_MATCHES]
+    if len(chosen) < params.ESTABLISHED_PLAYERS:
+        return None
+    count = len(chosen)
+    mean = math.fsum(r for r, _ in chosen) / count
+    variance = math.fsum((r - mean) * (r - mean) for r, _ in chosen) / count
+    uncertainty = math.fsum(d * d for _, d in chosen) / count
+    low, high = params.ESTIMATED_DEVIATION_RANGE
+    return min(high, max(low, math.sqrt(variance + uncertainty)))
 
 
 def _per_length(np, lengths, function):
@@ -510,27 +622,11 @@ ILLINOIS_ONE_BY_ONE = 16
 one with the scalar iteration: below it, numpy's cost per call outweighs the work."""
 
 
-def _finish_illinois(big_a, big_b, f_a, f_b, excess, base, a, tau2, tolerance):
-    """The scalar Illinois iteration from a given bracket: returns the converged A."""
-    exp = math.exp
-    while abs(big_b - big_a) > tolerance:
-        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
-        ex = exp(big_c)
-        denominator = base + ex
-        f_c = ex * (excess - ex) / (2.0 * denominator * denominator) - (big_c - a) / tau2
-        if f_c * f_b <= 0.0:
-            big_a = big_b
-            f_a = f_b
-        else:
-            f_a *= 0.5
-        big_b = big_c
-        f_b = f_c
-    return big_a
-
-
-def _games_vectorised(np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, tau, exp_minus_tau, tolerance):
+def _games_vectorised(
+    np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, tau, exp_minus_tau, tolerance, match_growth
+):
     """`_one_game` for many games at once, element by element the same arithmetic: returns
-    (μ', φ', σ'², ln σ'², E). `phi` is the deviation grown to the day of the game."""
+    (μ', φ', σ'², ln σ'²). `phi` is the deviation grown to the day of the game."""
     e = 1.0 / (1.0 + np.exp(-kg * (mu - opponent_mu)))
     information = kg * kg * e * (1.0 - e)
     informative = information > 0.0
@@ -573,19 +669,19 @@ def _games_vectorised(np, mu, phi, sigma2, log_sigma2, opponent_mu, kg, score, t
         ex = ex[~found]
         steps += 1
     big_a = _illinois_vectorised(np, a, big_b, f_a, f_b, excess, base, tau2, tolerance)
-    phi_new = 1.0 / np.sqrt(1.0 / phi2 + information)
-    mu_new = mu + phi_new * phi_new * surprise
     sigma2_new = np.exp(big_a)
+    phi_new = 1.0 / np.sqrt(1.0 / (phi2 + match_growth * sigma2_new) + information)
+    mu_new = mu + phi_new * phi_new * surprise
     if not all_informative:
         mu_new = np.where(informative, mu_new, mu)
         phi_new = np.where(informative, phi_new, phi)
         sigma2_new = np.where(informative, sigma2_new, sigma2)
         big_a = np.where(informative, big_a, log_sigma2)
-    return mu_new, phi_new, sigma2_new, big_a, e
+    return mu_new, phi_new, sigma2_new, big_a
 
 
 def _illinois_vectorised(np, a, big_b, f_a, f_b, excess, base, tau2, tolerance):
-    """`_finish_illinois` for many brackets [a, B] at once, each element through the same
+    """`glicko.illinois` for many brackets [a, B] at once, each element through the same
     rounds as alone: returns the converged A per element.
 
     The brackets still open travel as compact arrays that shrink as brackets close; each
@@ -618,5 +714,5 @@ def _illinois_vectorised(np, a, big_b, f_a, f_b, excess, base, tau2, tolerance):
             )
     brackets = zip(big_a.tolist(), big_b.tolist(), f_a.tolist(), f_b.tolist(), excess.tolist(), base.tolist())
     for i, bracket, a_i in zip(where.tolist(), brackets, a.tolist()):
-        result[i] = _finish_illinois(*bracket, a_i, tau2, tolerance)
+        result[i] = illinois(*bracket, a_i, tau2, tolerance)
     return result

@@ -85,35 +85,79 @@ def new_volatility(
     tolerance: float = CONVERGENCE_TOLERANCE,
 ) -> float:
     """σ' from Glickman's step 5: the root of f(x) found by the Illinois method."""
-    a = math.log(sigma * sigma)
-    phi2 = phi * phi
-    delta2 = delta * delta
+    sigma2 = sigma * sigma
+    base = phi * phi + variance
+    log_sigma2 = new_log_volatility(
+        math.log(sigma2), sigma2, delta * delta - base, base, tau, math.exp(-tau), tolerance
+    )
+    return math.exp(log_sigma2 / 2.0)
+
+
+def new_log_volatility(
+    log_sigma2: float,
+    sigma2: float,
+    excess: float,
+    base: float,
+    tau: float,
+    exp_minus_tau: float,
+    tolerance: float = CONVERGENCE_TOLERANCE,
+) -> float:
+    """ln σ'² by Glickman's step 5, the one scalar form of the volatility iteration.
+
+    With a = ln σ², base = φ² + v and excess = Δ² − φ² − v, the new ln σ'² is the root of
+    f(x) = eˣ·(excess − eˣ) / (2·(base + eˣ)²) − (x − a)/τ². The bracket [A, B] starts at
+    A = a and B = ln(excess) when excess > 0, else the first of a − τ, a − 2τ, … where f is not
+    negative (eˣ stepping by the factor `exp_minus_tau` = exp(−τ)); `illinois` then closes it.
+    """
+    a = log_sigma2
     tau2 = tau * tau
-
-    def f(x: float) -> float:
-        ex = math.exp(x)
-        denominator = phi2 + variance + ex
-        return ex * (delta2 - phi2 - variance - ex) / (2.0 * denominator * denominator) - (x - a) / tau2
-
-    big_a = a
-    if delta2 > phi2 + variance:
-        big_b = math.log(delta2 - phi2 - variance)
+    denominator = base + sigma2
+    f_a = sigma2 * (excess - sigma2) / (2.0 * denominator * denominator)
+    if excess > 0.0:
+        big_b = math.log(excess)
+        f_b = -(big_b - a) / tau2
     else:
-        k = 1
-        while f(a - k * tau) < 0.0:
-            k += 1
-        big_b = a - k * tau
-    f_a = f(big_a)
-    f_b = f(big_b)
+        steps = 1
+        ex = sigma2
+        while True:
+            ex *= exp_minus_tau
+            big_b = a - steps * tau
+            denominator = base + ex
+            f_b = ex * (excess - ex) / (2.0 * denominator * denominator) + steps / tau
+            if f_b >= 0.0:
+                break
+            steps += 1
+    return illinois(a, big_b, f_a, f_b, excess, base, a, tau2, tolerance)
+
+
+def illinois(
+    big_a: float,
+    big_b: float,
+    f_a: float,
+    f_b: float,
+    excess: float,
+    base: float,
+    a: float,
+    tau2: float,
+    tolerance: float,
+) -> float:
+    """The Illinois iteration of Glickman's step 5 from the bracket [A, B] with f(A) = f_a and
+    f(B) = f_b (f as in `new_log_volatility`): returns A once |B − A| is within `tolerance`.
+    The vectorised engine runs the same rounds on arrays and finishes its last brackets here."""
+    exp = math.exp
     while abs(big_b - big_a) > tolerance:
         big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
-        f_c = f(big_c)
+        ex = exp(big_c)
+        denominator = base + ex
+        f_c = ex * (excess - ex) / (2.0 * denominator * denominator) - (big_c - a) / tau2
         if f_c * f_b <= 0.0:
-            big_a, f_a = big_b, f_b
+            big_a = big_b
+            f_a = f_b
         else:
-            f_a /= 2.0
-        big_b, f_b = big_c, f_c
-    return math.exp(big_a / 2.0)
+            f_a *= 0.5
+        big_b = big_c
+        f_b = f_c
+    return big_a
 
 
 def rating_period_update(

@@ -79,10 +79,11 @@ class RatingChange(NamedTuple):
 
     A history yields two of these per match (player A's first), so it is a light tuple rather
     than a dataclass: a recompute of a million matches builds two million of them.
-    `expected` is the player's chance of winning the match as his update saw it beforehand
-    (for the variance-adjusted rating, the E of his Glicko-2 update, which discounts the
-    opponent's deviation only; `predict` discounts both). Deviations are the ones the match
-    was rated with: grown to the day of the match before, shrunk by it after.
+    `expected` is the player's chance of winning the match as the system forecast it
+    beforehand, from the ratings before the match (for the variance-adjusted rating with both
+    players' deviations, grown to the day of the match, as `predict` gives it; the two players'
+    chances sum to 1). Deviations are the ones the match was rated with: grown to the day of the
+    match before, shrunk by it after.
     """
 
     match_id: Hashable

@@ -1,5 +1,6 @@
 """Builders for the ratings tests: players and finished matches with a known result."""
 
+import os
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -8,6 +9,9 @@ from games import services as games
 from ratings import services
 
 OPENING = datetime(2025, 1, 1, 12, tzinfo=timezone.utc)
+
+CLOSED_PORT = "redis://127.0.0.1:1/0"
+"""A broker address where nothing listens, as when Redis is down."""
 
 
 @pytest.fixture
@@ -30,3 +34,37 @@ def no_enqueue(monkeypatch):
     sent = []
     monkeypatch.setattr(services, "_enqueue", sent.append)
     return sent
+
+
+@pytest.fixture
+def broker(monkeypatch):
+    """`broker.down()` switches the Celery app to a broker on a closed port, eager mode off, as
+    when Redis is down; `broker.none()` to no broker; `broker.back()` restores the configured one."""
+    from config.celery import app
+
+    saved = (os.environ.get("CELERY_BROKER_URL"), app.conf.broker_url, app.conf.task_always_eager)
+
+    def use(environment, url, eager):
+        if environment is None:
+            monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+        else:
+            monkeypatch.setenv("CELERY_BROKER_URL", environment)  # Celery reads it before its settings
+        app.conf.broker_url, app.conf.task_always_eager = url, eager
+        app._pool = app.amqp._producer_pool = None  # the pooled connections point at the old broker
+
+    class Broker:
+        @staticmethod
+        def down():
+            use(CLOSED_PORT, CLOSED_PORT, False)
+
+        @staticmethod
+        def none():
+            """No broker at all: tasks run in-process (a small club's server)."""
+            use(None, "", True)
+
+        @staticmethod
+        def back():
+            use(*saved)
+
+    yield Broker
+    Broker.back()

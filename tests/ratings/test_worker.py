@@ -7,7 +7,6 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -17,36 +16,20 @@ from games import services as games
 from games.models import Match, MatchStatus, Player
 from ratings import selectors, services
 from ratings.models import RatingRun, RatingSystemState, RunStatus
+from tests.support import broker_reachable
+from tests.support import database_url as _database_url
 
 from .conftest import OPENING
 
 PROJECT = Path(__file__).resolve().parents[2]
 
 
-def _broker_reachable() -> bool:
-    if not settings.CELERY_BROKER_URL.startswith("redis"):
-        return False
-    try:
-        import redis
-
-        redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1).ping()
-    except Exception:
-        return False
-    return True
-
-
 pytestmark = [
     pytest.mark.worker,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL)"),
-    pytest.mark.skipif(not _broker_reachable(), reason="needs a Redis broker (CELERY_BROKER_URL)"),
+    pytest.mark.skipif(not broker_reachable(), reason="needs a Redis broker (CELERY_BROKER_URL)"),
 ]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
-    return f"postgres://{quote(db['USER'] or 'postgres')}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.fixture

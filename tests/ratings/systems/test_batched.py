@@ -35,6 +35,7 @@ SYSTEMS = [
     FibsRating(experience_includes_current=True),
     CrawfordRating(),
     CrawfordRating(CrawfordParameters(tau=0.5, initial_volatility=0.06, period_days=3.0, maximum_deviation=250.0)),
+    CrawfordRating(CrawfordParameters(match_growth=1.0, estimate_initial_deviation=False)),
 ]
 
 

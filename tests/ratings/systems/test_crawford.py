@@ -1,8 +1,15 @@
+import math
 from datetime import date
 
 import pytest
 
-from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, PlayerRating, RatingInputError
+from ratings.systems import (
+    CrawfordParameters,
+    CrawfordRating,
+    FibsRating,
+    PlayerRating,
+    RatingInputError,
+)
 from ratings.systems.fibs import match_winning_chance
 from ratings.systems.glicko import (
     GameResult,
@@ -69,7 +76,7 @@ def test_with_no_deviation_the_expected_score_is_the_fibs_curve_at_the_effective
 def test_deviation_grows_with_the_days_away_from_the_board():
     # 90 days are 3 periods of 30: sqrt(200² + (0.06·173.7178)²·3) = 200.8131
     assert deviation_after(200.0, 0.06, 3.0) == pytest.approx(200.8131495008135, abs=1e-9)
-    system = CrawfordRating(CrawfordParameters(period_days=30.0))
+    system = CrawfordRating(CrawfordParameters(period_days=30.0, maximum_deviation=300.0))
     ann = experienced("ann", 1500.0, deviation=200.0, volatility=0.06, last_played=date(2025, 1, 1))
     bob = experienced("bob", 1500.0, deviation=200.0, volatility=0.06, last_played=date(2025, 4, 1))
     result = system.run([match(1, "ann", "bob", 5, "a", day=90)], starting_ratings={"ann": ann, "bob": bob})
@@ -88,8 +95,8 @@ def test_matches_on_the_same_day_add_no_deviation_growth_between_them():
 
 def test_deviation_never_grows_past_a_new_players():
     system = CrawfordRating()
-    ann = experienced("ann", 1500.0, deviation=300.0, volatility=0.06, last_played=date(2000, 1, 1))
-    assert system.rating_as_of(ann, date(2025, 1, 1)).deviation == system.parameters.maximum_deviation
+    ann = experienced("ann", 1500.0, deviation=100.0, volatility=0.06, last_played=date(2000, 1, 1))
+    assert system.rating_as_of(ann, date(2025, 1, 1)).deviation == system.parameters.deviation_cap == 200.0
 
 
 def test_a_new_player_is_provisional_until_his_deviation_falls_below_the_threshold():
@@ -157,3 +164,52 @@ def test_progress_is_reported_up_to_the_last_match():
     reports = []
     CrawfordRating().run([match(i, "ann", "bob", 3, "a") for i in range(25)], progress=lambda done, total: reports.append((done, total)))
     assert reports[-1] == (25, 25)
+
+
+def test_the_spread_of_established_players_is_their_ratings_spread_plus_their_uncertainty():
+    from ratings.systems.crawford import population_deviation
+
+    ratings = [1400.0, 1600.0] * 4
+    # var 100², mean deviation² 30²: sqrt(10000 + 900)
+    assert population_deviation(ratings, [30.0] * 8, [10] * 8) == pytest.approx(math.sqrt(10_900.0), abs=1e-12)
+    assert population_deviation(ratings + [2500.0], [30.0] * 9, [10] * 8 + [9]) == pytest.approx(104.4030650891055)
+    assert population_deviation(ratings[:7], [30.0] * 7, [10] * 7) is None  # too few established players
+    assert population_deviation([1500.0] * 8, [10.0] * 8, [50] * 8) == 60.0  # never below the range
+    assert population_deviation([500.0, 2500.0] * 4, [10.0] * 8, [50] * 8) == 400.0  # nor above it
+
+
+def round_robin(rounds, favourite_wins):
+    """Ten players meeting each other every week: the lower number always wins, or wins every
+    other meeting."""
+    history = []
+    for week in range(rounds):
+        for a in range(10):
+            for b in range(a + 1, 10):
+                winner = "a" if favourite_wins or (week + a + b) % 2 else "b"
+                history.append(match(len(history), f"p{a}", f"p{b}", 5, winner, day=7 * week))
+    return history
+
+
+def test_a_new_players_deviation_is_the_spread_of_the_players_he_joins():
+    apart = CrawfordRating().estimated_for(round_robin(3, True)).parameters.initial_deviation
+    equal = CrawfordRating().estimated_for(round_robin(3, False)).parameters.initial_deviation
+    assert apart > 200.0 > equal
+    history = round_robin(3, True) + [match(999, "zoe", "p0", 5, "a", day=30)]
+    zoe = CrawfordRating().run(history).changes[-2]
+    assert zoe.player == "zoe" and zoe.deviation_before == pytest.approx(apart, abs=1e-9)
+    assert CrawfordRating().run_sequential(history).changes[-2].deviation_before == pytest.approx(apart, abs=1e-9)
+    fixed = CrawfordRating(CrawfordParameters(estimate_initial_deviation=False)).run(history).changes[-2]
+    assert fixed.deviation_before == pytest.approx(200.0, abs=1e-9)
+
+
+def test_growth_per_match_adds_w_sigma_squared_to_the_variance_before_the_update():
+    # w = 1 makes the match a Glicko-2 rating period of its own: step 6 with t = 1
+    system = CrawfordRating(CrawfordParameters(effective_lengths={25: 25.0}, tau=0.5, match_growth=1.0))
+    ann = experienced("ann", 1500.0, deviation=200.0, volatility=0.06, last_played=OPENING_DAY)
+    bob = experienced("bob", 1400.0, deviation=30.0, volatility=0.06, last_played=OPENING_DAY)
+    rated = system.run([match(1, "ann", "bob", 25, "a")], starting_ratings={"ann": ann, "bob": bob}).ratings["ann"]
+    plain = rating_period_update(
+        Glicko2Rating(1500.0, 200.0, 0.06), [GameResult(1400.0, 30.0, 1.0)], tau=0.5, growth_periods=1.0
+    )
+    assert rated.rating == pytest.approx(plain.rating, abs=1e-9)
+    assert rated.deviation == pytest.approx(plain.deviation, abs=1e-9)

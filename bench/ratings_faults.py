@@ -1,0 +1,236 @@
+"""How long a killed rating worker leaves ratings owed, healed by the next worker alone.
+
+    DATABASE_URL=postgres://... CELERY_BROKER_URL=redis://host:6379/N python bench/ratings_faults.py
+
+Works in a scratch database named after the configured one with a `_faults` suffix, created and
+dropped here (the configured database is never written), and purges the Celery queue of the
+broker's Redis database: give it a database of its own. It loads a history (`--matches`),
+publishes both ratings, records a result, starts a worker (`celery -A config worker`), kills
+it with SIGKILL in the middle of the run, records another result while the dead run still looks
+alive, starts a second worker with its beat (`worker -B`), and times from the kill until both
+systems' published ratings answer every request, with no further request. The time is about
+`RATINGS_RUN_STALE_SECONDS` + up to `RATINGS_CHECK_SECONDS` + one run, plus the worker's start.
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+
+def skip(reason: str) -> None:
+    print(f"ratings faults: skipped ({reason})")
+    sys.exit(0)
+
+
+def reachable(database_url: str, broker_url: str) -> tuple[dict, dict]:
+    """The database's settings and the server's connection arguments; skips when either is missing."""
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        skip("set DATABASE_URL to a PostgreSQL database")
+    if not broker_url.startswith("redis://"):
+        skip("set CELERY_BROKER_URL to a Redis database")
+    import psycopg
+    import redis
+
+    try:
+        redis.Redis.from_url(broker_url, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        skip(f"Redis at {broker_url} does not answer: {error}")
+    import dj_database_url
+
+    config = dj_database_url.parse(database_url)
+    server = {"host": config["HOST"] or None, "port": config["PORT"] or None, "user": config["USER"] or None,
+              "password": config["PASSWORD"] or None, "dbname": "postgres", "autocommit": True, "connect_timeout": 3}
+    try:
+        psycopg.connect(**server).close()
+    except psycopg.Error as error:
+        skip(f"PostgreSQL does not answer: {error}")
+    return config, server
+
+
+def load_history(players: int, matches: int, opening: datetime) -> None:
+    """Players and finished rated matches, written by PostgreSQL itself."""
+    from django.db import connection
+
+    from games.models import Match, Player
+
+    Player.objects.bulk_create([Player(name=f"Bench player {n}") for n in range(players)], batch_size=5_000)
+    low = Player.objects.filter(name__startswith="Bench player ").order_by("pk").values_list("pk", flat=True).first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            INSERT INTO {Match._meta.db_table}
+                (player_a_id, player_b_id, kind, length, cube_cap, jacoby, beavers, raccoons, automatic_doubles,
+                 automatic_double_cap, played_on, rated, source, status, score_a, score_b, post_crawford,
+                 winner_id, version, created_at)
+            SELECT %(low)s + n %% %(players)s, %(low)s + (n + 1 + n / %(players)s %% (%(players)s - 1)) %% %(players)s,
+                   'match', 1 + 2 * (n %% 4), NULL, false, false, false, false, 0,
+                   %(opening)s + n * interval '1 minute', true, 'bench', 'finished', 1, 0, false,
+                   %(low)s + n %% %(players)s, 1, now()
+            FROM generate_series(0, %(matches)s - 1) AS n
+            """,
+            {"low": low, "players": players, "matches": matches, "opening": opening},
+        )
+
+
+class Worker:
+    def __init__(self, name: str, env: dict, folder: Path, beat: bool) -> None:
+        args = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", f"--hostname={name}@%h",
+                "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO"]
+        if beat:
+            args += ["--beat", f"--schedule={folder / name}-beat"]
+        self.log = folder / f"{name}.log"
+        self.process = subprocess.Popen(args, cwd=PROJECT, env=env, stdout=self.log.open("w"),
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+
+    def ready(self) -> bool:
+        return "ready." in self.log.read_text()
+
+    def kill(self, sig=signal.SIGKILL) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, sig)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+def wait(condition, timeout: float, every: float = 0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    raise TimeoutError(f"gave up after {timeout} s")
+
+
+def nothing_owed() -> bool:
+    from ratings.models import RatingRun, RatingSystemState, RunStatus
+
+    states = list(RatingSystemState.objects.select_related("published_run"))
+    return len(states) == 2 and all(
+        state.published_run is not None and state.requested == state.published_run.covers_requests
+        for state in states
+    ) and not RatingRun.objects.filter(status=RunStatus.RUNNING).exists()
+
+
+def one_round(args, env: dict, folder: Path, opening: datetime, round_number: int) -> dict:
+    from games import services as games
+    from games.models import Player
+    from ratings.models import RatingRun, RunStatus
+
+    anna = Player.objects.get(name="Bench player 0")
+    bo = Player.objects.get(name="Bench player 1")
+
+    def record(day: int) -> None:
+        match = games.match_create(player_a=anna, player_b=bo, length=1, played_on=opening + timedelta(days=day))
+        games.game_record(match=match, number=1, game=games.GameInput(winner=day % 2))
+
+    first = Worker(f"first{round_number}", env, folder, beat=False)
+    second = None
+    try:
+        wait(first.ready, 60)
+        record(10_000 + 2 * round_number)
+        dying = wait(lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), 60)
+        first.kill()
+        killed = time.monotonic()
+        dying.refresh_from_db()
+        if dying.status != RunStatus.RUNNING:
+            raise RuntimeError("the run ended before the kill: use a longer history (--matches)")
+        record(10_001 + 2 * round_number)
+        second = Worker(f"second{round_number}", env, folder, beat=True)
+        wait(second.ready, 60)
+        ready = time.monotonic() - killed
+        wait(lambda: RatingRun.objects.filter(pk=dying.pk, status=RunStatus.SUPERSEDED).exists(), 600)
+        taken_over = time.monotonic() - killed
+        wait(nothing_owed, 600)
+        healed = time.monotonic() - killed
+    finally:
+        first.kill()
+        if second is not None:
+            second.kill(signal.SIGTERM)
+    last = RatingRun.objects.filter(system=dying.system, status=RunStatus.DONE).latest("finished_at")
+    return {"ready": ready, "taken_over": taken_over, "healed": healed,
+            "run": (last.finished_at - last.started_at).total_seconds(), "system": dying.system}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--stale", type=int, default=10, help="RATINGS_RUN_STALE_SECONDS of the workers (300 in production)")
+    parser.add_argument("--check", type=float, default=5, help="RATINGS_CHECK_SECONDS of the workers (30 in production)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--keep-database", action="store_true")
+    args = parser.parse_args(argv)
+
+    database_url = os.environ.get("DATABASE_URL", "")
+    broker_url = os.environ.get("CELERY_BROKER_URL", "")
+    config, server = reachable(database_url, broker_url)
+    import psycopg
+
+    scratch = f"{config['NAME']}_faults"
+    print(f"ratings faults: (re)creating scratch database {scratch!r}; purging the queue at {broker_url}")
+    with psycopg.connect(**server) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+        admin.execute(f'CREATE DATABASE "{scratch}"')
+    scratch_url = database_url.rsplit("/", 1)[0] + "/" + scratch
+    os.environ["DATABASE_URL"] = scratch_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    import redis
+    from django.core.management import call_command
+    from django.db import connections
+
+    from config.celery import app
+    from ratings import services
+
+    def clear_broker() -> None:
+        app.control.purge()
+        redis.Redis.from_url(broker_url).delete("unacked", "unacked_index")
+
+    env = {**os.environ, "DATABASE_URL": scratch_url, "CELERY_BROKER_URL": broker_url,
+           "RATINGS_RUN_STALE_SECONDS": str(args.stale), "RATINGS_CHECK_SECONDS": str(args.check)}
+    opening = datetime(2020, 1, 1, 12, tzinfo=UTC)
+    try:
+        clear_broker()
+        call_command("migrate", verbosity=0)
+        load_history(args.players, args.matches, opening)
+        for system in ("fibs", "crawford"):
+            services.rating_recompute_now(system=system)
+        print(f"history: {args.matches:,} matches among {args.players:,} players; workers: "
+              f"RATINGS_RUN_STALE_SECONDS={args.stale}, RATINGS_CHECK_SECONDS={args.check:g}")
+        with tempfile.TemporaryDirectory() as folder:
+            rounds = []
+            for number in range(args.rounds):
+                result = one_round(args, env, Path(folder), opening, number)
+                rounds.append(result)
+                print(f"  round {number + 1}: killed during a {result['system']} run; second worker ready after "
+                      f"{result['ready']:.1f} s, dead run taken over after {result['taken_over']:.1f} s, "
+                      f"every owed result rated after {result['healed']:.1f} s (a run takes {result['run']:.1f} s)")
+                clear_broker()
+        healed = sorted(result["healed"] for result in rounds)
+        print(f"killed worker to owed results rated: median {healed[len(healed) // 2]:.1f} s, "
+              f"worst {healed[-1]:.1f} s over {len(healed)} rounds")
+    finally:
+        clear_broker()
+        connections.close_all()
+        if not args.keep_database:
+            with psycopg.connect(**server) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Real Celery workers on Redis and PostgreSQL heal the faults a production machine meets: a
+worker killed in the middle of a run, two workers taking the same work, a broker that was down.
+Nothing here makes a new request after the fault: the periodic check (beat) does the healing."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import services as games
+from ratings import selectors, tasks
+from ratings.models import RatingRun, RatingSystemState, RunStatus
+
+from .conftest import OPENING
+from .test_worker import PROJECT, _database_url, _long_history, pytestmark  # noqa: F401 (pytestmark: the skips)
+
+STALE_SECONDS = 2
+"""The workers here take a run as dead after this long without a heartbeat (300 s in production)."""
+
+CHECK_SECONDS = 1
+"""And run the periodic check this often (30 s in production)."""
+
+
+class Workers:
+    """`celery -A config worker` processes on the test database, each in its own process group
+    so that a kill takes its embedded beat along, as when the machine loses the worker."""
+
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+        self.started = []
+
+    def start(self, name, *, beat=False, stale=STALE_SECONDS, pool="solo", command="worker"):
+        """A worker (`command="worker"`, with its beat when `beat`) or a lone beat (`"beat"`)."""
+        env = {
+            **os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "RATINGS_RUN_STALE_SECONDS": str(stale), "RATINGS_CHECK_SECONDS": str(CHECK_SECONDS),
+        }
+        args = [sys.executable, "-m", "celery", "-A", "config", command, "--loglevel=INFO"]
+        if command == "worker":
+            args += [f"--pool={pool}", "--concurrency=1", f"--hostname={name}@%h", "--without-gossip",
+                     "--without-mingle", "--without-heartbeat"]
+        if beat or command == "beat":
+            args += ["--beat"] * (command == "worker") + [f"--schedule={self.tmp_path / name}-beat"]
+        log = self.tmp_path / f"{name}.log"
+        process = subprocess.Popen(args, cwd=PROJECT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        process.log = log
+        self.started.append(process)
+        return process
+
+    @staticmethod
+    def kill(process):
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+    def logs(self, tail=2500):
+        return "\n".join(f"--- {p.log.name}\n{p.log.read_text()[-tail:]}" for p in self.started)
+
+    def stop(self):
+        for process in self.started:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.started:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def _clear_broker():
+    import redis
+
+    from config.celery import app
+
+    app.control.purge()
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("unacked", "unacked_index")
+
+
+@pytest.fixture
+def workers(transactional_db, tmp_path):
+    _clear_broker()
+    started = Workers(tmp_path)
+    yield started
+    started.stop()
+    _clear_broker()
+
+
+def wait_until(condition, workers, timeout=30.0, every=0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    pytest.fail(f"gave up waiting after {timeout} s\n{workers.logs()}")
+
+
+def nothing_owed():
+    states = list(RatingSystemState.objects.select_related("published_run"))
+    return len(states) == 2 and all(
+        state.published_run is not None and state.requested == state.published_run.covers_requests
+        and not RatingRun.objects.filter(system=state.system, status=RunStatus.RUNNING).exists()
+        for state in states
+    )
+
+
+def broker_idle():
+    """No message waiting and none taken but unfinished (acks_late keeps them until they end)."""
+    import redis
+
+    redis_db = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    return redis_db.llen("celery") == 0 and redis_db.hlen("unacked") == 0
+
+
+def never_overlapping():
+    """Per system, each run that started had finished before the next one started."""
+    for system in ("fibs", "crawford"):
+        runs = list(RatingRun.objects.filter(system=system, started_at__isnull=False).order_by("started_at"))
+        for earlier, later in pairwise(runs):
+            assert earlier.finished_at is not None and earlier.finished_at <= later.started_at, (earlier, later)
+
+
+def record_win(player_a, player_b, day):
+    match = games.match_create(player_a=player_a, player_b=player_b, length=1, played_on=OPENING + timedelta(days=day))
+    games.game_record(match=match, number=1, game=games.GameInput(winner=0))  # commits: requests both systems
+
+
+def test_a_worker_killed_mid_run_is_healed_by_the_next_worker_with_no_further_request(workers):
+    anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
+    first = workers.start("first")
+    _long_history(matches=40_000)  # a run takes a few seconds
+    record_win(anna, bo, day=1)
+    dying = wait_until(
+        lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), workers, every=0.02
+    )
+    workers.kill(first)
+    killed = time.monotonic()
+    dying.refresh_from_db()
+    assert dying.status == RunStatus.RUNNING and not dying.published
+
+    # Only the other system's message is left in the queue: the dead run's system is healed by
+    # the second worker's periodic check alone (Redis would hand the lost message out again only
+    # after its visibility timeout, an hour).
+    workers.start("second", beat=True)
+    wait_until(nothing_owed, workers)
+    healed = time.monotonic() - killed
+    print(f"killed worker healed in {healed:.1f} s (stale after {STALE_SECONDS} s, check every {CHECK_SECONDS} s)")
+
+    dying.refresh_from_db()
+    assert dying.status == RunStatus.SUPERSEDED and "stopped reporting" in dying.error
+    for system in ("fibs", "crawford"):
+        assert selectors.rating_list(system=system).count() == 1_002
+        assert selectors.rating_list(system=system).get(player=anna).matches == 1
+        assert RatingSystemState.objects.get(system=system).published_run.matches_total == 40_001
+    assert not RatingRun.objects.filter(status__in=[RunStatus.FAILED, RunStatus.QUEUED]).exists()
+    assert re.search(r"ratings\.recompute_owed\[[-0-9a-f]+\] succeeded in [0-9.]+s: \[[0-9]+\]", workers.logs(tail=10**7))
+    never_overlapping()
+
+
+def test_two_workers_given_the_same_work_many_times_rate_each_system_once(workers):
+    anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
+    _long_history(matches=30_000)
+    workers.start("one", beat=True, stale=60)
+    workers.start("two", beat=True, stale=60)  # two beats: a deployment that got it wrong
+    record_win(anna, bo, day=1)
+    queued = list(RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True))
+    for _ in range(3):  # the same messages again, as a redelivery would send them
+        for run_id in queued:
+            tasks.ratings_recompute.delay(run_id)
+        tasks.ratings_recompute_owed.delay()
+
+    wait_until(lambda: nothing_owed() and broker_idle(), workers)
+    for system in ("fibs", "crawford"):
+        done = RatingRun.objects.filter(system=system, status=RunStatus.DONE)
+        assert done.count() == 1 and done.get().matches_total == 30_001
+    assert not RatingRun.objects.filter(status__in=[RunStatus.FAILED, RunStatus.RUNNING]).exists()
+    never_overlapping()
+
+
+def test_a_game_recorded_while_the_broker_was_down_is_rated_once_it_is_back(workers, broker, staff_api):
+    anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
+    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
+                           format="json").data
+    broker.down()
+    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
+                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
+                              format="json")
+    assert response.status_code == 201 and response.data["status"] == "finished"
+    assert not RatingRun.objects.filter(status=RunStatus.QUEUED).exists()
+
+    broker.back()
+    workers.start("back", beat=True)
+    wait_until(nothing_owed, workers)
+    assert selectors.rating_list(system="fibs").get(player=anna).rating == pytest.approx(1510.0)
+    assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
+
+
+def test_a_pool_process_killed_mid_run_gives_its_task_back_and_its_worker_heals_the_run(workers):
+    """The out-of-memory killer takes the pool process, not the worker: the worker gives the task
+    back (reject_on_worker_lost), a new pool process finds the run still looking alive and leaves
+    it, and once its heartbeat is stale the check, sent by a lone beat, rates what is owed."""
+    anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
+    worker = workers.start("prefork", pool="prefork")
+    workers.start("beat", command="beat")
+    _long_history(matches=40_000)
+    record_win(anna, bo, day=1)
+    dying = wait_until(
+        lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), workers, every=0.02
+    )
+    (pool_process,) = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
+    os.kill(int(pool_process), signal.SIGKILL)
+
+    wait_until(lambda: nothing_owed() and broker_idle(), workers)
+    dying.refresh_from_db()
+    assert dying.status == RunStatus.SUPERSEDED and "stopped reporting" in dying.error
+    log = workers.logs(tail=10**7)
+    received = re.findall(r"Task ratings\.recompute\[([-0-9a-f]+)\] received", log)
+    assert worker.poll() is None and "WorkerLostError" in log
+    # The killed task came back once. Whoever found the run stale first rated what was owed: the
+    # redelivered task itself when it came late, or a new task sent by the check.
+    killed, *_ = received
+    assert received.count(killed) == 2
+    assert len(received) - len(set(received)) == 1 and len(set(received)) <= 2
+    for system in ("fibs", "crawford"):
+        assert selectors.rating_list(system=system).get(player=anna).matches == 1
+    assert not RatingRun.objects.filter(status__in=[RunStatus.FAILED, RunStatus.QUEUED]).exists()
+    never_overlapping()
