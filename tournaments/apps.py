@@ -5,8 +5,11 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from games.signals import match_result_changed
+        from analysis.signals import analysis_will_store
+        from games.signals import match_result_changed, match_will_change
 
         from . import receivers
 
         match_result_changed.connect(receivers.match_result_changed, dispatch_uid="tournaments.pairing_result")
+        match_will_change.connect(receivers.match_will_change, dispatch_uid="tournaments.pairing_lock")
+        analysis_will_store.connect(receivers.analysis_will_store, dispatch_uid="tournaments.pairing_analysis")

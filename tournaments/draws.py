@@ -7,14 +7,28 @@ written here; the services store what these views say.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
+
+from analysis.models import AnalysisStatus, PlayerAnalysis
+
 from . import formats as fm
-from .formats._tree import MatchStatus as TreeStatus
 from .formats._tree import NOBODY, UNKNOWN, Tree
+from .formats._tree import MatchStatus as TreeStatus
 from .formats.elimination import ProgressiveBracket
-from .models import DECIDED, Entry, Flight, FlightFormat, Pairing, PairingStatus
+from .models import (
+    DECIDED,
+    Entry,
+    EntryStatus,
+    Flight,
+    FlightFormat,
+    Pairing,
+    PairingStatus,
+    ScoringChoice,
+)
 
 DE_LOSERS_OFFSET = 50
 DE_FINAL_OFFSET = 99
@@ -127,18 +141,24 @@ def unit_flights(flight: Flight, flights: list[Flight]) -> list[Flight]:
     """The flights one format object covers with `flight`: its knockout family, or itself."""
     if flight.format != FlightFormat.SINGLE_ELIMINATION:
         return [flight]
-    by_name = {f.name: f for f in flights}
+    by_id = {f.pk: f for f in flights}
 
     def root_of(f: Flight) -> Flight:
         seen = set()
-        while f.feeders and f.name not in seen:
-            seen.add(f.name)
-            f = by_name.get(f.feeders[0]["source"], f)
+        while f.feeders and f.pk not in seen:
+            seen.add(f.pk)
+            f = by_id.get(f.feeders[0]["source_id"], f)
         return f
 
     root = root_of(flight)
     family = [f for f in flights if f.format == FlightFormat.SINGLE_ELIMINATION and root_of(f).pk == root.pk]
     return sorted(family, key=lambda f: (f.position, f.pk))
+
+
+def feeder_rules(flight: Flight, flights: Iterable[Flight]) -> list[dict]:
+    """A fed flight's feeders with the source flight's current name, for people to read."""
+    name_of = {f.pk: f.name for f in flights}
+    return [{"source": name_of.get(d["source_id"], ""), **d} for d in flight.feeders or ()]
 
 
 def competitors(entries: Iterable[Entry]) -> list[fm.Competitor]:
@@ -154,10 +174,30 @@ def results_of(pairings: Iterable[Pairing], *, strip: str = "") -> dict[str, fm.
     return out
 
 
+def prs_of(pairings: Iterable[Pairing], *, strip: str = "") -> dict[str, dict[int, float]]:
+    """The PRs of the analysed matches among `pairings` (put there by `load`), by slot."""
+    out = {}
+    for p in pairings:
+        prs = getattr(p, "analysed_prs", None)
+        if prs and p.status == PairingStatus.FINISHED:
+            out[p.slot[len(strip):] if strip and p.slot.startswith(strip) else p.slot] = prs
+    return out
+
+
+def uses_pr(flight: Flight) -> bool:
+    """Whether a flight's standings read the analysis: skill points or the PR tie-break."""
+    return flight.scoring == ScoringChoice.WIN_AND_SKILL or fm.TieBreak.PR.value in (flight.tie_breaks or ())
+
+
 def tie_breaks_of(flight: Flight, default):
     if not flight.tie_breaks:
         return tuple(default)
     return tuple(fm.TieBreak(name) for name in flight.tie_breaks)
+
+
+def _players_of(pairings: Iterable[Pairing]) -> frozenset:
+    """The players of stored pairings: once drawn there, a player who withdraws stays (walkover)."""
+    return frozenset(x for p in pairings for x in (p.player_a_id, p.player_b_id) if x is not None)
 
 
 def build_unit(
@@ -176,12 +216,14 @@ def build_unit(
     fmt = root.format
     field_ = competitors(entries.get(root.pk, ()))
     if fmt == FlightFormat.SINGLE_ELIMINATION:
+        name_of = {f.pk: f.name for f in flights}
         specs = [
             fm.FlightSpec(
                 f.name,
                 fm.FlightKind(f.kind) if f.kind in ("main", "consolation", "last_chance") else fm.FlightKind.MAIN,
                 tuple(f.lengths),
-                tuple(fm.Feeder(d["source"], int(d["source_round"]), int(d["entry_round"])) for d in f.feeders),
+                tuple(fm.Feeder(name_of.get(d["source_id"], f"flight {d['source_id']}"), int(d["source_round"]),
+                                int(d["entry_round"])) for d in f.feeders),
             )
             for f in flights
         ]
@@ -191,6 +233,8 @@ def build_unit(
             specs,
             results={f.name: list(results.get(f.pk, {}).values()) for f in flights},
             first_round=[tuple(pair) for pair in root.first_round],
+            withdrawn=withdrawn,
+            drawn={f.name: _players_of(pairings.get(f.pk, ())) for f in flights[1:]},
         )
         views = {}
         for f in flights:
@@ -202,13 +246,17 @@ def build_unit(
     if fmt == FlightFormat.DOUBLE_ELIMINATION:
         engine = fm.DoubleElimination(
             field_, first_round=[tuple(pair) for pair in root.first_round], lengths=root.lengths,
-            results=flight_results.values(), name=root.name,
+            results=flight_results.values(), name=root.name, withdrawn=withdrawn,
+            drawn_losers=_players_of(p for p in pairings.get(root.pk, ()) if p.slot.startswith("L")),
         )
         return {root.pk: FlightView(root, engine, _tree_slots(root, engine))}
+    prs = prs_of(pairings.get(root.pk, ()))
+    scoring = fm.Scoring(root.scoring)
     if fmt == FlightFormat.ROUND_ROBIN:
         engine = fm.RoundRobin(
             field_, lengths=root.lengths, results=flight_results.values(),
-            tie_breaks=tie_breaks_of(root, fm.round_robin.DEFAULT_ROUND_ROBIN_TIE_BREAKS), name=root.name,
+            tie_breaks=tie_breaks_of(root, fm.round_robin.DEFAULT_ROUND_ROBIN_TIE_BREAKS), scoring=scoring,
+            prs=prs, name=root.name,
         )
         return {root.pk: FlightView(root, engine, _listed_slots(root, engine.pairings, flight_results))}
     stored = [
@@ -221,11 +269,13 @@ def build_unit(
         out_after_losses=root.out_after_losses,
         tie_breaks=tie_breaks_of(root, fm.swiss.DEFAULT_SWISS_TIE_BREAKS),
         lengths=tuple(root.lengths),
+        scoring=scoring,
     )
     swiss_results = {s: r for s, r in flight_results.items() if not s.startswith(KNOCKOUT_PREFIX)}
+    swiss_prs = {s: v for s, v in prs.items() if not s.startswith(KNOCKOUT_PREFIX)}
     if fmt == FlightFormat.SWISS:
         engine = fm.Swiss(field_, settings, pairings=stored, results=swiss_results.values(),
-                          withdrawn=withdrawn, name=root.name)
+                          withdrawn=withdrawn, prs=swiss_prs, name=root.name)
         return {root.pk: FlightView(root, engine, _listed_slots(root, engine.pairings, swiss_results))}
     knockout_results = [
         fm.Result(s[len(KNOCKOUT_PREFIX):], r.winner, r.walkover)
@@ -239,7 +289,7 @@ def build_unit(
         field_, swiss_rounds=root.swiss_rounds, qualifiers=root.qualifiers, swiss_settings=settings,
         knockout_lengths=root.lengths[root.swiss_rounds:] or root.lengths[-1:],
         swiss_pairings=stored, swiss_results=swiss_results.values(), knockout_results=knockout_results,
-        withdrawn=withdrawn, knockout_players=knockout_players,
+        withdrawn=withdrawn, knockout_players=knockout_players, swiss_prs=swiss_prs,
     )
     slots = _listed_slots(root, engine.swiss.pairings, swiss_results)
     if engine.knockout is not None:
@@ -259,3 +309,58 @@ def swiss_engine(view: FlightView):
 
 def decided(pairing: Pairing) -> bool:
     return pairing.status in DECIDED
+
+
+# -- reading a unit from the database ------------------------------------------------------------
+
+
+def unit_of(flight: Flight) -> list[Flight]:
+    flights = list(Flight.objects.filter(tournament_id=flight.tournament_id).order_by("position", "id"))
+    me = next(f for f in flights if f.pk == flight.pk)
+    return unit_flights(me, flights)
+
+
+READ_ONLY_PAIRING = ("flight_id", "round_id", "slot", "status", "winner_id", "player_a_id", "player_b_id",
+                     "match_id", "score_a", "score_b", "table", "round__number", "round__length")
+"""The columns a draw is worked out from (and a page shows): enough for rows that are only read."""
+
+
+def load(flights: list[Flight], *, read_only: bool = False):
+    """The entries and stored pairings a unit's draw is built from, and who has withdrawn.
+
+    `read_only` reads only the columns the draw needs, for pages that never save these rows. When a
+    flight scores skill or breaks ties by PR, each of its finished pairings whose match GNU
+    Backgammon has analysed carries `analysed_prs` (player id -> PR in that match): one more query
+    for all of them.
+    """
+    roots = [f for f in flights if f.takes_entries]
+    entries: dict[int, list[Entry]] = defaultdict(list)
+    withdrawn = set()
+    rows = Entry.objects.filter(flight__in=roots)
+    for entry in rows.only("flight_id", "player_id", "seed", "status") if read_only else rows:
+        entries[entry.flight_id].append(entry)
+        if entry.status == EntryStatus.WITHDRAWN:
+            withdrawn.add(entry.player_id)
+    pairings: dict[int, list[Pairing]] = defaultdict(list)
+    rows = Pairing.objects.filter(flight__in=flights).select_related("round").order_by("id")
+    for pairing in rows.only(*READ_ONLY_PAIRING) if read_only else rows:
+        pairings[pairing.flight_id].append(pairing)
+    analysed = [f.pk for f in flights if uses_pr(f)]
+    if analysed:
+        prs: dict[int, dict[int, float]] = defaultdict(dict)
+        for match_id, player_id, pr in PlayerAnalysis.objects.filter(
+            analysis__status=AnalysisStatus.DONE, analysis__match__pairing__flight__in=analysed,
+        ).values_list("analysis__match_id", "player_id", "pr"):
+            prs[match_id][player_id] = pr
+        for flight_id in analysed:
+            for pairing in pairings.get(flight_id, ()):
+                if pairing.match_id in prs:
+                    pairing.analysed_prs = prs[pairing.match_id]
+    return entries, pairings, frozenset(withdrawn)
+
+
+def unit_views(flights, entries, pairings, withdrawn, results=None):
+    try:
+        return build_unit(flights, entries, pairings, results, withdrawn)
+    except fm.BracketUserError as error:
+        raise ValidationError({"non_field_errors": [str(error)]}) from None

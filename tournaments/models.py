@@ -48,6 +48,12 @@ class Tournament(models.Model):
         max_length=30, choices=CorrectionPolicy.choices, default=CorrectionPolicy.TD_AFTER_NEXT_ROUND
     )
     status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN)
+    tables = models.PositiveSmallIntegerField(default=0, help_text="How many tables the venue has (numbered from 1).")
+    reserved_tables = models.JSONField(
+        default=list, blank=True,
+        help_text='Tables kept for one flight or one player: [{"table": 1, "flight": "Consolation"}, '
+                  '{"table": 2, "player": 17}].',
+    )
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords(excluded_fields=["version"])
@@ -89,6 +95,13 @@ class SeedingChoice(models.TextChoices):
     RATING = "rating", "By rating"
 
 
+class ScoringChoice(models.TextChoices):
+    WINS = "wins", "A point per win"
+    WIN_AND_SKILL = "win_and_skill", "A point for the win and one for skill (PR)"
+    """The skill point goes to the player whose PR in the match is at least 1.0 lower, else half
+    to each (`tournaments.formats.Scoring`)."""
+
+
 class FlightStatus(models.TextChoices):
     DRAFT = "draft", "Not started"
     RUNNING = "running", "Running"
@@ -99,9 +112,9 @@ class Flight(models.Model):
     """A part of an event played under one format: main, consolation, last chance or a side event.
 
     `feeders` lists where a fed flight's players come from:
-    `[{"source": "Main", "source_round": 1, "entry_round": 1}, ...]` (losers of round
-    `source_round` of the flight named `source` enter in round `entry_round`). A flight without
-    feeders takes entries.
+    `[{"source_id": 12, "source_round": 1, "entry_round": 1}, ...]` (losers of round
+    `source_round` of flight `source_id` of the same event enter in round `entry_round`). A
+    flight without feeders takes entries.
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="flights")
@@ -117,8 +130,17 @@ class Flight(models.Model):
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     out_after_losses = models.PositiveSmallIntegerField(null=True, blank=True)
     tie_breaks = models.JSONField(default=list, blank=True)
+    scoring = models.CharField(max_length=16, choices=ScoringChoice.choices, default=ScoringChoice.WINS,
+                               help_text="Swiss: a point per win, or one for the win and one for skill.")
     qualifiers = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss then knockout: how many.")
     auto_pair = models.BooleanField(default=True, help_text="Pair the next Swiss round when the last match ends.")
+    check_in_opens = models.DateTimeField(null=True, blank=True, help_text="Players may check in from their phones "
+                                          "from this time...")
+    check_in_closes = models.DateTimeField(null=True, blank=True, help_text="...until this time.")
+    registration_closes = models.DateTimeField(null=True, blank=True,
+                                               help_text="Players register online until this time (empty: closed).")
+    registration_cap = models.PositiveIntegerField(null=True, blank=True,
+                                                   help_text="Places; later registrations join the waiting list.")
     status = models.CharField(max_length=10, choices=FlightStatus.choices, default=FlightStatus.DRAFT)
     champion = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     version = models.PositiveIntegerField(default=0)
@@ -229,8 +251,11 @@ class Pairing(models.Model):
     score_a = models.PositiveIntegerField(null=True, blank=True)
     score_b = models.PositiveIntegerField(null=True, blank=True)
     table = models.CharField(max_length=20, blank=True)
+    walkover_reason = models.CharField(max_length=200, blank=True, help_text="Why a walkover was given.")
     decided_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Raised by every write; guards against lost updates.")
+    notified_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="When its players were e-mailed that it is theirs to play.")
     history = HistoricalRecords()
 
     class Meta:
@@ -272,6 +297,11 @@ class ReportStatus(models.TextChoices):
     CONFIRMED = "confirmed", "Confirmed"
     DISPUTED = "disputed", "Disputed: for the TD"
     SUPERSEDED = "superseded", "Replaced by a later version"
+
+
+# The players of a match may report (and re-report) its result this many times; then a TD enters
+# it. Keeps one pairing's history from growing without end.
+REPORTS_PER_PAIRING_MAX = 20
 
 
 class ResultReport(models.Model):
@@ -335,6 +365,56 @@ class PlayerAccount(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="player_account"
     )
+    match_emails = models.BooleanField(default=True, help_text="E-mail the player each new match drawn for him.")
 
     def __str__(self) -> str:
         return f"{self.player.name} = {self.user}"
+
+
+class ClaimStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for a TD"
+    APPROVED = "approved", "Approved"
+    REFUSED = "refused", "Refused"
+
+
+class PlayerClaim(models.Model):
+    """A login's request to be recognised as a player (his results, his matches to report).
+
+    Staff, or a TD of an event the player has entered, approve it; approval links the login
+    to the player (`PlayerAccount`)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING)
+    note = models.CharField(max_length=300, blank=True, help_text="What the player says to help the TD.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True, help_text="Why a claim was refused.")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user"], condition=Q(status="pending"),
+                                    name="player_claim_one_pending_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} claims {self.player.name} ({self.status})"
+
+
+class WaitingEntry(models.Model):
+    """A player who registered online for a full flight: he gets the next place that frees up."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="waiting")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "waiting entries"
+        constraints = [models.UniqueConstraint(fields=["flight", "player"], name="waiting_player_once_per_flight")]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} waits for {self.flight.name}"

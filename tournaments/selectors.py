@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from . import draws
-from . import services
-from .models import Entry, EntryStatus, Flight, Pairing, ResultReport, ReportStatus, Round, Tournament
+from config.exports import SafeCsvWriter
+
+from . import draws, services
+from .models import (
+    Entry,
+    EntryStatus,
+    Flight,
+    Pairing,
+    ReportStatus,
+    ResultReport,
+    Round,
+    Tournament,
+)
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -51,38 +60,94 @@ def report_list() -> QuerySet[ResultReport]:
 
 
 def desk_board(tournament: Tournament, *, decided_limit: int = 40) -> dict:
-    """What the TD's desk shows for one event, in six queries whatever the size of the field.
+    """What the TD's desk shows for one event, in nine queries whatever the size of the field.
 
-    Rows carry only the columns the desk prints; each row's flight is the one object read once
-    (no join per row), which keeps a 256-player event's desk cheap to build.
+    Rows carry only the columns the desk prints (the round's number and length and the score so
+    far come as annotations); each row's flight is the one object read once (no join per row),
+    which keeps a 256-player event's desk cheap to build.
     """
     flights = list(Flight.objects.filter(tournament=tournament).defer("first_round").order_by("position", "id"))
     by_id = {f.pk: f for f in flights}
     for f in flights:
         f.tournament = tournament
-    entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
-                   .only("flight_id", "player_id", "status", "seed", "player__name", "player__country")
+    # Counts for every flight; rows (and ratings) only for the flights still taking entries: a
+    # started flight's list is fetched when the TD opens it.
+    entry_counts: dict[int, dict[str, int]] = {}
+    for flight_id, status, n in (Entry.objects.filter(tournament=tournament).values_list("flight_id", "status")
+                                 .annotate(n=Count("id")).order_by()):
+        entry_counts.setdefault(flight_id, {})[status] = n
+    entries = list(Entry.objects.filter(tournament=tournament, flight__status="draft").select_related("player")
+                   .only("flight_id", "player_id", "status", "seed", "player__name", "player__country",
+                         "player__club")
                    .order_by("flight__position", "seed", "id"))
     rounds = list(Round.objects.filter(flight__tournament=tournament).annotate(
         pairing_count=Count("pairings"),
         open_count=Count("pairings", filter=Q(pairings__status__in=["pending", "playing"])),
     ).order_by("flight__position", "number"))
     lean = ("flight_id", "round_id", "slot", "status", "score_a", "score_b", "table", "version", "match_id",
-            "player_a__name", "player_b__name", "decided_at")
-    pairings = Pairing.objects.filter(flight__tournament=tournament).select_related("player_a", "player_b")
+            "player_a__name", "player_b__name", "decided_at", "walkover_reason", "winner_id")
+    pairings = (Pairing.objects.filter(flight__tournament=tournament).select_related("player_a", "player_b")
+                .annotate(round_number=F("round__number"), round_length=F("round__length"),
+                          match_score_a=F("match__score_a"), match_score_b=F("match__score_b")))
     open_pairings = list(pairings.filter(status__in=["pending", "playing"], player_b__isnull=False)
-                         .select_related("round", "match")
-                         .only(*lean, "round__number", "round__length", "match__score_a", "match__score_b")
-                         .order_by("flight__position", "round__number", "id"))
+                         .only(*lean).order_by("flight__position", "round__number", "id"))
     decided = list(pairings.filter(status__in=["finished", "walkover"]).only(*lean)
                    .order_by("-decided_at", "-id")[:decided_limit])
     reports = list(report_list().filter(
         pairing__flight__tournament=tournament, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
     ).select_related("pairing__player_a", "pairing__player_b"))
+    disputed = [r.pairing_id for r in reports if r.status == ReportStatus.DISPUTED]
+    versions: dict[int, list[ResultReport]] = {}
+    for r in (ResultReport.objects.filter(pairing_id__in=disputed).select_related("submitted_by", "submitted_for")
+              .order_by("pairing_id", "version") if disputed else []):
+        versions.setdefault(r.pairing_id, []).append(r)
     for row in open_pairings + decided:
         row.flight = by_id[row.flight_id]
-    return {"flights": flights, "entries": entries, "rounds": rounds, "open_pairings": open_pairings,
-            "decided": decided, "reports": reports}
+    ratings = entry_ratings([e.player_id for e in entries])
+    return {"flights": flights, "entries": entries, "entry_counts": entry_counts, "rounds": rounds,
+            "open_pairings": open_pairings,
+            "decided": decided, "reports": reports, "versions": versions, "ratings": ratings}
+
+
+def entry_ratings(player_ids: list[int]) -> dict[int, int]:
+    """The published FIBS rating of each entered player (for the entry list and seeding)."""
+    if not player_ids:
+        return {}
+    try:
+        from ratings.selectors import rating_map
+    except ImportError:
+        return {}
+    return {pid: round(value) for pid, value in rating_map(player_ids, system="fibs").items()}
+
+
+def projector_board(tournament: Tournament) -> dict:
+    """For the screen in the playing hall: each running flight's latest round with its tables and
+    results, and the standings of the Swiss and round robin flights."""
+    flights = [f for f in Flight.objects.filter(tournament=tournament).defer("first_round").order_by("position", "id")
+               if f.status != "draft"]
+    latest = {}
+    for rnd in Round.objects.filter(flight__tournament=tournament).exclude(status="pending").order_by("number"):
+        latest[rnd.flight_id] = rnd
+    pairings = (Pairing.objects.filter(round__in=list(latest.values())).select_related("player_a", "player_b")
+                .only("flight_id", "round_id", "slot", "status", "table", "score_a", "score_b", "winner_id",
+                      "player_a__name", "player_b__name").order_by("id")) if latest else []
+    by_flight: dict[int, list[Pairing]] = {}
+    for p in pairings:
+        by_flight.setdefault(p.flight_id, []).append(p)
+    rounds, tables = [], []
+    for f in flights:
+        rnd = latest.get(f.pk)
+        if rnd is None:
+            continue
+        rows = sorted(by_flight.get(f.pk, []), key=lambda p: (not p.table, int(p.table) if p.table.isdigit() else 0,
+                                                              p.pk))
+        rounds.append({"flight": f, "round": rnd, "pairings": rows})
+    for f in flights:
+        if f.format in ("swiss", "round_robin", "swiss_knockout"):
+            lines = standings(f)
+            if lines:
+                tables.append({"flight": f, "lines": lines[:32]})
+    return {"rounds": rounds, "standings": tables}
 
 
 def dispute_queue(tournament: Tournament) -> QuerySet[ResultReport]:
@@ -95,15 +160,15 @@ def dispute_queue(tournament: Tournament) -> QuerySet[ResultReport]:
 
 
 def flight_views(flight: Flight) -> dict[int, draws.FlightView]:
-    flights = services._unit_of(flight)
-    entries, pairings, withdrawn = services._load(flights)
-    return services._views(flights, entries, pairings, withdrawn)
+    flights = draws.unit_of(flight)
+    entries, pairings, withdrawn = draws.load(flights)
+    return draws.unit_views(flights, entries, pairings, withdrawn)
 
 
 def event_views(flights: list[Flight]) -> tuple[dict[int, draws.FlightView], dict[int, list[Pairing]]]:
     """Every drawn flight of one event, with its stored pairings: two queries for the whole event,
     each unit (a knockout and the flights it feeds) built once."""
-    entries, pairings, _ = services._load(flights, read_only=True)
+    entries, pairings, _ = draws.load(flights, read_only=True)
     views: dict[int, draws.FlightView] = {}
     for flight in flights:
         if flight.status == "draft" or flight.pk in views:
@@ -111,7 +176,7 @@ def event_views(flights: list[Flight]) -> tuple[dict[int, draws.FlightView], dic
         unit = draws.unit_flights(flight, flights)
         withdrawn = frozenset(e.player_id for f in unit for e in entries.get(f.pk, ())
                               if e.status == EntryStatus.WITHDRAWN)
-        views.update(services._views(unit, entries, pairings, withdrawn))
+        views.update(draws.unit_views(unit, entries, pairings, withdrawn))
     return views, pairings
 
 
@@ -138,7 +203,8 @@ def bracket(flight: Flight) -> dict:
     stored = {p.slot: p for p in Pairing.objects.filter(flight=flight)}
     seeds = dict(Entry.objects.filter(flight__tournament=flight.tournament, seed__isnull=False)
                  .values_list("player_id", "seed"))
-    ids = {x for s in view.slots for x in (s.a, s.b, s.winner)}
+    # A fed flight that received a single entrant has a champion who is in no drawn slot.
+    ids = {x for s in view.slots for x in (s.a, s.b, s.winner)} | {view.champion}
     names = _names(ids)
 
     knockout = knockout_seeds(view)
@@ -166,6 +232,7 @@ def bracket(flight: Flight) -> dict:
             "status": row.status if row else "waiting",
             "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,
             "winner": s.winner,
+            "table": row.table if row else "",
         })
     return {
         "flight": flight.pk,
@@ -235,7 +302,7 @@ def correction_preview(*, pairing: Pairing, winner_id: int) -> dict:
 
 def entries_csv(tournament: Tournament) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SafeCsvWriter(out)
     writer.writerow(["flight", "seed", "player_id", "name", "country", "club", "status", "late"])
     for e in entry_list().filter(tournament=tournament):
         writer.writerow([e.flight.name, e.seed or "", e.player_id, e.player.name, e.player.country, e.player.club,
@@ -245,7 +312,7 @@ def entries_csv(tournament: Tournament) -> str:
 
 def results_csv(tournament: Tournament) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SafeCsvWriter(out)
     writer.writerow(["flight", "round", "slot", "length", "player_a", "player_b", "score_a", "score_b", "winner",
                      "status", "match_id"])
     for p in pairing_list().filter(flight__tournament=tournament):
@@ -258,8 +325,15 @@ def results_csv(tournament: Tournament) -> str:
     return out.getvalue()
 
 
+_ICS_CONTROL = dict.fromkeys([*range(0, 9), *range(10, 32), 127])
+
+
 def _ics_text(value: str) -> str:
-    return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n"))
+    """TEXT of RFC 5545 (3.3.11): backslash, semicolon and comma escaped, a line break (CRLF, LF or
+    CR) written as \\n, other control characters (not allowed in TEXT) left out."""
+    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    value = value.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+    return value.translate(_ICS_CONTROL)
 
 
 def _fold(line: str) -> str:

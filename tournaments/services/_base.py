@@ -1,0 +1,121 @@
+"""What every service of an event shares: the locks, the results version, a pairing's match."""
+
+from __future__ import annotations
+
+import contextvars
+
+from django.core.exceptions import ValidationError
+from django.db.models import F, Max
+from django.utils import timezone
+
+from config.errors import ConflictError
+from games import services as games
+from games.models import Match, MatchStatus, Player
+
+from .. import formats as fm
+from ..models import (
+    Flight,
+    Pairing,
+    PairingStatus,
+    ReportStatus,
+    RoundStatus,
+    Tournament,
+)
+
+_applying = contextvars.ContextVar("tournament_result_applying", default=False)
+"""Set while these services write a pairing's match, so the match signal does not apply it twice."""
+
+
+def _bracket_error(error: fm.BracketUserError, field: str = "non_field_errors") -> ValidationError:
+    return ValidationError({field: [str(error)]})
+
+
+def _lock_tournament(tournament: Tournament) -> Tournament:
+    """Serialise the writes that change an event's draw: one at a time per tournament."""
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _results_changed(tournament_id: int) -> None:
+    """Raise the event's results version inside the writer's transaction.
+
+    The event page keeps its flights drawn under this version: the new one is seen together with
+    the rows that changed, never before. Services that lock no tournament call it first, so the
+    tournament row is locked before the rows below it, in the same order as everywhere else.
+    """
+    changed = Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    if changed != 1:
+        raise ConflictError("The tournament is gone: reload the page.")
+
+
+def _ratings(player_ids: list[int]) -> dict[int, float]:
+    try:
+        from ratings.selectors import rating_map
+    except ImportError:
+        raise ValidationError({"seeding": ["Ratings are not available on this server: seed by hand (manual)"
+                                           " or draw at random."]}) from None
+    return rating_map(player_ids, system="fibs")
+
+
+def _lock_pairing(pairing: Pairing, expected_version: int | None) -> Pairing:
+    locked = (Pairing.objects.select_for_update(of=("self",))
+              .select_related("round", "flight__tournament", "player_a", "player_b").get(pk=pairing.pk))
+    if expected_version is not None and locked.version != expected_version:
+        raise ConflictError(f"{locked.flight.name} {locked.slot} was changed by someone else "
+                            f"(version {locked.version}, you had {expected_version}): reload it.")
+    return locked
+
+
+def _check_playable(pairing: Pairing) -> None:
+    if pairing.is_bye:
+        raise ValidationError({"non_field_errors": [f"{pairing.slot} is a bye: there is no match to report."]})
+    if pairing.round.status == RoundStatus.PENDING:
+        raise ValidationError({"non_field_errors": [
+            f"Round {pairing.round.number} of {pairing.flight.name} has not been started by the TD yet."]})
+
+
+def _next_version(pairing: Pairing) -> int:
+    return (pairing.reports.aggregate(m=Max("version"))["m"] or 0) + 1
+
+
+def _supersede_open(pairing: Pairing) -> None:
+    pairing.reports.filter(status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]).update(
+        status=ReportStatus.SUPERSEDED)
+
+
+def _match_for(pairing: Pairing, *, by, rated: bool = True) -> Match:
+    return games.match_create(
+        player_a=pairing.player_a, player_b=pairing.player_b, length=pairing.round.length or 1,
+        cube_cap=pairing.flight.tournament.cube_cap, rated=rated, source="tournament", by=by,
+    )
+
+
+def _walkover(pairing: Pairing, *, loser_id: int, by) -> None:
+    """The opponent of a withdrawn player goes through; the match is forfeited and not rated."""
+    token = _applying.set(True)
+    try:
+        match = pairing.match or _match_for(pairing, by=by, rated=False)
+        loser = Player.objects.get(pk=loser_id)
+        if match.status == MatchStatus.IN_PROGRESS:
+            match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason="withdrawal")
+    finally:
+        _applying.reset(token)
+    pairing.match = match
+    pairing.status = PairingStatus.WALKOVER
+    pairing.winner_id = pairing.player_b_id if loser_id == pairing.player_a_id else pairing.player_a_id
+    pairing.decided_at = timezone.now()
+    pairing.version += 1
+    pairing._history_user = by
+    pairing._change_reason = "walkover"
+    pairing.save()
+    _supersede_open(pairing)
+
+
+def _lock_flight(flight: Flight, expected_version: int | None) -> tuple[Tournament, Flight]:
+    """Lock the event (raising its results version), then the flight, in the lock order; a stale
+    `expected_version` of the flight is a conflict."""
+    tournament = _lock_tournament(flight.tournament)
+    _results_changed(tournament.pk)
+    flight = Flight.objects.select_for_update().get(pk=flight.pk)
+    if expected_version is not None and flight.version != expected_version:
+        raise ConflictError(f"{flight.name} was changed by someone else: reload it.")
+    return tournament, flight

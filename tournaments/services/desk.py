@@ -1,0 +1,293 @@
+"""What the TD does at the desk besides results: tables, walkovers and no-shows, pasted entry lists.
+
+Same contract as every service here: keyword-only, atomic, validating; the lock order of the
+package (`tournaments.services`) holds: the tournament first, then the pairing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models.functions import Lower
+
+from config.errors import ConflictError
+from games import services as games
+from games.models import Player
+
+from ..models import DECIDED, Entry, Flight, Pairing, PairingStatus, Tournament
+from ..permissions import require_td
+from ._base import (
+    _check_playable,
+    _lock_pairing,
+    _lock_tournament,
+    _results_changed,
+    _walkover,
+)
+from .entries import entry_add
+from .rounds import _advance
+
+OPEN = (PairingStatus.PENDING, PairingStatus.PLAYING)
+
+
+# -- tables --------------------------------------------------------------------------------------
+
+
+def _clean_reserved(tournament: Tournament, count: int, reserved) -> list[dict]:
+    flights = set(Flight.objects.filter(tournament=tournament).values_list("name", flat=True))
+    out, seen = [], set()
+    for item in reserved or []:
+        if not isinstance(item, dict):
+            raise ValidationError({"reserved_tables": ["Each reservation names a table and a flight or a player."]})
+        table = item.get("table")
+        if not isinstance(table, int) or isinstance(table, bool) or not 1 <= table <= count:
+            raise ValidationError({"reserved_tables": [f"Table {table} does not exist: tables run from 1 to {count}."]})
+        if table in seen:
+            raise ValidationError({"reserved_tables": [f"Table {table} is reserved twice."]})
+        seen.add(table)
+        flight, player = item.get("flight"), item.get("player")
+        if bool(flight) == bool(player):
+            raise ValidationError({"reserved_tables": [f"Reserve table {table} for one flight or one player."]})
+        if flight and flight not in flights:
+            raise ValidationError({"reserved_tables": [f"Table {table}: there is no flight called {flight}."]})
+        if player and not Player.objects.filter(pk=player).exists():
+            raise ValidationError({"reserved_tables": [f"Table {table}: there is no player {player}."]})
+        out.append({"table": table, "flight": flight} if flight else {"table": table, "player": player})
+    return sorted(out, key=lambda r: r["table"])
+
+
+def tables_set(*, tournament: Tournament, count: int, reserved=None, by) -> Tournament:
+    """How many tables the venue has, and which are kept for one flight or one player."""
+    require_td(by, tournament)
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 500:
+        raise ValidationError({"tables": ["Give the number of tables, from 0 to 500."]})
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament)
+        tournament.reserved_tables = _clean_reserved(tournament, count, reserved)
+        tournament.tables = count
+        tournament.version += 1
+        tournament._history_user = by
+        tournament.save(update_fields=["tables", "reserved_tables", "version"])
+    return tournament
+
+
+def table_offers(tournament: Tournament, pairings: list[Pairing]) -> dict[int, str]:
+    """The table each open match without one would be given, in the order listed (pure: reads
+    only the rows passed in). A reserved table goes only to its flight or player; the others go
+    to anyone, lowest number first."""
+    taken = {p.table for p in pairings if p.table}
+    reserved = {str(r["table"]): r for r in tournament.reserved_tables or []}
+    free = [str(n) for n in range(1, (tournament.tables or 0) + 1) if str(n) not in taken]
+    offers = {}
+    for p in pairings:
+        if p.table or p.status not in OPEN or p.player_b_id is None:
+            continue
+        own = [t for t in free if t in reserved and (
+            reserved[t].get("flight") == p.flight.name or reserved[t].get("player") in (p.player_a_id, p.player_b_id))]
+        anyone = [t for t in free if t not in reserved]
+        choice = (own or anyone or [None])[0]
+        if choice is not None:
+            offers[p.pk] = choice
+            free.remove(choice)
+    return offers
+
+
+def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int | None = None) -> Pairing:
+    """Seat a match at a table (or take it off its table with an empty value)."""
+    require_td(by, pairing.flight.tournament)
+    table = (table or "").strip()
+    with transaction.atomic():
+        tournament = _lock_tournament(pairing.flight.tournament)
+        _results_changed(tournament.pk)
+        pairing = _lock_pairing(pairing, expected_version)
+        if pairing.decided:
+            raise ValidationError({"table": [f"{pairing.slot} is over: it needs no table."]})
+        if table:
+            if not table.isdigit() or not 1 <= int(table) <= tournament.tables:
+                limit = f"tables run from 1 to {tournament.tables}" if tournament.tables else "set the number of tables first"
+                raise ValidationError({"table": [f"There is no table {table}: {limit}."]})
+            table = str(int(table))
+            busy = (Pairing.objects.filter(flight__tournament=tournament, table=table, status__in=OPEN)
+                    .exclude(pk=pairing.pk).select_related("flight").first())
+            if busy is not None:
+                raise ConflictError(f"Table {table} is taken by {busy.flight.name} {busy.slot}: free it first.")
+        pairing.table = table
+        pairing.version += 1
+        pairing._history_user = by
+        pairing.save(update_fields=["table", "version"])
+    return pairing
+
+
+def tables_call(*, tournament: Tournament, pairings: list[Pairing], by) -> int:
+    """Seat every listed match that has no table at the table offered to it; returns how many."""
+    require_td(by, tournament)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament)
+        _results_changed(tournament.pk)
+        current = list(Pairing.objects.filter(flight__tournament=tournament, status__in=OPEN,
+                                              player_b__isnull=False).select_related("flight").order_by("pk"))
+        wanted = {p.pk for p in pairings}
+        order = [p for p in current if p.table] + [p for p in current if not p.table and p.pk in wanted]
+        offers = table_offers(tournament, order)
+        for pairing in current:
+            if pairing.pk in offers:
+                pairing.table = offers[pairing.pk]
+                pairing.version += 1
+                pairing._history_user = by
+                pairing.save(update_fields=["table", "version"])
+    return len(offers)
+
+
+# -- walkovers -----------------------------------------------------------------------------------
+
+
+def pairing_walkover(*, pairing: Pairing, winner: Player, reason: str, by,
+                     expected_version: int | None = None) -> Pairing:
+    """Give a match to one player without play (the other did not show up, or cannot play).
+
+    The match is forfeited and never rated; the reason is kept on the pairing and in its history.
+    """
+    require_td(by, pairing.flight.tournament)
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ValidationError({"reason": ["Say why the match is given without play."]})
+    with transaction.atomic():
+        tournament = _lock_tournament(pairing.flight.tournament)
+        _results_changed(tournament.pk)
+        pairing = _lock_pairing(pairing, expected_version)
+        _check_playable(pairing)
+        if pairing.status in DECIDED:
+            raise ConflictError(f"{pairing.slot} already has a result: correct it instead.")
+        if winner.pk not in (pairing.player_a_id, pairing.player_b_id):
+            raise ValidationError({"winner": [f"{winner.name} does not play {pairing.slot}."]})
+        loser_id = pairing.player_b_id if winner.pk == pairing.player_a_id else pairing.player_a_id
+        pairing._change_reason = reason[:200]
+        _walkover(pairing, loser_id=loser_id, by=by)
+        pairing.walkover_reason = reason[:200]
+        pairing.table = ""
+        pairing.save(update_fields=["walkover_reason", "table"])
+        _advance(tournament, pairing.flight, by=by)
+    return pairing
+
+
+# -- pasted entry lists --------------------------------------------------------------------------
+
+
+@dataclass
+class PastedLine:
+    """One line of a pasted entry list and what it matched."""
+
+    number: int
+    name: str
+    club: str = ""
+    country: str = ""
+    federation_id: str = ""
+    player: Player | None = None
+    candidates: list[Player] = field(default_factory=list)
+    entered: bool = False
+    error: str = ""
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.player is None and len(self.candidates) > 1
+
+    @property
+    def new(self) -> bool:
+        return self.player is None and not self.candidates and not self.error
+
+
+def _split(text: str) -> list[tuple[int, list[str]]]:
+    rows = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        delimiter = "\t" if "\t" in line else ";" if ";" in line and "," not in line else ","
+        cells = [c.strip() for c in next(csv.reader(io.StringIO(line), delimiter=delimiter))]
+        if number == 1 and cells and cells[0].lower() == "name":
+            continue
+        rows.append((number, cells))
+    return rows
+
+
+def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | str] | None = None) -> list[PastedLine]:
+    """Read a pasted list (a name per line, or CSV: name, club, country, rating id) and match each
+    line to a player: by rating id, else by name (and club when one name is shared). Reads only.
+
+    `choices` settles the ambiguous lines: line number -> player id, or "new".
+    """
+    choices = choices or {}
+    lines = []
+    for number, cells in _split(text):
+        cells += [""] * (4 - len(cells))
+        line = PastedLine(number=number, name=" ".join(cells[0].split()), club=" ".join(cells[1].split()),
+                          country=cells[2].upper(), federation_id=cells[3])
+        if not line.name:
+            line.error = f"Line {number} has no name."
+        lines.append(line)
+        if len(lines) > 512:
+            raise ValidationError({"text": ["Paste at most 512 players at a time."]})
+    names = {line.name.lower() for line in lines if line.name}
+    ids = {line.federation_id for line in lines if line.federation_id}
+    found = list(Player.objects.annotate(lname=Lower("name")).filter(lname__in=names).order_by("name", "pk")) if names else []
+    by_fed = {p.federation_id: p for p in Player.objects.filter(federation_id__in=ids)} if ids else {}
+    by_name: dict[str, list[Player]] = {}
+    for player in found:
+        by_name.setdefault(player.name.lower(), []).append(player)
+    entered = set(Entry.objects.filter(flight=flight).values_list("player_id", flat=True))
+    for line in lines:
+        if line.error:
+            continue
+        same = by_name.get(line.name.lower(), [])
+        if line.federation_id and line.federation_id in by_fed:
+            line.player = by_fed[line.federation_id]
+        elif line.club and len(same) > 1:
+            same_club = [p for p in same if p.club.lower() == line.club.lower()]
+            line.candidates = same_club or same
+        else:
+            line.candidates = same
+        if line.player is None and len(line.candidates) == 1:
+            line.player = line.candidates[0]
+        choice = choices.get(line.number)
+        if line.ambiguous and choice is not None:
+            if choice == "new":
+                line.candidates = []
+            else:
+                picked = [p for p in line.candidates if p.pk == choice]
+                if picked:
+                    line.player = picked[0]
+        if line.player is not None:
+            line.entered = line.player.pk in entered
+    return lines
+
+
+def entries_paste(*, flight: Flight, text: str, choices: dict[int, int | str] | None = None, by) -> list[PastedLine]:
+    """Enter every line of a pasted list in a flight, creating the players that are new.
+
+    Nothing is stored while a line is unreadable or ambiguous (two players of that name and no
+    choice made): the TD is asked, and sends the list again with `choices`.
+    """
+    require_td(by, flight.tournament)
+    lines = entries_paste_plan(flight=flight, text=text, choices=choices)
+    if not lines:
+        raise ValidationError({"text": ["Paste one player per line."]})
+    problems = [line.error for line in lines if line.error]
+    problems += [f"Line {line.number}: {len(line.candidates)} players are called {line.name}: choose one."
+                 for line in lines if line.ambiguous]
+    if problems:
+        raise ValidationError({"text": problems})
+    with transaction.atomic():
+        seen = set()
+        for line in lines:
+            if line.player is None:
+                line.player = games.player_create(name=line.name, club=line.club, country=line.country,
+                                                  federation_id=line.federation_id or None,
+                                                  confirm_duplicate=True, by=by)
+            if line.player.pk in seen or line.entered:
+                line.entered = True
+                continue
+            seen.add(line.player.pk)
+            entry_add(flight=flight, player=line.player, by=by)
+    return lines

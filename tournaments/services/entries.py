@@ -1,0 +1,164 @@
+"""Entries: taken, checked in, withdrawn."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+
+from config.errors import ConflictError
+from games.models import Player
+
+from .. import draws
+from ..models import (
+    Entry,
+    EntryStatus,
+    Flight,
+    FlightFormat,
+    FlightStatus,
+    Pairing,
+    PairingStatus,
+    PlayerAccount,
+    Round,
+    WaitingEntry,
+)
+from ..permissions import is_td, require_td
+from ._base import _lock_tournament, _results_changed, _walkover
+from .rounds import _advance
+
+
+def _late_entries_allowed(flight: Flight) -> bool:
+    return flight.format == FlightFormat.SWISS
+
+
+FORMAT_AS_NOUN = {
+    FlightFormat.SINGLE_ELIMINATION: "a single elimination",
+    FlightFormat.DOUBLE_ELIMINATION: "a double elimination",
+    FlightFormat.SWISS: "a Swiss",
+    FlightFormat.ROUND_ROBIN: "a round robin",
+    FlightFormat.SWISS_KNOCKOUT: "a Swiss then knockout",
+}
+
+
+def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) -> Entry:
+    """Enter a player. After the start only a Swiss takes late entries (he starts on 0 points)."""
+    require_td(by, flight.tournament)
+    if not flight.takes_entries:
+        raise ValidationError({"flight": [f"{flight.name} takes the losers of other flights, not entries."]})
+    if seed is not None and seed < 1:
+        raise ValidationError({"seed": ["Seeds start at 1 (the best player)."]})
+    with transaction.atomic():
+        _results_changed(flight.tournament_id)
+        flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
+        return _entry_take(flight, player, seed=seed, by=by)
+
+
+def _entry_take(flight: Flight, player: Player, *, seed: int | None = None, by, again: bool = False) -> Entry:
+    """The rules of taking an entry, written once for the TD's desk (`entry_add`) and the players'
+    own registration: late entries, a finished flight, a player entered twice, seeds. `flight` is
+    locked by the caller. `again` lets a player who withdrew before the draw register anew."""
+    late = flight.status != FlightStatus.DRAFT
+    if late and not _late_entries_allowed(flight):
+        raise ValidationError({"flight": [f"{flight.name} has started: only a Swiss takes late entries, and "
+                                          f"{flight.name} is {FORMAT_AS_NOUN[flight.format]}."]})
+    if flight.status == FlightStatus.FINISHED:
+        raise ValidationError({"flight": [f"{flight.name} is finished."]})
+    if late and flight.swiss_rounds and Round.objects.filter(flight=flight).count() >= flight.swiss_rounds:
+        raise ValidationError({"flight": [f"{flight.name} has drawn all its {flight.swiss_rounds} rounds: a late "
+                                          "entry would have no match left to play."]})
+    entry = Entry.objects.filter(flight=flight, player=player).first()
+    if entry is not None and not (again and not late and entry.status == EntryStatus.WITHDRAWN):
+        raise ValidationError({"player": [f"{player.name} is already entered in {flight.name}."]})
+    if late and seed is not None:
+        raise ValidationError({"seed": [f"{flight.name} has started: a late entry is seeded after everyone "
+                                        "drawn so far; leave the seed out."]})
+    if seed is not None and Entry.objects.filter(flight=flight, seed=seed).exists():
+        raise ValidationError({"seed": [f"Seed {seed} is already given in {flight.name}."]})
+    if late:
+        seed = (Entry.objects.filter(flight=flight).aggregate(m=Max("seed"))["m"] or 0) + 1
+    if entry is None:
+        entry = Entry(tournament=flight.tournament, flight=flight, player=player)
+    elif seed is None:
+        seed = entry.seed  # registered again before the draw: the seed he was given stays
+    entry.seed, entry.late = seed, late
+    entry.status = EntryStatus.CHECKED_IN if late else EntryStatus.REGISTERED
+    entry._history_user = by
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError:
+        raise ConflictError(f"{player.name} was just entered by someone else.") from None
+    return entry
+
+
+def _waiting_list_move_up(flight: Flight, *, by) -> Entry | None:
+    """A place came free in a flight not yet drawn (a registration taken back, a player withdrawn
+    at the desk): the first player waiting takes it while the flight is under its cap. `flight` is
+    locked by the caller."""
+    if flight.status != FlightStatus.DRAFT:
+        return None
+    first = WaitingEntry.objects.filter(flight=flight).select_related("player").first()
+    if first is None:
+        return None
+    taken = Entry.objects.filter(flight=flight).exclude(status=EntryStatus.WITHDRAWN).count()
+    if flight.registration_cap is not None and taken >= flight.registration_cap:
+        return None
+    entry = _entry_take(flight, first.player, by=by, again=True)
+    first.delete()
+    return entry
+
+
+def _may_act_for_entry(user, entry: Entry) -> bool:
+    if is_td(user, entry.tournament):
+        return True
+    account = PlayerAccount.objects.filter(user=user).values_list("player_id", flat=True).first()
+    return account is not None and account == entry.player_id
+
+
+def entry_check_in(*, entry: Entry, by) -> Entry:
+    """The player is here: he will be in the draw (also after a withdrawal, until the draw)."""
+    if not _may_act_for_entry(by, entry):
+        raise PermissionDenied("Only the player himself or a TD checks a player in.")
+    with transaction.atomic():
+        _results_changed(entry.tournament_id)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
+        if entry.status == EntryStatus.WITHDRAWN and entry.flight.status != FlightStatus.DRAFT:
+            raise ValidationError({"status": [f"{entry.player.name} withdrew from {entry.flight.name}, which has "
+                                              "started: a withdrawal is final once the draw is made."]})
+        # Before the draw a withdrawn player who is back after all is simply checked in.
+        if entry.flight.status != FlightStatus.DRAFT and entry.status != EntryStatus.CHECKED_IN:
+            raise ValidationError({"status": [f"{entry.flight.name} has started: check-in is closed."]})
+        if entry.status == EntryStatus.CHECKED_IN:
+            return entry
+        entry.status = EntryStatus.CHECKED_IN
+        entry._history_user = by
+        entry.save()
+    return entry
+
+
+def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
+    """The player leaves (or did not show up): each match he still had to play is a walkover."""
+    if not _may_act_for_entry(by, entry):
+        raise PermissionDenied("Only the player himself or a TD withdraws a player.")
+    with transaction.atomic():
+        tournament = _lock_tournament(entry.tournament)
+        _results_changed(tournament.pk)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
+        if entry.status == EntryStatus.WITHDRAWN:
+            raise ConflictError(f"{entry.player.name} has already withdrawn.")
+        entry.status = EntryStatus.WITHDRAWN
+        entry._history_user = by
+        entry._change_reason = reason or "withdrawn"
+        entry.save()
+        if entry.flight.status == FlightStatus.DRAFT:
+            _waiting_list_move_up(entry.flight, by=by)
+            return entry
+        flights = draws.unit_of(entry.flight)
+        open_pairings = Pairing.objects.select_for_update().filter(
+            Q(player_a=entry.player) | Q(player_b=entry.player),
+            flight__in=flights, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING],
+        )
+        for pairing in open_pairings:
+            _walkover(pairing, loser_id=entry.player_id, by=by)
+        _advance(tournament, entry.flight, by=by)
+    return entry

@@ -1,0 +1,86 @@
+"""Players are told of their new matches by e-mail, once the draw that made them is stored.
+
+A draw only collects the ids of the matches it stored (`pairings_announce`); a task sends the
+e-mails after the commit (`tournaments.tasks.pairings_notify`). Nothing here can fail a draw: a
+broker that cannot be reached or a mail server that refuses is logged, and the task retries.
+Each pairing is claimed (`notified_at`) before its e-mails go, so a task run twice sends nothing
+twice; a send that fails gives the claim back for the next try.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from ..models import Pairing, PairingStatus, PlayerAccount
+
+logger = logging.getLogger(__name__)
+
+OPEN = (PairingStatus.PENDING, PairingStatus.PLAYING)
+
+
+def pairings_announce(*, pairing_ids) -> None:
+    """Once the current transaction commits, e-mail the players of these new pairings (byes and
+    walkovers among them are left out when the e-mails are sent)."""
+    ids = sorted(set(pairing_ids))
+    if ids:
+        transaction.on_commit(partial(_enqueue, ids))
+
+
+def _enqueue(pairing_ids: list[int]) -> None:
+    from .. import tasks
+
+    try:
+        tasks.pairings_notify.delay(pairing_ids)
+    except Exception:  # the draw is committed: an e-mail that cannot be sent never undoes it
+        logger.exception("the e-mails of pairings %s could not be sent", pairing_ids)
+
+
+def _recipients(pairings) -> dict[int, PlayerAccount]:
+    players = {p.player_a_id for p in pairings} | {p.player_b_id for p in pairings}
+    accounts = (PlayerAccount.objects.filter(player_id__in=players, user__isnull=False, user__is_active=True,
+                                             match_emails=True)
+                .exclude(user__email="").select_related("user", "player"))
+    return {a.player_id: a for a in accounts}
+
+
+def _message(pairing: Pairing, account: PlayerAccount, opponent) -> EmailMessage:
+    flight = pairing.flight
+    context = {
+        "player": account.player, "opponent": opponent, "pairing": pairing, "round": pairing.round,
+        "flight": flight, "tournament": flight.tournament,
+        "link": settings.SITE_URL + reverse("my-matches"), "account_link": settings.SITE_URL + reverse("account"),
+    }
+    subject = f"{flight.tournament.name}: you play {opponent.name} ({flight.name}, round {pairing.round.number})"
+    body = render_to_string("tournaments/email/new_match.txt", context)
+    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [account.user.email])
+
+
+def pairing_notices_send(*, pairing_ids) -> int:
+    """E-mail each player with a login, an address and the e-mails turned on his new match among
+    `pairing_ids` that is still to be played and not yet announced. Returns the e-mails sent."""
+    pairings = list(Pairing.objects.filter(pk__in=pairing_ids, notified_at__isnull=True, status__in=OPEN,
+                                           player_b__isnull=False)
+                    .select_related("flight__tournament", "round", "player_a", "player_b").order_by("pk"))
+    accounts = _recipients(pairings)
+    sent = 0
+    for pairing in pairings:
+        if not Pairing.objects.filter(pk=pairing.pk, notified_at__isnull=True).update(notified_at=timezone.now()):
+            continue  # another run has it
+        sides = ((pairing.player_a_id, pairing.player_b), (pairing.player_b_id, pairing.player_a))
+        messages = [_message(pairing, accounts[me], opponent) for me, opponent in sides if me in accounts]
+        try:
+            for message in messages:
+                message.send()
+                sent += 1
+        except Exception:
+            Pairing.objects.filter(pk=pairing.pk).update(notified_at=None)
+            raise
+    return sent

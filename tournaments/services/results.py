@@ -1,0 +1,328 @@
+"""Results: reported by a player or the TD, confirmed, disputed, overridden, applied to the draw."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.errors import ConflictError
+from games import services as games
+from games.engine.errors import ScoringError
+from games.engine.scoring import (
+    GameEnd,
+    MatchRules,
+    MatchScore,
+    check_final_score,
+)
+from games.models import Match, MatchStatus
+
+from ..models import (
+    REPORTS_PER_PAIRING_MAX,
+    Pairing,
+    PairingStatus,
+    ReportStatus,
+    ResultReport,
+)
+from ..permissions import is_td, require_td, side_of
+from ._base import (
+    _applying,
+    _check_playable,
+    _lock_pairing,
+    _lock_tournament,
+    _match_for,
+    _next_version,
+    _results_changed,
+    _supersede_open,
+)
+from .corrections import _drop_downstream, correction_affected
+from .rounds import _advance
+
+
+def _games_input(pairing: Pairing, games_list) -> list[games.GameInput]:
+    """The score sheet of a report (winner and cube owner as player ids) as the games services take it."""
+    sides = {pairing.player_a_id: 0, pairing.player_b_id: 1}
+    out = []
+    for number, game in enumerate(games_list, start=1):
+        if not isinstance(game, dict):
+            raise ValidationError({"games": [f"Game {number}: give winner, and optionally end, kind, cube."]})
+        if game.get("winner") not in sides:
+            raise ValidationError({"games": [f"Game {number}: the winner must be one of the two players (their id)."]})
+        owner = game.get("cube_owner")
+        if owner is not None and owner not in sides:
+            raise ValidationError({"games": [f"Game {number}: the cube owner must be one of the two players."]})
+        sheet_game = games.GameInput(
+            winner=sides[game["winner"]], end=game.get("end", GameEnd.PLAYED_OUT.value), kind=game.get("kind", "single"),
+            cube=int(game.get("cube", 1)), cube_owner=None if owner is None else sides[owner], points=game.get("points"),
+        )
+        try:
+            sheet_game.outcome()
+        except ScoringError as error:
+            message = error.message[0].lower() + error.message[1:]
+            raise ValidationError({"games": [f"Game {number}: {message}"]}) from None
+        out.append(sheet_game)
+    return out
+
+
+def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, int, list | None]:
+    """The final score of a report, checked against the rules of a match of this round's length."""
+    length = pairing.round.length or 1
+    rules = MatchRules(length=length, cube_cap=pairing.flight.tournament.cube_cap)
+    if games_list:
+        sheet = MatchScore(rules)
+        for number, game in enumerate(_games_input(pairing, games_list), start=1):
+            try:
+                sheet.record(game.outcome())
+            except ScoringError as error:
+                raise ValidationError({"games": [f"Game {number}: {error.message}"]}) from None
+        if not sheet.finished:
+            a, b = sheet.score
+            raise ValidationError({"games": [f"These games end {a}-{b}: the {length}-point match is not over."]})
+        final = sheet.score
+        if (score_a, score_b) not in ((None, None), final):
+            raise ValidationError({"score_a": [f"The games add up to {final[0]}-{final[1]}, not {score_a}-{score_b}."]})
+        return final[0], final[1], list(games_list)
+    if score_a is None or score_b is None:
+        raise ValidationError({"score_a": ["Give the final score (score_a and score_b) or the games."]})
+    try:
+        check_final_score(length, (score_a, score_b))
+    except ScoringError as error:
+        raise ValidationError({error.field: [error.message]}) from None
+    return score_a, score_b, None
+
+
+def result_report(
+    *, pairing: Pairing, by, score_a: int | None = None, score_b: int | None = None, games=None,
+    note: str = "", expected_version: int | None = None,
+) -> ResultReport:
+    """A player of the match (or a TD) reports its result: the games, or the final score only.
+
+    A player's report waits for the opponent to confirm or dispute it; a TD's counts at once.
+    A second report before confirmation is a new version; the earlier one is kept, superseded.
+    """
+    with transaction.atomic():
+        _results_changed(_lock_tournament(pairing.flight.tournament).pk)
+        pairing = _lock_pairing(pairing, expected_version)
+        td = is_td(by, pairing.flight.tournament)
+        side = side_of(by, pairing)
+        if side is None and not td:
+            raise PermissionDenied("Only the two players of this match or a TD may report its result.")
+        _check_playable(pairing)
+        if pairing.decided:
+            raise ConflictError(f"{pairing.slot} already has a result: ask a TD to correct it.")
+        if not td and ResultReport.objects.filter(pairing=pairing).count() >= REPORTS_PER_PAIRING_MAX:
+            raise ValidationError({"non_field_errors": [
+                f"{pairing.slot} already has {REPORTS_PER_PAIRING_MAX} reported versions: ask a TD to enter "
+                "the result."]})
+        score_a, score_b, sheet = _check_result(pairing, score_a, score_b, games)
+        _supersede_open(pairing)
+        report = ResultReport(
+            pairing=pairing, version=_next_version(pairing), score_a=score_a, score_b=score_b,
+            winner_id=pairing.player_a_id if score_a > score_b else pairing.player_b_id, games=sheet,
+            by_td=side is None, submitted_by=by, note=note,
+            submitted_for=None if side is None else (pairing.player_a if side == 0 else pairing.player_b),
+        )
+        report._history_user = by
+        _save_report(report)
+        pairing.version += 1
+        pairing.save(update_fields=["version"])
+        if side is None:
+            _confirm(report, pairing, by=by)
+    return report
+
+
+def _save_report(report: ResultReport) -> None:
+    try:
+        with transaction.atomic():
+            report.save()
+    except IntegrityError:
+        raise ConflictError("Someone else reported this match at the same moment: reload it.") from None
+
+
+def _confirm(report: ResultReport, pairing: Pairing, *, by) -> None:
+    report.status = ReportStatus.CONFIRMED
+    report.confirmed_by = by
+    report.confirmed_at = timezone.now()
+    report._history_user = by
+    report.save()
+    _apply(pairing, report, by=by)
+
+
+def result_confirm(*, report: ResultReport, by) -> ResultReport:
+    """The opponent (or a TD) agrees with a reported result: it counts, and the players move on."""
+    with transaction.atomic():
+        _results_changed(_lock_tournament(report.pairing.flight.tournament).pk)
+        pairing = _lock_pairing(report.pairing, None)
+        report = ResultReport.objects.select_for_update().get(pk=report.pk)
+        td = is_td(by, pairing.flight.tournament)
+        side = side_of(by, pairing)
+        reporter = None if report.submitted_for_id is None else (0 if report.submitted_for_id == pairing.player_a_id else 1)
+        if not td and (side is None or side == reporter):
+            raise PermissionDenied("The opponent of the player who reported it (or a TD) confirms a result.")
+        if pairing.decided:
+            raise ConflictError(_decided_meanwhile(pairing))
+        if report.status != ReportStatus.PENDING and not (td and report.status == ReportStatus.DISPUTED):
+            raise ConflictError(f"This report is {report.get_status_display().lower()}: it cannot be confirmed.")
+        _confirm(report, pairing, by=by)
+        pairing.version += 1
+        pairing.save(update_fields=["version"])
+    return report
+
+
+def _decided_meanwhile(pairing: Pairing) -> str:
+    result = f" ({pairing.score_a}-{pairing.score_b})" if pairing.score_a is not None else ""
+    return (f"{pairing.flight.name} {pairing.slot} has a result{result} entered after this report, which no longer"
+            " counts: if that result is wrong, ask a TD to correct it.")
+
+
+def result_dispute(*, report: ResultReport, by, reason: str = "") -> ResultReport:
+    """The opponent says the reported result is wrong: it goes to the TD's queue."""
+    with transaction.atomic():
+        _results_changed(report.pairing.flight.tournament_id)
+        pairing = _lock_pairing(report.pairing, None)
+        report = ResultReport.objects.select_for_update().get(pk=report.pk)
+        side = side_of(by, pairing)
+        reporter = None if report.submitted_for_id is None else (0 if report.submitted_for_id == pairing.player_a_id else 1)
+        if side is None or side == reporter:
+            raise PermissionDenied("Only the opponent of the player who reported it can dispute a result.")
+        if pairing.decided and report.status != ReportStatus.CONFIRMED:
+            raise ConflictError(_decided_meanwhile(pairing))
+        if report.status != ReportStatus.PENDING:
+            raise ConflictError(f"This report is {report.get_status_display().lower()}: it cannot be disputed.")
+        if not reason.strip():
+            raise ValidationError({"reason": ["Say what is wrong with the result, for the TD."]})
+        report.status = ReportStatus.DISPUTED
+        report.disputed_by = by
+        report.dispute_reason = reason.strip()
+        report._history_user = by
+        report.save()
+        pairing.version += 1
+        pairing.save(update_fields=["version"])
+    return report
+
+
+def result_override(
+    *, pairing: Pairing, by, score_a: int | None = None, score_b: int | None = None, games=None,
+    note: str = "", apply_downstream: bool = False, expected_version: int | None = None,
+) -> ResultReport:
+    """A TD rules on a result: settles a dispute or corrects a confirmed result.
+
+    When the new winner changes later matches that have started, nothing is done unless
+    `apply_downstream` is set (see `selectors.correction_preview` for what it changes).
+    """
+    require_td(by, pairing.flight.tournament)
+    with transaction.atomic():
+        tournament = _lock_tournament(pairing.flight.tournament)
+        _results_changed(tournament.pk)
+        pairing = _lock_pairing(pairing, expected_version)
+        _check_playable(pairing)
+        if pairing.status == PairingStatus.WALKOVER:
+            raise ValidationError({"non_field_errors": ["A walkover stands: the player withdrew."]})
+        score_a, score_b, sheet = _check_result(pairing, score_a, score_b, games)
+        winner_id = pairing.player_a_id if score_a > score_b else pairing.player_b_id
+        if pairing.decided and winner_id != pairing.winner_id:
+            affected = correction_affected(pairing=pairing, winner_id=winner_id)
+            started = [a for a in affected if a["started"]]
+            if started and not apply_downstream:
+                listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
+                raise ValidationError({"apply_downstream": [
+                    f"This correction changes matches already started ({listed}): look at the preview and"
+                    " confirm with apply_downstream."]})
+            _drop_downstream(affected, by=by)
+        if pairing.decided:
+            pairing.reports.filter(status=ReportStatus.CONFIRMED).update(status=ReportStatus.SUPERSEDED)
+        _supersede_open(pairing)
+        report = ResultReport(
+            pairing=pairing, version=_next_version(pairing), score_a=score_a, score_b=score_b, winner_id=winner_id,
+            games=sheet, by_td=True, override=True, submitted_by=by, note=note,
+        )
+        report._history_user = by
+        _save_report(report)
+        _confirm(report, pairing, by=by)
+        pairing.version += 1
+        pairing.save(update_fields=["version"])
+    return report
+
+
+def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
+    """Make a confirmed report the pairing's result and move the players on."""
+    token = _applying.set(True)
+    try:
+        if report.games:
+            sheet = _games_input(pairing, report.games)
+            match = pairing.match
+            if match is not None and match.games.exists():
+                if pairing.decided or match.finished:
+                    for _ in range(match.games.count()):
+                        match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
+                else:
+                    raise ValidationError({"games": [
+                        f"Games are being entered on match {match.pk}: finish the match there."]})
+            if match is None:
+                match = _match_for(pairing, by=by)
+            for number, game in enumerate(sheet, start=1):
+                match = games.game_record(match=match, number=number, game=game, by=by)
+            pairing.match = match
+        else:
+            match = pairing.match
+            if match is not None and match.games.exists():
+                raise ValidationError({"games": [
+                    f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
+            if match is None:
+                match = _match_for(pairing, by=by)
+            pairing.match = games.match_final_score_record(
+                match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
+            )
+    finally:
+        _applying.reset(token)
+    pairing.score_a, pairing.score_b = report.score_a, report.score_b
+    pairing.winner_id = report.winner_id
+    pairing.status = PairingStatus.FINISHED
+    pairing.decided_at = timezone.now()
+    pairing._history_user = by
+    pairing.save()
+    _advance(pairing.flight.tournament, pairing.flight, by=by)
+
+
+def pairing_match_changed(*, match: Match) -> None:
+    """A pairing's match changed through the games services: take its result when it ends.
+
+    A finished pairing whose winner would change is refused here: a TD corrects it with
+    `result_override`, which shows what it undoes downstream.
+    """
+    if _applying.get():
+        return
+    pairing = Pairing.objects.filter(match=match).select_related("flight__tournament", "round").first()
+    if pairing is None:
+        return
+    if pairing.decided:
+        if match.winner_id != pairing.winner_id:
+            raise ValidationError({"non_field_errors": [
+                f"This match decides {pairing.flight.name} {pairing.slot}: a TD corrects its result through the"
+                " tournament (result override), which shows what it changes downstream."]})
+        if (match.score_a, match.score_b) != (pairing.score_a, pairing.score_b):
+            _results_changed(pairing.flight.tournament_id)
+            pairing.score_a, pairing.score_b = match.score_a, match.score_b
+            pairing.save(update_fields=["score_a", "score_b"])
+        return
+    if not match.finished:
+        return
+    tournament = _lock_tournament(pairing.flight.tournament)
+    _results_changed(tournament.pk)
+    pairing.score_a, pairing.score_b = match.score_a, match.score_b
+    pairing.winner_id = match.winner_id
+    pairing.status = PairingStatus.WALKOVER if match.status == MatchStatus.FORFEITED else PairingStatus.FINISHED
+    pairing.decided_at = timezone.now()
+    pairing.version += 1
+    pairing.save()
+    _supersede_open(pairing)
+    _advance(tournament, pairing.flight)
+
+
+def pairing_match_will_change(*, match: Match) -> None:
+    """A games service is about to lock `match`, or the analysis about to store its figures: when
+    it decides a pairing, the tournament is locked first (the lock order of this package), and its
+    results version raised (the event's standings may count the match's PRs)."""
+    tournament_id = Pairing.objects.filter(match_id=match.pk).values_list("flight__tournament_id", flat=True).first()
+    if tournament_id is not None:
+        _results_changed(tournament_id)

@@ -1,0 +1,190 @@
+"""A player's own login: sign up (confirmed by e-mail), where a login lands, claiming his player
+record, and the TD's list of claims to decide. The rules are in `services.registration`."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from games.models import Player
+
+from ..models import (
+    ClaimStatus,
+    Flight,
+    PlayerAccount,
+    PlayerClaim,
+    Tournament,
+    WaitingEntry,
+)
+from ..services import registration
+from .common import error_text
+
+PLAYERS_FOUND = 20
+"""Players listed for a name typed in the claim search."""
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(label="User name", max_length=150, help_text="Letters, digits and @ . + - _ only.")
+    email = forms.EmailField(label="E-mail address", help_text="A link to confirm your login is sent there.")
+    password = forms.CharField(label="Password", widget=forms.PasswordInput, strip=False,
+                               help_text="At least 8 characters, not only digits, not like your name.")
+
+
+def _refusals(form, error: ValidationError) -> None:
+    for field, texts in error.message_dict.items():
+        for text in texts:
+            form.add_error(field if field in form.fields else None, text)
+
+
+def signup(request):
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            registration.account_signup(
+                username=data["username"], email=data["email"], password=data["password"],
+                confirm_url=lambda uid, token: request.build_absolute_uri(
+                    reverse("signup-confirm", args=[uid, token])),
+            )
+        except ValidationError as error:
+            _refusals(form, error)
+        else:
+            return render(request, "registration/signup_sent.html", {"email": data["email"]})
+    return render(request, "registration/signup.html", {"form": form},
+                  status=400 if form.is_bound and form.errors else 200)
+
+
+def signup_confirm(request, uid: str, token: str):
+    try:
+        user = registration.account_confirm(uid=uid, token=token)
+    except ValidationError as error:
+        return render(request, "registration/signup_invalid.html", {"reason": error_text(error)}, status=400)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, "Your e-mail address is confirmed. Welcome!")
+    return redirect("account")
+
+
+def landing(request):
+    """Where a login lands: a player on his own matches, a TD on his desk, anyone else on his account."""
+    if not request.user.is_authenticated:
+        return redirect("login")
+    if PlayerAccount.objects.filter(user=request.user).exists():
+        return redirect("my-matches")
+    if request.user.is_staff or Tournament.objects.filter(organisers=request.user).exists():
+        return redirect("desk")
+    return redirect("account")
+
+
+@login_required(login_url="login")
+def account(request):
+    """The login's page: its player (or a claim on one), and the password."""
+    user = request.user
+    mine = PlayerAccount.objects.filter(user=user).select_related("player").first()
+    if request.method == "POST" and request.POST.get("action") == "claim":
+        player = get_object_or_404(Player, pk=request.POST.get("player"))
+        try:
+            registration.claim_request(user=user, player=player, note=request.POST.get("note", ""))
+        except (ValidationError, PermissionDenied) as error:
+            messages.error(request, error_text(error))
+        else:
+            messages.success(request, f"Your claim on {player.name} is sent: a TD will confirm it.")
+        return redirect("account")
+    if request.method == "POST" and request.POST.get("action") == "match_emails" and mine:
+        registration.account_match_emails_set(account=mine, by=user, on=request.POST.get("match_emails") == "on")
+        messages.success(request, "You will get an e-mail for each new match." if request.POST.get("match_emails") == "on"
+                         else "You will get no more e-mails about new matches.")
+        return redirect("account")
+    claims = list(PlayerClaim.objects.filter(user=user).select_related("player").order_by("-created_at")[:5])
+    pending = next((c for c in claims if c.status == ClaimStatus.PENDING), None)
+    q = request.GET.get("q", "").strip()
+    found = []
+    if q and not mine and not pending:
+        found = list(Player.objects.filter(name__icontains=q).select_related("account")
+                     .only("id", "name", "country", "club", "account__user_id").order_by("name")[:PLAYERS_FOUND])
+    return render(request, "registration/account.html", {
+        "nav": "account", "mine": mine, "claims": claims, "pending": pending, "q": q, "found": found,
+        "decide": registration.claims_to_decide(user).exists(),
+    })
+
+
+@login_required(login_url="login")
+def claims(request):
+    """The claims a TD (or staff) may decide: approve, or refuse saying why."""
+    if request.method == "POST":
+        claim = get_object_or_404(PlayerClaim, pk=request.POST.get("claim"))
+        try:
+            if request.POST.get("action") == "approve":
+                registration.claim_approve(claim=claim, by=request.user)
+                messages.success(request, f"{claim.user.get_username()} is now {claim.player.name}.")
+            else:
+                registration.claim_refuse(claim=claim, by=request.user, reason=request.POST.get("reason", ""))
+                messages.success(request, f"The claim on {claim.player.name} is refused.")
+        except (ValidationError, PermissionDenied) as error:
+            messages.error(request, error_text(error))
+        return redirect("claims")
+    waiting = list(registration.claims_to_decide(request.user))
+    if not waiting and not request.user.is_staff and not Tournament.objects.filter(organisers=request.user).exists():
+        raise PermissionDenied("Only staff and TDs decide claims.")
+    return render(request, "registration/claims.html", {"nav": "account", "claims": waiting})
+
+
+def check_in_window(request, slug: str):
+    """A TD opens (or closes) the players' own check-in of a flight not yet drawn (POST)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    back = redirect(f"{reverse('event', args=[slug])}#check-in")
+    if request.method != "POST":
+        return back
+    flight = get_object_or_404(Flight, tournament=tournament, pk=request.POST.get("flight"))
+    try:
+        if request.POST.get("action") == "close":
+            registration.check_in_window_close(flight=flight, by=request.user)
+            messages.success(request, f"Check-in from the phone for {flight.name} is closed.")
+        else:
+            minutes = int(request.POST.get("minutes") or 0) if (request.POST.get("minutes") or "0").isdigit() else 0
+            flight = registration.check_in_window_open(flight=flight, by=request.user, minutes=minutes)
+            messages.success(request, f"Players of {flight.name} can check in from their phones until "
+                                      f"{timezone.localtime(flight.check_in_closes):%H:%M}.")
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, error_text(error))
+    return back
+
+
+def event_registration(request, slug: str):
+    """A player registers for a flight online or takes it back; a TD opens the registration (POST)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    back = redirect(f"{reverse('event', args=[slug])}#registration")
+    if request.method != "POST":
+        return back
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('event', args=[slug])}")
+    flight = get_object_or_404(Flight, tournament=tournament, pk=request.POST.get("flight"))
+    action = request.POST.get("action")
+    try:
+        if action == "open":
+            closes = parse_datetime(request.POST.get("closes") or "")
+            if closes is not None and timezone.is_naive(closes):
+                closes = timezone.make_aware(closes)
+            cap = request.POST.get("cap") or ""
+            registration.registration_open(flight=flight, by=request.user, closes=closes,
+                                           cap=int(cap) if cap.isdigit() else None)
+            messages.success(request, f"Online registration for {flight.name} is open.")
+        elif action == "cancel":
+            registration.registration_cancel(flight=flight, by=request.user)
+            messages.success(request, f"Your registration for {flight.name} is taken back.")
+        else:
+            made = registration.registration_enter(flight=flight, by=request.user)
+            if isinstance(made, WaitingEntry):
+                messages.success(request, f"{flight.name} is full: you are on the waiting list.")
+            else:
+                messages.success(request, f"You are registered for {flight.name}. Check in when the TD opens "
+                                          "check-in.")
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, error_text(error))
+    return back
