@@ -17,7 +17,7 @@ from .double_elimination import DoubleElimination
 from .errors import BracketUserError
 from .round_robin import RoundRobin, berger_table
 from .seeding import SeedingMethod, bracket_order, seed_competitors
-from .standings import Standing, TieBreak, standings
+from .standings import MatchPRs, Scoring, Standing, TieBreak, skill_points, standings
 from .swiss import Swiss, SwissSettings
 from .swiss_knockout import SwissKnockout, knockout_field
 
@@ -29,11 +29,13 @@ __all__ = [
     "FlightKind",
     "FlightSpec",
     "KnockoutEvent",
+    "MatchPRs",
     "Pairing",
     "Placing",
     "ProgressiveBracket",
     "Result",
     "RoundRobin",
+    "Scoring",
     "SeedingMethod",
     "SingleElimination",
     "Standing",
@@ -46,5 +48,6 @@ __all__ = [
     "knockout_field",
     "seed_competitors",
     "seeded_first_round",
+    "skill_points",
     "standings",
 ]

@@ -110,8 +110,10 @@ class Tree:
         nodes: Sequence[Node],
         results: Iterable[Result],
         final_slots: Sequence[str],
+        gone: Iterable[object] = (),
     ) -> None:
         self.name = name
+        self._gone = frozenset(gone)
         self._nodes = tuple(nodes)
         self._final_slots = tuple(final_slots)
         self._results = index_results(results, name)
@@ -174,8 +176,9 @@ class Tree:
                 f"{self.name} {node.slot} is {a} against {b}; {result.winner} did not play it."
             )
         loser = b if result.winner == a else a
-        # A walkover loser has withdrawn: he does not go on to another bracket.
-        passed_on = NOBODY if result.walkover else loser
+        # A walkover loser has withdrawn, and so has a loser in `gone`: neither goes on to
+        # another bracket; his place there is empty.
+        passed_on = NOBODY if result.walkover or loser in self._gone else loser
         return MatchState(
             node, MatchStatus.PLAYED, a, b, result.winner, passed_on, result.walkover
         )

@@ -15,7 +15,8 @@ winners' final.
 
 With ``bracket_reset`` (the default) the winners' bracket player has a life left: if he loses
 the first grand final, a second one decides the event. Without it, the first grand final
-decides. A player who loses by walkover is out at once.
+decides. A player who loses by walkover is out at once, and so is a winners' bracket loser
+who withdraws before his losers' match is drawn.
 
 Slots: "W<round>-<match>", "L<round>-<match>", "GF-1" and "GF-2".
 """
@@ -25,8 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ._tree import Feed, FeedKind, Node, Tree
-from .base import Competitor, Result, check_unique_ids, round_length
-from .elimination import FirstRound, check_first_round, elimination_nodes, seeded_first_round
+from .base import Competitor, CompetitorId, Result, check_unique_ids, round_length
+from .elimination import (
+    FirstRound,
+    check_first_round,
+    elimination_nodes,
+    seeded_first_round,
+)
 from .errors import BracketUserError
 
 
@@ -44,6 +50,8 @@ class DoubleElimination(Tree):
         bracket_reset: bool = True,
         results: Iterable[Result] = (),
         name: str = "Double elimination",
+        withdrawn: Iterable[CompetitorId] = (),
+        drawn_losers: Iterable[CompetitorId] = (),
     ) -> None:
         if len(competitors) < 2:
             raise BracketUserError(f"{name}: a knockout needs at least two players.")
@@ -123,7 +131,13 @@ class DoubleElimination(Tree):
             finals.append("GF-2")
         self.winners_rounds = rounds
         self.losers_rounds = losers_rounds
-        super().__init__(name, nodes, results, final_slots=finals)
+        self.withdrawn = frozenset(withdrawn)
+        self.drawn_losers = frozenset(drawn_losers)
+        # A winners' bracket loser who has withdrawn does not drop into the losers' bracket,
+        # unless his losers' match is drawn already (``drawn_losers``): then he stays and loses
+        # it by walkover rather than the bracket being drawn again without him.
+        super().__init__(name, nodes, results, final_slots=finals,
+                         gone=self.withdrawn - self.drawn_losers)
 
     def with_results(self, results: Iterable[Result]) -> DoubleElimination:
         """The same draw with another list of results."""
@@ -136,4 +150,6 @@ class DoubleElimination(Tree):
             bracket_reset=self.bracket_reset,
             results=results,
             name=self.name,
+            withdrawn=self.withdrawn,
+            drawn_losers=self.drawn_losers,
         )

@@ -375,6 +375,10 @@ class KnockoutEvent:
     Everything is derived from the seeded ``competitors``, the flight specs, the main flight's
     first round (the seeded draw unless given), the players who withdrew and the results per
     flight; nothing else needs to be kept between calls.
+
+    A withdrawn player does not enter a fed flight, unless he is one of ``drawn[name]``: the
+    players already drawn in that flight, who stay in it (and lose by walkover) instead of the
+    flight being drawn again without them.
     """
 
     def __init__(
@@ -385,6 +389,7 @@ class KnockoutEvent:
         results: Mapping[str, Iterable[Result]] | None = None,
         first_round: FirstRound | None = None,
         withdrawn: Iterable[CompetitorId] = (),
+        drawn: Mapping[str, Iterable[CompetitorId]] | None = None,
     ) -> None:
         results = results or {}
         if not flights or flights[0].kind is not FlightKind.MAIN or flights[0].feeders:
@@ -397,6 +402,7 @@ class KnockoutEvent:
             raise BracketUserError(f"There is no flight called {unknown[0]}.")
         by_id = check_unique_ids(competitors)
         withdrawn = frozenset(withdrawn)
+        drawn = {name: frozenset(players) for name, players in (drawn or {}).items()}
         self.specs = tuple(flights)
         self.flights: dict[str, SingleElimination | ProgressiveBracket] = {}
         main = flights[0]
@@ -427,7 +433,7 @@ class KnockoutEvent:
                 entrants.setdefault(feeder.entry_round, []).extend(
                     by_id[player]
                     for player in source.losers_of_round(feeder.source_round)
-                    if player not in withdrawn
+                    if player not in withdrawn or player in drawn.get(spec.name, ())
                 )
             for round_no in waiting:
                 entrants.pop(round_no, None)

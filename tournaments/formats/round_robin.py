@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, round_length
 from .errors import BracketUserError
-from .standings import Standing, TieBreak, records, standings
+from .standings import MatchPRs, Scoring, Standing, TieBreak, records, standings
 
 DEFAULT_ROUND_ROBIN_TIE_BREAKS = (TieBreak.HEAD_TO_HEAD, TieBreak.SONNEBORN_BERGER)
 
@@ -48,6 +48,8 @@ class RoundRobin:
         lengths: Sequence[int] = (),
         results: Iterable[Result] = (),
         tie_breaks: Sequence[TieBreak] = DEFAULT_ROUND_ROBIN_TIE_BREAKS,
+        scoring: Scoring = Scoring.WINS,
+        prs: MatchPRs | None = None,
         name: str = "Round robin",
     ) -> None:
         if len(competitors) < 2:
@@ -56,6 +58,8 @@ class RoundRobin:
         self.name = name
         self.competitors = tuple(sorted(competitors, key=lambda c: c.seed))
         self.tie_breaks = tuple(tie_breaks)
+        self.scoring = scoring
+        self.prs = dict(prs or {})
         self.results = tuple(results)
         size = len(self.competitors) + len(self.competitors) % 2
         number = {i: c.id for i, c in enumerate(self.competitors, start=1)}
@@ -80,7 +84,7 @@ class RoundRobin:
             rounds.append(tuple(tables))
         self.rounds = tuple(rounds)
         self.pairings = tuple(p for r in self.rounds for p in r)
-        self._records = records(self.competitors, self.pairings, self.results, name)
+        self._records = records(self.competitors, self.pairings, self.results, name, self.prs)
         reported = {r.slot for r in self.results}
         self._missing = [p for p in self.pairings if not p.is_bye and p.slot not in reported]
 
@@ -94,7 +98,7 @@ class RoundRobin:
         return not self._missing
 
     def standings(self) -> tuple[Standing, ...]:
-        """Points (wins), then the tie-breaks in order; a bye scores nothing."""
+        """Points (wins, and skill when scored), then the tie-breaks in order; a bye scores no win."""
         return standings(
             self.competitors,
             self.pairings,
@@ -102,6 +106,8 @@ class RoundRobin:
             tie_breaks=self.tie_breaks,
             bye_points=0,
             flight=self.name,
+            scoring=self.scoring,
+            prs=self.prs,
         )
 
     def opponents(self, player: CompetitorId) -> tuple[CompetitorId, ...]:

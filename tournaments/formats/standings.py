@@ -1,14 +1,20 @@
 """Standings for formats where everyone keeps playing: Swiss and round robin.
 
 A backgammon match has a winner, so a player's points are his wins, plus the points a bye is
-worth in the format. Players level on points are separated by tie-breaks in the order the TD
-chose; players still level after every tie-break share a rank and are listed by seed.
+worth in the format. Some federations also score skill: a second point per match for the
+player who played it better by the analysis (`Scoring.WIN_AND_SKILL`). Players level on points
+are separated by tie-breaks in the order the TD chose; players still level after every
+tie-break share a rank and are listed by seed.
+
+The analysis comes in as `MatchPRs`: for each analysed match (by slot), each player's PR
+(Performance Rating: equity lost per decision x 500; lower is better).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, index_results
@@ -26,6 +32,41 @@ class TieBreak(enum.Enum):
     """The sum of the points of every opponent beaten."""
     HEAD_TO_HEAD = "head_to_head"
     """Wins against the other players still level at that point of the order."""
+    PR = "pr"
+    """The average PR over the player's analysed matches in this flight; lower is better, and a
+    player with no analysed match ranks after those with one."""
+
+
+class Scoring(enum.Enum):
+    """How a match is scored."""
+
+    WINS = "wins"
+    """One point for the win; a bye is worth the format's bye points."""
+    WIN_AND_SKILL = "win_and_skill"
+    """One point for the win and one for skill: the skill point goes to the player whose PR in
+    that match is at least `SKILL_MARGIN` lower, else half to each (half each too when the match
+    was not analysed). A bye is worth the format's bye points plus a half; a walkover gives its
+    winner the win and a half, and the player who did not play nothing."""
+
+
+SKILL_MARGIN = 1.0
+"""How much lower a player's PR in a match must be for him to take the whole skill point."""
+
+MatchPRs = Mapping[str, Mapping[CompetitorId, float]]
+"""Each analysed match's PR per player, by slot: ``{"R1-2": {17: 5.4, 23: 9.1}}``."""
+
+
+def skill_points(pairing: Pairing, prs: Mapping[CompetitorId, float] | None) -> dict[CompetitorId, float]:
+    """The skill point of one played match: 1 to the clearly better player, else 0.5 each."""
+    a, b = pairing.a, pairing.b
+    if not prs or a not in prs or b not in prs:
+        return {a: 0.5, b: 0.5}
+    # PRs are stored to many digits: a margin of exactly SKILL_MARGIN counts, whatever the rounding.
+    if prs[b] - prs[a] >= SKILL_MARGIN - 1e-9:
+        return {a: 1.0, b: 0.0}
+    if prs[a] - prs[b] >= SKILL_MARGIN - 1e-9:
+        return {a: 0.0, b: 1.0}
+    return {a: 0.5, b: 0.5}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +79,10 @@ class Standing:
     wins: int
     losses: int
     byes: int
-    tie_breaks: tuple[tuple[TieBreak, float], ...]
+    tie_breaks: tuple[tuple[TieBreak, float | None], ...]
+    """Each tie-break's value; the PR is None for a player with no analysed match."""
 
-    def tie_break(self, kind: TieBreak) -> float:
+    def tie_break(self, kind: TieBreak) -> float | None:
         """The value of one tie-break."""
         return dict(self.tie_breaks)[kind]
 
@@ -53,6 +95,21 @@ class _Record:
     byes: int = 0
     beaten: list = field(default_factory=list)
     lost_to: list = field(default_factory=list)
+    skill: float = 0.0
+    """Skill points from matches played and walkovers won (byes are counted apart)."""
+    prs: list = field(default_factory=list)
+    """His PR in each analysed match."""
+
+    def points(self, scoring: Scoring, bye_points: float) -> float:
+        points = self.wins + bye_points * self.byes
+        if scoring is Scoring.WIN_AND_SKILL:
+            points += self.skill + 0.5 * self.byes
+        return points
+
+    @property
+    def pr(self) -> float | None:
+        """His average PR over his analysed matches, or None without one."""
+        return math.fsum(self.prs) / len(self.prs) if self.prs else None
 
 
 def records(
@@ -60,8 +117,11 @@ def records(
     pairings: Iterable[Pairing],
     results: Iterable[Result],
     flight: str,
+    prs: MatchPRs | None = None,
 ) -> dict[CompetitorId, _Record]:
-    """Each player's wins, losses, byes and opponents from the pairings and their results."""
+    """Each player's wins, losses, byes, opponents, skill points and PRs from the pairings, their
+    results and the analysed matches' PRs."""
+    prs = prs or {}
     by_id = check_unique_ids(competitors)
     indexed = index_results(results, flight)
     table = {c.id: _Record(c) for c in competitors}
@@ -91,6 +151,15 @@ def records(
         table[result.winner].beaten.append(loser)
         table[loser].losses += 1
         table[loser].lost_to.append(result.winner)
+        if result.walkover:
+            table[result.winner].skill += 0.5
+            continue
+        analysed = prs.get(pairing.slot)
+        for player, skill in skill_points(pairing, analysed).items():
+            table[player].skill += skill
+        if analysed and all(player in analysed for player in pairing.players):
+            for player in pairing.players:
+                table[player].prs.append(float(analysed[player]))
     unknown = sorted(set(indexed) - seen)
     if unknown:
         raise BracketUserError(f"{flight} has no match {unknown[0]}.")
@@ -105,16 +174,29 @@ def standings(
     tie_breaks: Sequence[TieBreak],
     bye_points: float = 1,
     flight: str = "Swiss",
+    scoring: Scoring = Scoring.WINS,
+    prs: MatchPRs | None = None,
 ) -> tuple[Standing, ...]:
-    """The standings: points first, then the tie-breaks in the given order."""
+    """The standings: points first, then the tie-breaks in the given order.
+
+    ``prs`` (the analysed matches' PRs by slot) count for `Scoring.WIN_AND_SKILL` and
+    `TieBreak.PR`; without them every match is scored as not analysed.
+    """
     if len(set(tie_breaks)) != len(tie_breaks):
         raise BracketUserError("A tie-break is listed twice.")
-    table = records(competitors, pairings, results, flight)
-    points = {pid: r.wins + bye_points * r.byes for pid, r in table.items()}
-    values: dict[TieBreak, dict[CompetitorId, float]] = {}
+    table = records(competitors, pairings, results, flight, prs)
+    points = {pid: r.points(scoring, bye_points) for pid, r in table.items()}
+    values: dict[TieBreak, dict[CompetitorId, float | None]] = {}
+    order: dict[TieBreak, dict[CompetitorId, float]] = {}
     for kind in tie_breaks:
         if kind is TieBreak.HEAD_TO_HEAD:
             values[kind] = {}
+            continue
+        if kind is TieBreak.PR:
+            values[kind] = {pid: record.pr for pid, record in table.items()}
+            # Lower is better and none ranks last: split on the negated PR, rounded so that two
+            # equal averages summed in another order stay equal.
+            order[kind] = {pid: -math.inf if pr is None else -round(pr, 9) for pid, pr in values[kind].items()}
             continue
         values[kind] = {}
         for pid, record in table.items():
@@ -136,7 +218,7 @@ def standings(
                 members = set(group)
                 for pid in group:
                     values[kind][pid] = sum(1 for o in table[pid].beaten if o in members)
-        groups = _split(groups, values[kind])
+        groups = _split(groups, order.get(kind, values[kind]))
 
     lines: list[Standing] = []
     rank = 1

@@ -2,7 +2,8 @@
 
 There are no colours in backgammon, so a Swiss round only has to decide who plays whom:
 
-* players are ranked by points, then by seed; players on the same points form a score group
+* players are ranked by points (the standings' points, skill points included when the flight
+  scores them), then by seed; players on the same points form a score group
   and are paired top half against bottom half (in a group of six, 1 v 4, 2 v 5, 3 v 6);
 * when a group cannot be paired inside itself (it is odd, or only rematches are left) its
   lowest player floats down to the next group;
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, round_length
 from .errors import BracketUserError
-from .standings import Standing, TieBreak, records, standings
+from .standings import MatchPRs, Scoring, Standing, TieBreak, records, standings
 
 DEFAULT_SWISS_TIE_BREAKS = (
     TieBreak.BUCHHOLZ,
@@ -31,6 +32,9 @@ DEFAULT_SWISS_TIE_BREAKS = (
     TieBreak.SONNEBORN_BERGER,
     TieBreak.HEAD_TO_HEAD,
 )
+
+BYE_POINTS = 1
+"""A Swiss bye is worth a win."""
 
 SEARCH_BOUND = 200_000
 """The most pairing steps tried before rematches are allowed (a safety bound for huge fields)."""
@@ -48,13 +52,16 @@ class SwissSettings:
     """The tie-breaks after points, in order."""
     lengths: tuple[int, ...] = ()
     """Match length for each round; rounds past the end keep the last length."""
+    scoring: Scoring = Scoring.WINS
+    """How a match is scored: the win only, or the win and the skill point."""
 
 
 class Swiss:
     """A Swiss flight: its players, the rounds paired so far and their results.
 
     ``pairings`` are every round already paired (by this class or by hand), ``results`` the
-    winners reported, ``withdrawn`` the players who left; that is all the state there is.
+    winners reported, ``withdrawn`` the players who left, ``prs`` the PRs of the matches analysed
+    so far (for skill points and the PR tie-break); that is all the state there is.
     """
 
     def __init__(
@@ -65,6 +72,7 @@ class Swiss:
         pairings: Iterable[Pairing] = (),
         results: Iterable[Result] = (),
         withdrawn: Iterable[CompetitorId] = (),
+        prs: MatchPRs | None = None,
         name: str = "Swiss",
     ) -> None:
         if len(competitors) < 2:
@@ -76,7 +84,9 @@ class Swiss:
         self.pairings = tuple(pairings)
         self.results = tuple(results)
         self.withdrawn = frozenset(withdrawn)
-        self._records = records(self.competitors, self.pairings, self.results, name)
+        self.prs = dict(prs or {})
+        self._records = records(self.competitors, self.pairings, self.results, name, self.prs)
+        self._points = {pid: r.points(settings.scoring, BYE_POINTS) for pid, r in self._records.items()}
         self.rounds_paired = max((p.round_no for p in self.pairings), default=0)
         reported = {r.slot for r in self.results}
         self._missing = [p.slot for p in self.pairings if not p.is_bye and p.slot not in reported]
@@ -85,9 +95,8 @@ class Swiss:
     # -- who is still in -----------------------------------------------------------------
 
     def points(self, player: CompetitorId) -> float:
-        """A player's points so far (wins and byes)."""
-        record = self._records[player]
-        return record.wins + record.byes
+        """A player's points so far (wins, byes and, when scored, skill): the standings' points."""
+        return self._points[player]
 
     def is_out(self, player: CompetitorId) -> bool:
         """True when the player withdrew or reached the losses that put him out."""
@@ -223,8 +232,10 @@ class Swiss:
             self.pairings,
             self.results,
             tie_breaks=self.settings.tie_breaks,
-            bye_points=1,
+            bye_points=BYE_POINTS,
             flight=self.name,
+            scoring=self.settings.scoring,
+            prs=self.prs,
         )
 
 

@@ -8,10 +8,12 @@ placed after them by his Swiss rank, players who share a rank sharing a band (6-
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from .base import Competitor, CompetitorId, Placing, Result
 from .elimination import SingleElimination
 from .errors import BracketUserError
+from .standings import MatchPRs
 from .swiss import Swiss, SwissSettings
 
 
@@ -64,22 +66,17 @@ class SwissKnockout:
         knockout_results: Iterable[Result] = (),
         withdrawn: Iterable[CompetitorId] = (),
         knockout_players: Iterable[CompetitorId] = (),
+        swiss_prs: MatchPRs | None = None,
     ) -> None:
         if qualifiers > len(competitors):
             raise BracketUserError(
                 f"{qualifiers} players are to qualify from a field of {len(competitors)}."
             )
-        base = swiss_settings or SwissSettings()
-        settings = SwissSettings(
-            rounds=swiss_rounds,
-            out_after_losses=base.out_after_losses,
-            tie_breaks=base.tie_breaks,
-            lengths=base.lengths,
-        )
+        settings = replace(swiss_settings or SwissSettings(), rounds=swiss_rounds)
         withdrawn = frozenset(withdrawn)
         self.swiss = Swiss(
             competitors, settings, pairings=swiss_pairings, results=swiss_results,
-            withdrawn=withdrawn, name="Swiss",
+            withdrawn=withdrawn, prs=swiss_prs, name="Swiss",
         )
         knockout_results = tuple(knockout_results)
         self.knockout: SingleElimination | None = None
