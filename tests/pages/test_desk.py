@@ -1,0 +1,292 @@
+"""The TD's desk: the match queue and its inline results, tables, walkovers, pasted entries,
+dispute rulings, the projector, slips, and bad ids refused with 400."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services as games
+from tournaments import services as events
+from tournaments.models import Pairing, ResultReport
+
+from .conftest import build_knockout, make_players
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def event(td):
+    return build_knockout(td, make_players(8), name="Desk Open", results_rounds=0)
+
+
+def open_pairings(tournament):
+    return list(Pairing.objects.filter(flight__tournament=tournament, status="pending", player_b__isnull=False)
+                .select_related("player_a", "player_b", "round", "flight__tournament").order_by("id"))
+
+
+def score(client, tournament, pairing, a, b, *, version=None, htmx=True):
+    return client.post(f"/desk/{tournament.slug}/", {
+        "action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version if version is None
+        else version, f"p{pairing.pk}-score_a": a, f"p{pairing.pk}-score_b": b}, headers=HX if htmx else {})
+
+
+def test_an_inline_result_answers_with_the_queue_and_focuses_the_next_match(td_client, event):
+    first, second = open_pairings(event)[:2]
+    response = score(td_client, event, first, 5, 2)
+    html = response.content.decode()
+    assert response.status_code == 200 and html.startswith('<div id="desk-main"')
+    assert f'data-focus="p{second.pk}-a"' in html
+    assert f"R1-1: {first.player_a.name} 5–2 {first.player_b.name} recorded." in html
+    first.refresh_from_db()
+    assert (first.status, first.score_a, first.score_b) == ("finished", 5, 2)
+
+
+def test_a_refused_score_stays_beside_its_fields_with_what_was_typed(td_client, event):
+    first = open_pairings(event)[0]
+    response = score(td_client, event, first, 3, 2)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert f'<p class="q-err" id="p{first.pk}-err" role="alert">' in html
+    assert "not over" in html or "does not finish" in html or "5-point" in html
+    assert f'name="p{first.pk}-score_a" min="0" max="999" value="3"' in html
+    assert f'name="p{first.pk}-score_b" min="0" max="999" value="2"' in html
+    assert f'data-focus="p{first.pk}-a"' in html
+    # A form drawn before someone else's change is a conflict, said in the same place.
+    stale = score(td_client, event, first, 5, 2, version=first.version + 3)
+    assert stale.status_code == 409 and "changed by someone else" in stale.content.decode()
+
+
+def test_without_script_a_result_redirects_back_to_its_row(td_client, event):
+    first = open_pairings(event)[0]
+    response = score(td_client, event, first, 5, 1, htmx=False)
+    assert response.status_code == 302 and response["Location"] == f"/desk/{event.slug}/#pairing-{first.pk}"
+
+
+@pytest.mark.parametrize("bad", ["abc", "1.5", "1e3", "", "-1"])
+def test_malformed_ids_and_versions_answer_400(td_client, event, bad):
+    first = open_pairings(event)[0]
+    url = f"/desk/{event.slug}/"
+    flight = event.flights.get(name="Main")
+    posts = [
+        {"action": "score", "pairing": bad, f"p{first.pk}-version": first.version},
+        {"action": "score", "pairing": first.pk, f"p{first.pk}-version": bad, f"p{first.pk}-score_a": 5,
+         f"p{first.pk}-score_b": 1},
+        {"action": "walkover", "pairing": first.pk, "winner": bad, f"p{first.pk}-version": first.version},
+        {"action": "walkover", "pairing": first.pk, "winner": first.player_a_id, f"p{first.pk}-version": bad},
+        {"action": "table", "pairing": first.pk, f"p{first.pk}-version": bad},
+        {"action": "start_round", "flight": flight.pk, "version": bad},
+        {"action": "check_in", "entry": bad},
+        {"action": "enter", "player": bad, "flight": flight.pk},
+        {"action": "confirm", "report": bad},
+        {"action": "rule", "pairing": first.pk, "from_report": bad},
+    ]
+    for body in posts:
+        assert td_client.post(url, body).status_code == 400, body
+        assert td_client.post(url, body, headers=HX).status_code == 400, body
+    assert td_client.get(f"/desk/{event.slug}/slips/", {"round": bad}).status_code == (400 if bad else 200)
+    assert td_client.post(f"/desk/{event.slug}/pairings/{first.pk}/", {
+        "version": bad, "score_a": 5, "score_b": 1}).status_code == 400
+
+
+def test_tables_are_offered_in_order_keeping_the_reserved_ones(td_client, td, event):
+    events.tables_set(tournament=event, count=4, reserved=[{"table": 1, "flight": "Consolation"}], by=td)
+    fourth = open_pairings(event)[3]
+    html = td_client.get(f"/desk/{event.slug}/").content.decode()
+    assert "Call to table 2</button>" in html and "Call to table 4</button>" in html
+    assert "Call to table 1</button>" not in html  # kept for the consolation
+    td_client.post(f"/desk/{event.slug}/", {"action": "call_all"}, headers=HX)
+    seated = [p.table for p in open_pairings(event)]
+    assert seated == ["2", "3", "4", ""]
+    # The TD moves a match; a table in use is refused with the match that holds it.
+    refused = td_client.post(f"/desk/{event.slug}/", {
+        "action": "table", "pairing": fourth.pk, f"p{fourth.pk}-version": fourth.version + 0,
+        f"p{fourth.pk}-table": "2"}, headers=HX)
+    assert refused.status_code == 409 and "Table 2 is taken by Main R1-1: free it first." in refused.content.decode()
+    nowhere = td_client.post(f"/desk/{event.slug}/", {
+        "action": "table", "pairing": fourth.pk, f"p{fourth.pk}-version": fourth.version,
+        f"p{fourth.pk}-table": "9"}, headers=HX)
+    assert nowhere.status_code == 400 and "There is no table 9: tables run from 1 to 4." in nowhere.content.decode()
+
+
+def test_a_no_show_gives_the_match_with_its_reason_kept(td_client, event):
+    first = open_pairings(event)[0]
+    response = td_client.post(f"/desk/{event.slug}/", {
+        "action": "walkover", "pairing": first.pk, "winner": first.player_b_id,
+        f"p{first.pk}-version": first.version, f"p{first.pk}-reason": ""}, headers=HX)
+    assert response.status_code == 200
+    first.refresh_from_db()
+    assert (first.status, first.winner_id) == ("walkover", first.player_b_id)
+    assert first.walkover_reason == f"{first.player_a.name} did not show up"
+    assert first.match.rated is False
+    assert first.walkover_reason in response.content.decode()
+
+
+def test_draw_controls_say_why_they_cannot_work(client, staff_user):
+    client.force_login(staff_user)
+    client.post("/desk/", {"name": "Empty Cup", "start_date": "2026-11-22"})
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.get(name="Empty Cup")
+    client.post(f"/desk/{tournament.slug}/", {"action": "flight", "flight-name": "Main",
+                                              "flight-format": "single_elimination", "flight-kind": "main",
+                                              "flight-lengths": "5", "flight-seeding": "manual"})
+    html = client.get(f"/desk/{tournament.slug}/").content.decode()
+    assert 'disabled aria-describedby="why-start-' in html and "Take entries first." in html
+    assert "Start the next round" not in html
+
+
+def test_a_pasted_list_matches_known_players_and_asks_only_about_real_ambiguities(td_client, td):
+    tournament = build_knockout(td, make_players(2), name="Paste Cup", results_rounds=0)
+    from tournaments.models import Flight, Tournament
+
+    draft = Tournament.objects.get(pk=tournament.pk)
+    flight = events.flight_create(tournament=draft, name="Side", format="swiss", lengths=[3], swiss_rounds=3, by=td)
+    known = games.player_create(name="Lena Voss", club="Kiel")
+    games.player_create(name="Ola Dahl", club="Oslo BG")
+    bergen = games.player_create(name="Ola Dahl", club="Bergen BG", confirm_duplicate=True)
+    text = "name,club,country,rating id\nLena Voss,Kiel,DE,\nOla Dahl,,NO,\nNew Comer,Rome,IT,IT-77\n"
+    url = f"/desk/{tournament.slug}/"
+    asked = td_client.post(url, {"action": "paste", "flight": flight.pk, "paste-text": text}, headers=HX)
+    html = asked.content.decode()
+    assert asked.status_code == 400
+    assert "2 players are called Ola Dahl:" in html and "Use this player: Ola Dahl" in html
+    assert "known: Kiel" in html and "new player" in html
+    assert Flight.objects.get(pk=flight.pk).entries.count() == 0
+    done = td_client.post(url, {"action": "paste", "flight": flight.pk, "paste-text": text,
+                                "use-3": bergen.pk}, headers=HX)
+    assert done.status_code == 200 and "3 players entered in Side." in done.content.decode()
+    entered = set(Flight.objects.get(pk=flight.pk).entries.values_list("player__name", "player__club"))
+    assert entered == {("Lena Voss", "Kiel"), ("Ola Dahl", "Bergen BG"), ("New Comer", "Rome")}
+    assert Flight.objects.get(pk=flight.pk).entries.filter(player=known).exists()
+
+
+def test_feeders_are_a_form_not_a_language(client, staff_user):
+    client.force_login(staff_user)
+    client.post("/desk/", {"name": "Fed Cup", "start_date": "2026-11-22"})
+    from tournaments.models import Flight, Tournament
+
+    tournament = Tournament.objects.get(name="Fed Cup")
+    desk = f"/desk/{tournament.slug}/"
+    base = {"action": "flight", "flight-format": "single_elimination", "flight-lengths": "5", "flight-seeding": "manual"}
+    client.post(desk, {**base, "flight-name": "Main", "flight-kind": "main"})
+    client.post(desk, {**base, "flight-name": "Consolation", "flight-kind": "consolation",
+                       "flight-feeder_source": "Main", "flight-feeder_rounds": "1, 2", "flight-feeder_entry_round": 1})
+    main = Flight.objects.get(tournament=tournament, name="Main")
+    assert Flight.objects.get(tournament=tournament, name="Consolation").feeders == [
+        {"source_id": main.pk, "source_round": 1, "entry_round": 1},
+        {"source_id": main.pk, "source_round": 2, "entry_round": 2}]
+    refused = client.post(desk, {**base, "flight-name": "Last chance", "flight-kind": "last_chance",
+                                 "flight-feeder_source": "Main", "flight-feeder_rounds": "one"})
+    assert refused.status_code == 400
+    assert "Write the rounds of Main whose losers it takes, e.g. 1 or 1, 2." in refused.content.decode()
+
+
+def test_a_swiss_added_at_the_desk_scores_skill_until_the_td_changes_it(client, staff_user):
+    client.force_login(staff_user)
+    client.post("/desk/", {"name": "Skill Cup", "start_date": "2026-11-22"})
+    from tournaments.models import Flight, Tournament
+
+    tournament = Tournament.objects.get(name="Skill Cup")
+    desk = f"/desk/{tournament.slug}/"
+    client.post(desk, {"action": "flight", "flight-name": "Swiss", "flight-format": "swiss", "flight-kind": "main",
+                       "flight-lengths": "5", "flight-seeding": "manual", "flight-swiss_rounds": 4,
+                       "flight-scoring": "win_and_skill"})
+    flight = Flight.objects.get(tournament=tournament, name="Swiss")
+    assert flight.scoring == "win_and_skill"
+    html = client.get(desk).content.decode()
+    assert f'name="f{flight.pk}-scoring"' in html
+    prefix = f"f{flight.pk}-"
+    client.post(desk, {"action": "settings", "flight": flight.pk, prefix + "version": flight.version,
+                       prefix + "lengths": "5, 7", prefix + "seeding": "manual", prefix + "swiss_rounds": 4,
+                       prefix + "scoring": "wins"})
+    assert (Flight.objects.get(pk=flight.pk).scoring, Flight.objects.get(pk=flight.pk).lengths) == ("wins", [5, 7])
+    refused = client.post(desk, {"action": "flight", "flight-name": "Cup", "flight-format": "single_elimination",
+                                 "flight-kind": "main", "flight-lengths": "5", "flight-seeding": "manual",
+                                 "flight-scoring": "win_and_skill"})
+    assert refused.status_code == 400 and "Only a Swiss" in refused.content.decode()
+
+
+def disputed(event, a, b, reason="I won"):
+    users = get_user_model()
+    first = open_pairings(event)[0]
+    ua, ub = users.objects.create_user("ua"), users.objects.create_user("ub")
+    staff = users.objects.create_user("linker2", is_staff=True)
+    events.player_account_link(player=first.player_a, user=ua, by=staff)
+    events.player_account_link(player=first.player_b, user=ub, by=staff)
+    earlier = events.result_report(pairing=first, by=ub, score_a=2, score_b=5)
+    report = events.result_report(pairing=first, by=ua, score_a=a, score_b=b)
+    events.result_dispute(report=report, by=ub, reason=reason)
+    return first, report, earlier
+
+
+def test_a_dispute_shows_both_versions_and_is_ruled_with_one_click(td_client, event):
+    first, _, earlier = disputed(event, 5, 3, reason="I won 5-2")
+    html = td_client.get(f"/desk/{event.slug}/").content.decode()
+    assert f"{first.player_b.name} disputed the result {first.player_a.name} reported" in html
+    assert "Uphold 5–3" in html and f"Accept version {earlier.version}: 2–5" in html
+    assert f'id="p{first.pk}-a"' not in html  # a disputed match is no longer "to play"
+    assert "1 open dispute" in td_client.get("/desk/").content.decode()
+    td_client.post(f"/desk/{event.slug}/", {"action": "rule", "pairing": first.pk, "from_report": earlier.pk,
+                                            f"rule{first.pk}-version": Pairing.objects.get(pk=first.pk).version},
+                   headers=HX)
+    first.refresh_from_db()
+    assert (first.status, first.winner_id, first.score_a, first.score_b) == ("finished", first.player_b_id, 2, 5)
+    assert ResultReport.objects.filter(pairing=first, status="disputed").count() == 0
+
+
+def test_upholding_a_disputed_report_confirms_it(td_client, event):
+    first, report, _ = disputed(event, 5, 3)
+    td_client.post(f"/desk/{event.slug}/", {"action": "confirm", "report": report.pk}, headers=HX)
+    first.refresh_from_db()
+    assert (first.status, first.score_a, first.score_b) == ("finished", 5, 3)
+
+
+def test_projector_shows_the_round_with_its_tables(td_client, td, event):
+    events.tables_set(tournament=event, count=8, by=td)
+    first = open_pairings(event)[0]
+    events.pairing_table_set(pairing=first, table="3", by=td)
+    html = td_client.get(f"/desk/{event.slug}/projector/").content.decode()
+    assert '<body class="projector">' in html and 'hx-trigger="every 20s"' in html
+    assert f'<span class="pj-table">3</span>\n    <span class="pj-name">{first.player_a.name}</span>' in html
+    fragment = td_client.get(f"/desk/{event.slug}/projector/", headers=HX).content.decode()
+    assert fragment.startswith('<section class="pj-panel"')
+
+
+def test_slips_carry_a_qr_code_and_rows_fitted_to_the_length(td_client, event):
+    html = td_client.get(f"/desk/{event.slug}/slips/").content.decode()
+    assert html.count('class="slip"') == 4 and html.count("<svg") == 4
+    # A 5-point match: at most nine games; the slip has nine rows.
+    first_slip = html.split('class="slip"')[1]
+    assert first_slip.count("<tr><td>") == 9
+
+
+def test_a_slip_s_qr_code_is_segno_s_own_svg_and_is_kept_by_address(td_client, event):
+    import segno
+    from django.core.cache import cache
+
+    from tournaments import qr
+
+    for url in ["http://testserver/me/#pairing-7", "https://crawford.example.org/me/#pairing-123456789"]:
+        assert qr.svg(url) == segno.make_qr(url, error="m", boost_error=False, mask=0).svg_inline(
+            scale=2, border=1, omitsize=True)
+    cache.clear()
+    drawn = td_client.get(f"/desk/{event.slug}/slips/").content.split(b'<div class="slips">')[1]
+    pairing = open_pairings(event)[0]
+    url = f"http://testserver/me/#pairing-{pairing.pk}"
+    assert qr.svgs([url]) == {url: qr.svg(url)} and qr.svg(url).encode() in drawn
+    again = td_client.get(f"/desk/{event.slug}/slips/").content.split(b'<div class="slips">')[1]
+    assert again == drawn and drawn.count(b"<svg") == 4  # the second time, from the cache
+
+
+def test_a_started_flight_s_entries_and_a_match_s_more_are_fetched_when_opened(td_client, event):
+    flight = event.flights.get(name="Main")
+    first = open_pairings(event)[0]
+    desk = td_client.get(f"/desk/{event.slug}/").content.decode()
+    assert f'hx-get="/desk/{event.slug}/flights/{flight.pk}/entries/"' in desk and "Withdraw a player" not in desk
+    fragment = td_client.get(f"/desk/{event.slug}/flights/{flight.pk}/entries/", headers=HX).content.decode()
+    assert fragment.startswith('<table class="entries">') and fragment.count("<option value=") == 8
+    page = td_client.get(f"/desk/{event.slug}/flights/{flight.pk}/entries/").content.decode()
+    assert "Back to the desk" in page and "Withdraw a player" in page
+    more = td_client.get(f"/desk/{event.slug}/pairings/{first.pk}/more/", headers=HX).content.decode()
+    assert f"No-show: {first.player_a.name}" in more and f'name="p{first.pk}-table"' in more
+    assert td_client.get(f"/desk/{event.slug}/pairings/999999/more/").status_code == 404
