@@ -1,0 +1,17 @@
+"""Celery tasks of the events. They call services and hold no rules of their own."""
+
+from smtplib import SMTPException
+
+from celery import shared_task
+
+from .services import notifications
+
+
+@shared_task(name="tournaments.pairings_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(SMTPException, OSError), retry_backoff=30, retry_backoff_max=1800, retry_jitter=True,
+             max_retries=8)
+def pairings_notify(pairing_ids: list[int]) -> int:
+    """E-mail the players of newly drawn pairings; a mail server that fails is tried again later,
+    waiting longer each time (about 30 s, 1 min, 2 min, ... up to half an hour). Returns the
+    e-mails sent."""
+    return notifications.pairing_notices_send(pairing_ids=pairing_ids)
