@@ -7,6 +7,13 @@ PORT ?= 8000
 
 .PHONY: run test venv migrate demo bench clean
 
+# A .venv made by an older Python (Debian 12's 3.11, say) cannot run Django 6.1: remove it, so the
+# rules below build it again with the Python scripts/find-python picks.
+ifeq ($(shell [ -x $(PY) ] && ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && echo old),old)
+$(info $(VENV) was made with a Python older than 3.12: rebuilding it.)
+$(shell rm -rf $(VENV))
+endif
+
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -15,11 +22,12 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 venv: $(VENV)/.installed
 
+# Local runs use DEBUG=1 (and with it a local secret key); production sets SECRET_KEY instead.
 migrate: venv
-	$(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py seed_demo
+	DEBUG=1 $(PY) manage.py seed_demo
 
 run: demo
 	@echo "Crawford is at http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, user demo / demo-password)"
@@ -32,4 +40,4 @@ bench: venv
 	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .hypothesis
+	rm -rf $(VENV) db.sqlite3 staticfiles .local-secret-key .pytest_cache .hypothesis

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import secrets
 import statistics
 import sys
 import time
@@ -23,6 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DATABASE_URL", "sqlite:////tmp/crawford-bench-pages.sqlite3")
+# Measured as production runs (DEBUG off), with a throwaway key and no HTTPS redirect.
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+os.environ.setdefault("SECURE_HTTPS", "0")
 
 import django  # noqa: E402
 
@@ -72,6 +76,11 @@ def build(rng: random.Random) -> dict:
     for i, pairing in enumerate(Pairing.objects.filter(flight=main, round__number=1, status="pending")
                                 .select_related("round", "flight__tournament")):
         events.result_report(pairing=pairing, by=td, score_a=7 if i % 3 else 2, score_b=4 if i % 3 else 7)
+    # Sixty-four tables, the last four kept for the consolation; round 2 called to its tables.
+    events.tables_set(tournament=tournament, count=64, by=td,
+                      reserved=[{"table": n, "flight": "Consolation"} for n in range(61, 65)])
+    events.tables_call(tournament=tournament, pairings=list(Pairing.objects.filter(
+        flight__tournament=tournament, status="pending", player_b__isnull=False)), by=td)
 
     position, side, moves = Position.initial(), 0, []
     for move in range(60):
@@ -134,9 +143,10 @@ def build(rng: random.Random) -> dict:
     return {"tournament": tournament, "star": star, "sheet": sheet, "td": td, "other": ids[2]}
 
 
-def measure(client: Client, label: str, url: str, *, afresh: bool = False) -> None:
+def measure(client: Client, label: str, url: str, *, afresh: bool = False, headers=None) -> None:
     """Print the median time of `url`; `afresh` empties the cache before each request (not timed)."""
-    response = client.get(url)
+    headers = headers or {}
+    response = client.get(url, headers=headers)
     if any(part and part in label for part in os.environ.get("BENCH_PROFILE", "").split("|")):
         import cProfile
         import pstats
@@ -156,12 +166,12 @@ def measure(client: Client, label: str, url: str, *, afresh: bool = False) -> No
         if afresh:
             cache.clear()
         start = time.perf_counter()
-        client.get(url)
+        client.get(url, headers=headers)
         times.append((time.perf_counter() - start) * 1000)
     if afresh:
         cache.clear()
     with CaptureQueriesContext(connection) as queries:
-        client.get(url)
+        client.get(url, headers=headers)
     median = statistics.median(times)
     mark = "" if median < 50 else "  over 50 ms"
     print(f"{label:<34} {median:8.1f} ms median  {len(queries):3d} queries  {len(response.content) / 1024:7.1f} kB{mark}")
@@ -186,6 +196,9 @@ def main() -> None:
             ("rating list, page 200 by name", "/ratings/?sort=name&page=200"),
             ("rating list, provisional, fibs", "/ratings/?system=fibs&provisional=1"),
             ("rating list, search + country", "/ratings/?q=Sato&country=DK"),
+            ("rating list, page 200 by surname", "/ratings/?sort=surname&page=200"),
+            ("rating list, part of a club's name", "/ratings/?club=lub 1"),
+            ("event embedded", f"/events/{slug}/embed/"),
             ("chances", f"/ratings/chances/?player_a={star}&player_b={cast['other']}&length=11&system=crawford"),
             ("formula", "/ratings/formula/"),
             ("match page (10 games)", f"/matches/{sheet.pk}/"),
@@ -197,7 +210,10 @@ def main() -> None:
         td = Client()
         td.force_login(cast["td"])
         measure(td, "TD desk (256 players)", f"/desk/{slug}/")
-        measure(td, "match slips", f"/desk/{slug}/slips/")
+        measure(td, "TD desk, queue fragment (htmx)", f"/desk/{slug}/", headers={"HX-Request": "true"})
+        measure(td, "projector", f"/desk/{slug}/projector/")
+        measure(td, "match slips (with QR codes)", f"/desk/{slug}/slips/")
+        measure(td, "slips, cache emptied each time", f"/desk/{slug}/slips/", afresh=True)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 

@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("games.api_urls")),
     path("", include("tournaments.api_urls")),
     path("", include("ratings.api_urls")),
+    path("", include("analysis.api_urls")),
 ]

@@ -1,4 +1,6 @@
-"""The Celery application: `celery -A config worker`."""
+"""The Celery application: `celery -A config worker`, and one `celery -A config beat` that sends
+the periodic check for owed ratings (`CELERY_BEAT_SCHEDULE` in settings); `worker -B` runs both
+on a single machine."""
 
 import os
 

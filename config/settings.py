@@ -1,11 +1,15 @@
 """Crawford's one settings module, driven by environment variables with working defaults.
 
-Nothing set: SQLite in the project folder, tasks run eagerly in-process, DEBUG off.
-Production: DATABASE_URL=postgres://..., CELERY_BROKER_URL=redis://..., SECRET_KEY,
-ALLOWED_HOSTS, and HTTPS behind a proxy (SECURE_* below).
+Locally (`make run`, DEBUG=1): SQLite in the project folder, tasks run eagerly in-process, a
+random secret key kept outside the repository. Production: SECRET_KEY (required: without it and
+without DEBUG=1 Crawford refuses to start), DATABASE_URL=postgres://...,
+CELERY_BROKER_URL=redis://..., ALLOWED_HOSTS, and HTTPS behind a proxy (SECURE_* below).
 """
 
 import os
+import secrets
+import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -21,17 +25,38 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def local_secret_key(path: Path) -> str:
+    """The key of a local (DEBUG) run: made at random on first use and kept in `path` (mode 600)."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(50)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(key)
+        return key
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 DEBUG = env_bool("DEBUG")
+# The test suite (pytest) runs without a SECRET_KEY of its own; nothing else may.
+TESTING = "pytest" in sys.modules
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and env_bool("CRAWFORD_REQUIRE_SECRET_KEY"):
-        raise ImproperlyConfigured("SECRET_KEY must be set in production.")
-    # A key for local use only; production sets SECRET_KEY (see README).
-    SECRET_KEY = "insecure-local-only-" + "crawford-development-key-not-for-production-use-0123456789"
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. In production set SECRET_KEY to a long random value (see README, "
+            "Production); to run Crawford on your own machine use `make run` or set DEBUG=1."
+        )
+    # Never a key from the repository: a random one, kept in a git-ignored file for local runs so
+    # that logins survive a restart, and a fresh one for each test run. Processes the tests start
+    # (a Celery worker) inherit it.
+    SECRET_KEY = local_secret_key(BASE_DIR / ".local-secret-key") if DEBUG else secrets.token_urlsafe(50)
+    if TESTING:
+        os.environ["SECRET_KEY"] = SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -47,10 +72,13 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
     "simple_history",
     "games",
     "ratings",
     "tournaments",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -63,7 +91,28 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "config.middleware.ConflictMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Brute force: the login page and the admin lock a login out after AXES_FAILURE_LIMIT wrong
+# passwords in a row from one address, for AXES_COOLOFF_MINUTES (the right password included).
+AUTHENTICATION_BACKENDS = [
+    "config.security.LoginLockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    # Not a login: who may read the private details of a report or a match (see its docstring).
+    "tournaments.permissions.EventRolesBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The client's address: REMOTE_ADDR, or behind NUM_PROXIES proxies of your own the address the
+# first of them saw (X-Forwarded-For read from the right, so a client cannot forge it).
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 
 ROOT_URLCONF = "config.urls"
 
@@ -77,8 +126,18 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.context_processors.desk_link",
             ],
         },
+    },
+    {
+        # The desk's long lists (a 256-player event's queue and entries) are rendered by Jinja2,
+        # several times quicker than Django's engine for a loop of a few hundred rows.
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "tournaments.templating.environment", "autoescape": True},
     },
 ]
 
@@ -125,28 +184,44 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        # Hashed, compressed names once `collectstatic` has run (production); plain names before.
-        "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if (STATIC_ROOT / "staticfiles.json").exists() and not DEBUG
-            else "django.contrib.staticfiles.storage.StaticFilesStorage"
-        )
-    },
+    # `collectstatic` writes hashed, compressed copies and their manifest (staticfiles.json);
+    # pages then name the hashed files, which WhiteNoise serves with a far-future cache header.
+    "staticfiles": {"BACKEND": "config.storage.StaticStorage"},
 }
-# Before `collectstatic`, WhiteNoise serves straight from the apps' static folders.
+# Before the first `collectstatic` (a fresh checkout, the tests), WhiteNoise serves straight from
+# the apps' static folders under their plain names.
 WHITENOISE_USE_FINDERS = not (STATIC_ROOT / "staticfiles.json").exists()
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "media/"
 
 LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "landing"  # a player lands on his matches, a TD on his desk
+
+# E-mail (sign-up confirmation, password reset): printed on the console unless an SMTP server is
+# given (EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS).
+MAILERS = {"default": {
+    "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+    "OPTIONS": {
+        "host": os.environ["EMAIL_HOST"],
+        "port": int(os.environ.get("EMAIL_PORT", 587)),
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": os.environ.get("EMAIL_USE_TLS", "true").lower() in ("1", "true", "yes"),
+    },
+} if os.environ.get("EMAIL_HOST") else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
+# The address players open the site at, for the links of e-mails sent without a request (a new
+# match drawn for a player).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # Largest match file accepted for upload (bytes).
 CRAWFORD_MAX_MATCH_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_MATCH_FILE_BYTES", 2 * 1024 * 1024))
+CRAWFORD_MATCH_FILE_JOB_BYTES = int(os.environ.get("CRAWFORD_MATCH_FILE_JOB_BYTES", 256 * 1024))
+CRAWFORD_IMPORT_STALE_SECONDS = int(os.environ.get("CRAWFORD_IMPORT_STALE_SECONDS", 120))
 CRAWFORD_MAX_RESULTS_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_RESULTS_FILE_BYTES", 20 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, CRAWFORD_MAX_MATCH_FILE_BYTES + 65_536)
 
@@ -154,13 +229,22 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "config.security.ThrottledTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "NUM_PROXIES": NUM_PROXIES or None,
+    # A wrong token counts against its address; past this rate the API answers 429 (see
+    # config.security.ThrottledTokenAuthentication).
+    "DEFAULT_THROTTLE_RATES": {"failed_auth": os.environ.get("API_FAILED_AUTH_RATE", "10/min")},
 }
 
 SPECTACULAR_SETTINGS = {
@@ -168,6 +252,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Backgammon tournaments, match results with the rules of match play enforced, and ratings.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from drf-spectacular-sidecar's static files: the docs work with no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "MatchKindEnum": "games.models.MatchKindChoice",
@@ -190,17 +278,53 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
+# A task is acknowledged when it ends, and given back when the process running it dies.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # Redis hands a task that was taken but never acknowledged (its worker vanished) to another
+    # worker after this long. It must exceed the longest task, a recompute of the whole history
+    # and the runs it chains, or a live task is handed out twice (harmless, but wasted).
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    # A broker that does not answer fails a send within seconds; the write that sent it succeeds.
+    "socket_connect_timeout": 3,
+}
 
-# A rating run whose worker has not reported for this long is taken as dead and superseded.
-RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "600"))
+# A rating run whose worker has not reported for this long is taken as dead and superseded. A
+# live run reports every 10,000 matches rated and every 100,000 changes written; its longest
+# silence is loading the history (20 to 40 s for a million matches on a busy two-core machine).
+RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "300"))
+
+# The periodic check (`celery -A config beat`, or `worker -B` on one machine): take over runs
+# whose worker died and rate what is owed, e.g. after the broker was unreachable.
+RATINGS_CHECK_SECONDS = float(os.environ.get("RATINGS_CHECK_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE = {
+    "ratings-recompute-owed": {
+        "task": "ratings.recompute_owed",
+        "schedule": RATINGS_CHECK_SECONDS,
+        "options": {"expires": RATINGS_CHECK_SECONDS},  # checks queued while no worker ran are dropped
+    },
+}
+
+# Analysis with GNU Backgammon, a separate program run by the worker (off where it is missing).
+CRAWFORD_ANALYSIS = env_bool("CRAWFORD_ANALYSIS", True)
+CRAWFORD_GNUBG = os.environ.get("CRAWFORD_GNUBG", "gnubg")
+CRAWFORD_ANALYSIS_PLIES = int(os.environ.get("CRAWFORD_ANALYSIS_PLIES", "0"))
+CRAWFORD_ANALYSIS_TIMEOUT = int(os.environ.get("CRAWFORD_ANALYSIS_TIMEOUT", "120"))
+CRAWFORD_ANALYSIS_STALE_SECONDS = int(os.environ.get("CRAWFORD_ANALYSIS_STALE_SECONDS", "300"))
+CRAWFORD_ANALYSIS_SWEEP_SECONDS = float(os.environ.get("CRAWFORD_ANALYSIS_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["analysis-sweep"] = {
+    "task": "analysis.sweep",
+    "schedule": CRAWFORD_ANALYSIS_SWEEP_SECONDS,
+    "options": {"expires": CRAWFORD_ANALYSIS_SWEEP_SECONDS},
+}
 
 # Production hardening: on whenever DEBUG is off, except where a local run asks otherwise.
-SECURE_HTTPS = env_bool("SECURE_HTTPS", default=not DEBUG and bool(os.environ.get("SECRET_KEY")))
+SECURE_HTTPS = env_bool("SECURE_HTTPS", default=not (DEBUG or TESTING))
 if SECURE_HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

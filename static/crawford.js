@@ -1,6 +1,9 @@
 /* Crawford's few lines of script. Every page works without them; they add:
    - the replay stepper (buttons, arrow keys, Home/End) over the list of positions;
-   - refreshing a fragment of a page while an event runs or ratings recompute ([data-poll]). */
+   - refreshing a fragment of a page ([data-poll]; the event page uses htmx with morphing);
+   - keeping what the reader opened, chose and typed across those updates;
+   - the bracket's round tabs on a phone, a player's path lit on hover and focus;
+   - "find my match" on the event page. */
 (function () {
   "use strict";
 
@@ -16,9 +19,14 @@
     if (hash) {
       frames.forEach(function (f, i) { if (f.id === hash[0].slice(1)) index = i; });
     }
+    var moveItems = Array.prototype.slice.call(box.querySelectorAll("[data-frame]"));
     function show(i) {
       index = Math.max(0, Math.min(frames.length - 1, i));
       frames.forEach(function (f, j) { f.classList.toggle("current", j === index); });
+      moveItems.forEach(function (m) {
+        var on = m.dataset.frame === frames[index].id;
+        if (on) m.setAttribute("aria-current", "step"); else m.removeAttribute("aria-current");
+      });
       status.textContent = "Position " + (index + 1) + " of " + frames.length + ": " +
         (frames[index].querySelector(".play-caption") || {}).textContent;
       buttons.first.disabled = buttons.prev.disabled = index === 0;
@@ -30,6 +38,12 @@
       var step = e.target.closest("button[data-step]");
       if (!step) return;
       show({ first: 0, prev: index - 1, next: index + 1, last: frames.length - 1 }[step.dataset.step]);
+    });
+    box.addEventListener("click", function (e) {
+      var link = e.target.closest("a[data-frame]");
+      if (!link) return;
+      e.preventDefault();
+      frames.forEach(function (f, i) { if (f.id === link.dataset.frame) show(i); });
     });
     box.addEventListener("keydown", function (e) {
       if (e.target.matches("input, select, textarea")) return;
@@ -61,6 +75,186 @@
     schedule();
   }
 
+  /* Morphing keeps elements (and so scroll positions and focus); these keep the reader's state
+     that lives in attributes: an opened <details>, and attributes named in data-keep. */
+  function keepReaderState() {
+    if (!window.Idiomorph) return;
+    window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
+      if (name === "open" && node.tagName === "DETAILS") return false;
+      var keep = node.getAttribute && node.getAttribute("data-keep");
+      if (keep && keep.split(" ").indexOf(name) >= 0) return false;
+      return true;
+    };
+  }
+
+  /* The bracket on a phone: one round at a time. */
+  function syncTabs(frame) {
+    var board = frame.querySelector(".bk");
+    if (!board) return;
+    if (!frame.hasAttribute("data-show")) frame.setAttribute("data-show", board.dataset.current || "0");
+    var shown = frame.getAttribute("data-show");
+    if (!frame.querySelector('.bk-tab[data-col="' + shown + '"]')) {
+      shown = board.dataset.current || "0";
+      frame.setAttribute("data-show", shown);
+    }
+    frame.querySelectorAll(".bk-tab").forEach(function (tab) {
+      var on = tab.dataset.col === shown;
+      tab.setAttribute("aria-pressed", on ? "true" : "false");
+      if (on && tab.parentNode.scrollWidth > tab.parentNode.clientWidth) {
+        tab.parentNode.scrollLeft = tab.offsetLeft - tab.parentNode.offsetLeft - 16;
+      }
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var tab = e.target.closest(".bk-tab");
+    if (!tab) return;
+    var frame = tab.closest(".bk-frame");
+    frame.setAttribute("data-show", tab.dataset.col);
+    syncTabs(frame);
+  });
+  document.addEventListener("keydown", function (e) {
+    var tab = e.target.closest && e.target.closest(".bk-tab");
+    if (!tab || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+    var next = e.key === "ArrowRight" ? tab.nextElementSibling : tab.previousElementSibling;
+    if (next) { next.focus(); next.click(); e.preventDefault(); }
+  });
+  /* A swipe sideways on the phone's bracket moves to the next or previous round. */
+  var touch = null;
+  document.addEventListener("touchstart", function (e) {
+    var frame = e.target.closest && e.target.closest(".bk-frame[data-show]");
+    touch = frame ? { frame: frame, x: e.touches[0].clientX, y: e.touches[0].clientY } : null;
+  }, { passive: true });
+  document.addEventListener("touchend", function (e) {
+    if (!touch) return;
+    var dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) {
+      var current = touch.frame.querySelector('.bk-tab[aria-pressed="true"]');
+      var next = current && (dx < 0 ? current.nextElementSibling : current.previousElementSibling);
+      if (next) next.click();
+    }
+    touch = null;
+  }, { passive: true });
+
+  /* A player's path through a bracket, lit while the pointer or the focus is on him. */
+  function light(board, ids) {
+    board.querySelectorAll(".hl").forEach(function (el) { el.classList.remove("hl"); });
+    ids.forEach(function (id) {
+      board.querySelectorAll('.bk-side[data-p="' + id + '"], path[data-p="' + id + '"]').forEach(function (el) {
+        el.classList.add("hl");
+      });
+    });
+  }
+  document.addEventListener("mouseover", function (e) {
+    var side = e.target.closest && e.target.closest(".bk-side[data-p]");
+    var board = side && side.closest(".bk");
+    if (board) light(board, [side.dataset.p]);
+  });
+  document.addEventListener("mouseout", function (e) {
+    var board = e.target.closest && e.target.closest(".bk");
+    if (board && !(e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest(".bk-side[data-p]"))) light(board, []);
+  });
+  document.addEventListener("focusin", function (e) {
+    var box = e.target.closest && e.target.closest(".bk-box[data-ps]");
+    if (box) light(box.closest(".bk"), box.dataset.ps.split(" ").filter(Boolean));
+  });
+
+  /* Find my match: the matches to play now with that name, and the name marked in the brackets. */
+  function find(input) {
+    var scope = document.querySelector(input.dataset.find);
+    if (!scope) return;
+    var q = input.value.trim().toLowerCase();
+    var shown = 0;
+    var more = scope.querySelector(".now-more details");
+    if (more && q) more.open = true;
+    scope.querySelectorAll(".now-item").forEach(function (item) {
+      var hit = !q || item.dataset.names.indexOf(q) >= 0;
+      item.hidden = !hit;
+      item.classList.toggle("found", !!q && hit);
+      if (hit) shown += 1;
+    });
+    var first = null;
+    scope.querySelectorAll(".bk-side .nm").forEach(function (nm) {
+      var hit = !!q && nm.textContent.toLowerCase().indexOf(q) >= 0;
+      nm.parentNode.classList.toggle("hl", hit);
+      if (hit && !first) first = nm;
+    });
+    var out = document.getElementById(input.id + "-result");
+    if (out) {
+      out.textContent = !q ? "" : shown ? shown + " match" + (shown === 1 ? "" : "es") + " to play now for \u201c" +
+        input.value.trim() + "\u201d." : "No match to play now for \u201c" + input.value.trim() + "\u201d.";
+    }
+    return first;
+  }
+  document.querySelectorAll("input[data-find]").forEach(function (input) {
+    input.addEventListener("input", function () { find(input); });
+  });
+
+  /* The rating chart: the value under the pointer, or stepped with the arrow keys. */
+  function setupChart(svg) {
+    var ns = "http://www.w3.org/2000/svg";
+    var points = svg.dataset.points.split(";").map(function (p) {
+      var f = p.split(","); return { x: +f[0], y: +f[1], value: f[2], date: f[3] };
+    });
+    var out = document.getElementById("chart-value");
+    var rule = document.createElementNS(ns, "line");
+    rule.setAttribute("class", "c-rule");
+    var mark = document.createElementNS(ns, "circle");
+    mark.setAttribute("class", "c-mark"); mark.setAttribute("r", "5");
+    var index = points.length - 1;
+    function show(i) {
+      index = Math.max(0, Math.min(points.length - 1, i));
+      var p = points[index];
+      rule.setAttribute("x1", p.x); rule.setAttribute("x2", p.x);
+      rule.setAttribute("y1", 8); rule.setAttribute("y2", svg.viewBox.baseVal.height - 40);
+      mark.setAttribute("cx", p.x); mark.setAttribute("cy", p.y);
+      if (!rule.parentNode) { svg.appendChild(rule); svg.appendChild(mark); }
+      if (out) out.textContent = p.value + " on " + p.date + (index === 0 ? " (start)" : "");
+    }
+    svg.addEventListener("pointermove", function (e) {
+      var box = svg.getBoundingClientRect();
+      var x = (e.clientX - box.left) * svg.viewBox.baseVal.width / box.width;
+      var best = 0;
+      points.forEach(function (p, i) { if (Math.abs(p.x - x) < Math.abs(points[best].x - x)) best = i; });
+      show(best);
+    });
+    svg.addEventListener("focus", function () { show(index); });
+    svg.addEventListener("keydown", function (e) {
+      var moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: points.length - 1 };
+      if (e.key in moves) { e.preventDefault(); show(moves[e.key]); }
+    });
+  }
+  document.querySelectorAll("svg.chart[data-points]").forEach(setupChart);
+
+  /* Player names: suggestions from the typed part of a name. */
+  document.querySelectorAll("form[data-suggest-url] input[data-suggest]").forEach(function (input) {
+    var url = input.form.dataset.suggestUrl, list = document.getElementById(input.dataset.suggest), timer = null;
+    input.addEventListener("input", function () {
+      window.clearTimeout(timer);
+      var q = input.value.trim();
+      if (q.length < 2) return;
+      timer = window.setTimeout(function () {
+        fetch(url + "?q=" + encodeURIComponent(q), { credentials: "same-origin" })
+          .then(function (r) { return r.ok ? r.json() : { players: [] }; })
+          .then(function (data) {
+            list.textContent = "";
+            data.players.forEach(function (p) {
+              var option = document.createElement("option");
+              option.value = p.value; option.label = p.label;
+              list.appendChild(option);
+            });
+          });
+      }, 150);
+    });
+  });
+
+  function afterUpdate() {
+    document.querySelectorAll(".bk-frame").forEach(syncTabs);
+    document.querySelectorAll("input[data-find]").forEach(function (input) { if (input.value) find(input); });
+  }
+  document.addEventListener("htmx:afterSettle", afterUpdate);
+
+  keepReaderState();
+  afterUpdate();
   document.querySelectorAll("[data-replay]").forEach(setupReplay);
   document.querySelectorAll("[data-poll]").forEach(setupPoll);
 })();

@@ -18,6 +18,41 @@ hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profil
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "crawford")
 
 
+@pytest.fixture(autouse=True)
+def _analysis_only_where_asked(request, settings):
+    """GNU Backgammon analyses only in the tests marked `analysis`: elsewhere a stored match file
+    would start the program on every import."""
+    if request.node.get_closest_marker("analysis") is None:
+        settings.CRAWFORD_ANALYSIS = False
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_in_the_test(request):
+    """Celery tasks run in the test's own process, as they do on a laptop without a broker, even
+    where CI configures one; the tests marked `worker` start a real worker instead."""
+    if request.node.get_closest_marker("worker") is not None:
+        yield
+        return
+    from config.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def password_login():
+    """Log a test client in through the login page, as a person does (brute-force protection
+    included); True when the password was taken."""
+
+    def log_in(client, username: str, password: str) -> bool:
+        client.post("/login/", {"username": username, "password": password})
+        return "_auth_user_id" in client.session
+
+    return log_in
+
+
 @pytest.fixture
 def staff(db):
     return get_user_model().objects.create_user("td", password="pw-td-12345", is_staff=True)

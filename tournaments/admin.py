@@ -1,88 +1,59 @@
-"""Admin for events. Actions go through the services, so the rules are the same as in the API."""
+"""Admin for events. Every write goes through the services, so the rules are the same as in the API.
+
+Events, flights, entries and player accounts are added through their services; afterwards a
+flight's settings change through `flight_update` (until it starts), a round's start through
+`schedule_round`, a login's player through `player_account_link`, and an event's organisers are
+added through `tournament_organiser_add`. Everything else is shown read-only, and nothing here is
+deleted: a withdrawal, a superseded report or a corrected result keeps its history.
+"""
 
 from django.contrib import admin, messages
-from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
-from simple_history.admin import SimpleHistoryAdmin
+from django.core.exceptions import ValidationError
 
-from config.errors import ConflictError
+from games.admin import REFUSALS, ServiceAdmin, ServiceAdminMixin, refusal_text
 
 from . import services
-from .models import Entry, Flight, Pairing, PlayerAccount, ResultReport, Round, Tournament
+from .models import Entry, Flight, FlightStatus, Pairing, PlayerAccount, ResultReport, Round, Tournament
+from .services.events import FLIGHT_SETTINGS
 
 
 def _run(modeladmin, request, queryset, call, done):
     for obj in queryset:
         try:
             call(obj)
-        except (ValidationError, PermissionDenied, ConflictError) as error:
-            text = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
-            modeladmin.message_user(request, f"{obj}: {text}", level=messages.ERROR)
+        except REFUSALS as error:
+            modeladmin.message_user(request, f"{obj}: {refusal_text(error)}", level=messages.ERROR)
         else:
             modeladmin.message_user(request, f"{obj}: {done}")
 
 
-class CreatedByServiceAdmin(SimpleHistoryAdmin):
-    """An admin whose add form creates the object through a service (the same rules as the API).
-
-    The service runs when the form is cleaned, so its refusals show beside the fields; after
-    that the admin only shows what the service made. Existing objects change only through the
-    actions or the fields left editable.
-    """
+class EventServiceMixin(ServiceAdminMixin):
+    """Added through a service with the fields it takes (`create_fields`); never deleted here."""
 
     create_fields: list[str] = []
     optional_on_create: list[str] = []
     """Fields the service fills in when left empty (a slug from the name...)."""
-
-    def create(self, request, data):
-        raise ImproperlyConfigured(f"{type(self).__name__} must say how to create its objects.")
 
     def get_fields(self, request, obj=None):
         return self.create_fields if obj is None else super().get_fields(request, obj)
 
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)
-        if obj is not None:
-            return form
-        admin_ = self
-
-        class CreateForm(form):
-            def __init__(self, *args, **kwargs):
-                super().__init__(*args, **kwargs)
-                for name in admin_.optional_on_create:
-                    if name in self.fields:
-                        self.fields[name].required = False
-
-            def clean(self):
-                data = super().clean()
-                if not self.errors:
-                    try:
-                        self.created = admin_.create(request, data)
-                    except PermissionDenied as error:
-                        self.add_error(None, str(error))
-                    except ValidationError as error:
-                        if hasattr(error, "error_dict"):
-                            for field, messages_ in error.message_dict.items():
-                                self.add_error(field if field in self.fields else None, messages_)
-                        else:
-                            self.add_error(None, error)
-                return data
-
-            def _post_clean(self):
-                """Nothing more to check: the service validated the object and saved it."""
-
-        return CreateForm
+        if obj is None:
+            for name in self.optional_on_create:
+                if name in form.base_fields:
+                    form.base_fields[name].required = False
+        return form
 
     def get_inlines(self, request, obj):
         return super().get_inlines(request, obj) if obj is not None else []
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            return super().save_model(request, obj, form, change)
-        obj.__dict__.update(form.created.__dict__)
+    def has_delete_permission(self, request, obj=None):
+        return False
 
-    def save_related(self, request, form, formsets, change):
-        if change:
-            super().save_related(request, form, formsets, change)
+
+class EventServiceAdmin(EventServiceMixin, ServiceAdmin):
+    """An `EventServiceMixin` for rows that keep their history."""
 
 
 class FlightInline(admin.TabularInline):
@@ -96,9 +67,12 @@ class FlightInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False  # flights are added on their own page, through the rules
 
+    def has_change_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Tournament)
-class TournamentAdmin(CreatedByServiceAdmin):
+class TournamentAdmin(EventServiceAdmin):
     list_display = ["name", "slug", "start_date", "end_date", "venue", "status"]
     list_filter = ["status"]
     search_fields = ["name", "slug", "venue"]
@@ -109,31 +83,49 @@ class TournamentAdmin(CreatedByServiceAdmin):
     optional_on_create = ["slug", "end_date"]
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else ["slug", "cube_cap", "bye_policy", "correction_policy", "status", "version"]
+        if obj is None:
+            return []
+        return [f.name for f in Tournament._meta.fields]  # organisers are added through the service
 
     def create(self, request, data):
         return services.tournament_create(by=request.user, **{f: data.get(f) for f in self.create_fields
                                                               if data.get(f) not in (None, "")})
 
+    def update(self, request, obj, data, changed):
+        wanted = set(data["organisers"])
+        current = set(obj.organisers.all())
+        if current - wanted:
+            raise ValidationError({"organisers": ["An organiser stays with the event: add organisers here, "
+                                                  "none can be taken off."]})
+        for user in sorted(wanted - current, key=lambda user: user.pk):
+            obj = services.tournament_organiser_add(tournament=obj, user=user, by=request.user)
+        return obj
+
 
 @admin.register(Flight)
-class FlightAdmin(CreatedByServiceAdmin):
+class FlightAdmin(EventServiceAdmin):
     list_display = ["name", "tournament", "kind", "format", "status", "seeding", "random_seed", "champion"]
     list_filter = ["format", "kind", "status"]
+    list_select_related = ["tournament", "champion"]
     create_fields = ["tournament", "name", "kind", "format", "lengths", "feeders", "seeding", "random_seed",
-                     "swiss_rounds", "out_after_losses", "tie_breaks", "qualifiers", "auto_pair"]
-    optional_on_create = ["feeders", "tie_breaks"]
+                     "swiss_rounds", "out_after_losses", "tie_breaks", "qualifiers", "auto_pair", "scoring"]
+    optional_on_create = ["feeders", "tie_breaks", "scoring"]
+    actions = ["start_flight", "start_next_round", "advance_flight"]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        return [f.name for f in Flight._meta.fields if f.name not in ("name", "position", "auto_pair")]
+        fixed = [f.name for f in Flight._meta.fields]
+        if obj.status == FlightStatus.DRAFT:
+            return [name for name in fixed if name not in FLIGHT_SETTINGS]  # the name stays: feeders use it
+        return fixed
 
     def create(self, request, data):
         return services.flight_create(by=request.user, **{f: data.get(f) for f in self.create_fields
                                                           if data.get(f) not in (None, "", [])})
-    list_select_related = ["tournament", "champion"]
-    actions = ["start_flight", "start_next_round", "advance_flight"]
+
+    def update(self, request, obj, data, changed):
+        return services.flight_update(flight=obj, by=request.user, **{f: data[f] for f in changed})
 
     @admin.action(description="Start (seed and draw round 1)")
     def start_flight(self, request, queryset):
@@ -149,13 +141,14 @@ class FlightAdmin(CreatedByServiceAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(CreatedByServiceAdmin):
+class EntryAdmin(EventServiceAdmin):
     list_display = ["player", "flight", "seed", "status", "late"]
     list_filter = ["status", "flight__tournament"]
     search_fields = ["player__name"]
     list_select_related = ["player", "flight"]
     raw_id_fields = ["player"]
     create_fields = ["flight", "player", "seed"]
+    actions = ["check_in", "withdraw"]
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else [f.name for f in Entry._meta.fields]
@@ -163,7 +156,6 @@ class EntryAdmin(CreatedByServiceAdmin):
     def create(self, request, data):
         return services.entry_add(flight=data["flight"], player=data["player"], seed=data.get("seed"),
                                   by=request.user)
-    actions = ["check_in", "withdraw"]
 
     @admin.action(description="Check in")
     def check_in(self, request, queryset):
@@ -175,18 +167,23 @@ class EntryAdmin(CreatedByServiceAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(SimpleHistoryAdmin):
+class RoundAdmin(EventServiceAdmin):
     list_display = ["flight", "number", "length", "status", "starts_at"]
     list_filter = ["status"]
     list_select_related = ["flight"]
-    readonly_fields = ["flight", "number", "length", "status"]
+    readonly_fields = ["flight", "number", "length", "status", "started_at"]
 
     def has_add_permission(self, request, obj=None):
         return False  # rounds come from starting them
 
+    def update(self, request, obj, data, changed):
+        if data["starts_at"] is None:
+            raise ValidationError({"starts_at": ["Give the date and time the round starts."]})
+        return services.schedule_round(round=obj, starts_at=data["starts_at"], by=request.user)
+
 
 @admin.register(Pairing)
-class PairingAdmin(SimpleHistoryAdmin):
+class PairingAdmin(EventServiceAdmin):
     list_display = ["flight", "slot", "player_a", "player_b", "status", "score_a", "score_b", "winner"]
     list_filter = ["status", "flight__tournament"]
     search_fields = ["player_a__name", "player_b__name", "slot"]
@@ -196,9 +193,12 @@ class PairingAdmin(SimpleHistoryAdmin):
     def has_add_permission(self, request, obj=None):
         return False  # pairings come from the draw
 
+    def has_change_permission(self, request, obj=None):
+        return False  # results are reported, confirmed and overridden through the event
+
 
 @admin.register(ResultReport)
-class ResultReportAdmin(SimpleHistoryAdmin):
+class ResultReportAdmin(EventServiceAdmin):
     list_display = ["pairing", "version", "score_a", "score_b", "status", "submitted_by", "confirmed_by", "override"]
     list_filter = ["status", "override"]
     list_select_related = ["pairing__flight", "pairing__player_a", "pairing__player_b", "submitted_by",
@@ -208,8 +208,23 @@ class ResultReportAdmin(SimpleHistoryAdmin):
     def has_add_permission(self, request, obj=None):
         return False  # reported through the API or the pages, never typed in here
 
+    def has_change_permission(self, request, obj=None):
+        return False  # every version is kept: a report is superseded, never edited
+
 
 @admin.register(PlayerAccount)
-class PlayerAccountAdmin(admin.ModelAdmin):
+class PlayerAccountAdmin(EventServiceMixin, admin.ModelAdmin):
     list_display = ["player", "user"]
     raw_id_fields = ["player", "user"]
+    create_fields = ["player", "user"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else ["player"]
+
+    def create(self, request, data):
+        return self.update(request, PlayerAccount(player=data["player"]), data, ["user"])
+
+    def update(self, request, obj, data, changed):
+        if data["user"] is None:
+            raise ValidationError({"user": ["Choose the login that belongs to this player."]})
+        return services.player_account_link(player=obj.player, user=data["user"], by=request.user)

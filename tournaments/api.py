@@ -86,7 +86,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """The TD's queue: disputed results waiting for a ruling."""
         tournament = self.get_object()
         require_td(request.user, tournament)
-        return Response(ResultReportSerializer(selectors.dispute_queue(tournament), many=True).data)
+        return Response(ResultReportSerializer(selectors.dispute_queue(tournament), many=True,
+                                               context={"request": request}).data)
 
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True, methods=["get"], url_path="entries.csv")
@@ -270,19 +271,23 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 
     @extend_schema(methods=["GET"], responses={200: ResultReportSerializer(many=True)})
     @extend_schema(methods=["POST"], request=ReportInputSerializer, responses={201: ResultReportSerializer})
-    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def reports(self, request, pk=None):
-        """GET: every version reported for this match. POST: report its result (games or final score)."""
+        """GET: every version reported for this match, a page at a time (`?page=`). POST: report its
+        result (games or final score)."""
         pairing = self.get_object()
         if request.method == "GET":
-            return Response(ResultReportSerializer(selectors.report_list().filter(pairing=pairing), many=True).data)
+            page = self.paginate_queryset(selectors.report_list().filter(pairing=pairing))
+            return self.get_paginated_response(
+                ResultReportSerializer(page, many=True, context={"request": request}).data)
         data = _valid(ReportInputSerializer, request.data)
         report = services.result_report(
             pairing=pairing, by=request.user, score_a=data["score_a"], score_b=data["score_b"],
             games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
             expected_version=data["version"],
         )
-        return Response(ResultReportSerializer(report).data, status=status.HTTP_201_CREATED)
+        return Response(ResultReportSerializer(report, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(request=OverrideInputSerializer, responses={201: ResultReportSerializer})
     @action(detail=True, methods=["post"])
@@ -294,7 +299,8 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
             apply_downstream=data["apply_downstream"], expected_version=data["version"],
         )
-        return Response(ResultReportSerializer(report).data, status=status.HTTP_201_CREATED)
+        return Response(ResultReportSerializer(report, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PreviewInputSerializer, responses={200: CorrectionPreviewSerializer})
     @action(detail=True, methods=["post"], url_path="correction-preview")
@@ -338,14 +344,16 @@ class ResultReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, view
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
         report = services.result_confirm(report=self.get_object(), by=request.user)
-        return Response(ResultReportSerializer(selectors.report_list().get(pk=report.pk)).data)
+        return Response(ResultReportSerializer(selectors.report_list().get(pk=report.pk),
+                                               context={"request": request}).data)
 
     @extend_schema(request=DisputeSerializer, responses={200: ResultReportSerializer})
     @action(detail=True, methods=["post"])
     def dispute(self, request, pk=None):
         data = _valid(DisputeSerializer, request.data)
         report = services.result_dispute(report=self.get_object(), by=request.user, reason=data["reason"])
-        return Response(ResultReportSerializer(selectors.report_list().get(pk=report.pk)).data)
+        return Response(ResultReportSerializer(selectors.report_list().get(pk=report.pk),
+                                               context={"request": request}).data)
 
 
 class PlayerAccountViewSet(viewsets.GenericViewSet):

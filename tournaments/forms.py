@@ -4,7 +4,7 @@ import re
 
 from django import forms
 
-from .models import FlightFormat, FlightKindChoice, SeedingChoice
+from .models import FlightFormat, FlightKindChoice, ScoringChoice, SeedingChoice
 
 CUBE_CAPS = [("", "No cap"), (2, "2"), (4, "4"), (8, "8"), (16, "16"), (32, "32"), (64, "64")]
 
@@ -31,13 +31,20 @@ class FlightForm(forms.Form):
     kind = forms.ChoiceField(label="Kind", choices=FlightKindChoice.choices)
     lengths = forms.CharField(label="Match lengths by round", max_length=200, initial="7, 7, 9, 11",
                               help_text="Points per round, separated by commas; the last one repeats.")
-    feeders = forms.CharField(
-        label="Feeders (consolation and last chance only)", required=False, widget=forms.Textarea(attrs={"rows": 2}),
-        help_text='One line per feeder: "Main 1 1" takes the losers of Main round 1 into round 1.',
-    )
+    feeder_source = forms.ChoiceField(
+        label="Takes the losers of", required=False,
+        help_text="Consolation and last chance flights: the flight their players come from.")
+    feeder_rounds = forms.CharField(
+        label="Losers of its rounds", max_length=60, required=False,
+        help_text="For example 1, or 1, 2: the losers of later rounds enter later rounds.")
+    feeder_entry_round = forms.IntegerField(label="Entering in round", min_value=1, max_value=30, required=False,
+                                            initial=1)
     seeding = forms.ChoiceField(label="Seeding", choices=SeedingChoice.choices, initial=SeedingChoice.RATING)
     swiss_rounds = forms.IntegerField(label="Swiss rounds", required=False, min_value=1, max_value=30)
     qualifiers = forms.IntegerField(label="Qualifiers for the knockout", required=False, min_value=2)
+    scoring = forms.ChoiceField(label="Scoring", choices=ScoringChoice.choices, initial=ScoringChoice.WINS,
+                                required=False, help_text="Swiss: the skill point goes to the player whose PR is at least 1.0 "
+                                          "better, else half each.")
 
     def clean_lengths(self):
         text = self.cleaned_data["lengths"]
@@ -46,17 +53,37 @@ class FlightForm(forms.Form):
             raise forms.ValidationError("Write whole numbers separated by commas, for example 7, 7, 9.")
         return [int(p) for p in parts]
 
-    def clean_feeders(self):
-        feeders = []
-        for number, line in enumerate(self.cleaned_data["feeders"].splitlines(), start=1):
-            line = line.strip()
-            if not line:
-                continue
-            found = re.fullmatch(r"(.+?)\s+(\d+)\s+(\d+)", line)
-            if not found:
-                raise forms.ValidationError(f'Line {number}: write the flight, its round and the entry round, e.g. "Main 1 1".')
-            feeders.append({"source": found[1], "source_round": int(found[2]), "entry_round": int(found[3])})
-        return feeders
+    def clean_scoring(self):
+        return self.cleaned_data.get("scoring") or ScoringChoice.WINS
+
+    def __init__(self, *args, flights=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["feeder_source"].choices = [("", "None: it takes entries")] + [(n, n) for n in flights]
+
+    def clean(self):
+        data = super().clean()
+        source, rounds_text = data.get("feeder_source"), (data.get("feeder_rounds") or "").strip()
+        data["feeders"] = []
+        if not source:
+            if rounds_text:
+                self.add_error("feeder_source", "Choose the flight whose losers it takes.")
+            return data
+        parts = [p for p in re.split(r"[,\s]+", rounds_text) if p]
+        if not parts or not all(p.isdigit() and int(p) >= 1 for p in parts):
+            self.add_error("feeder_rounds", f"Write the rounds of {source} whose losers it takes, e.g. 1 or 1, 2.")
+            return data
+        entry = data.get("feeder_entry_round") or 1
+        rounds = sorted({int(p) for p in parts})
+        data["feeders"] = [{"source": source, "source_round": r, "entry_round": entry + r - rounds[0]}
+                           for r in rounds]
+        return data
+
+    @property
+    def service_data(self) -> dict:
+        data = dict(self.cleaned_data)
+        for name in ("feeder_source", "feeder_rounds", "feeder_entry_round"):
+            data.pop(name, None)
+        return data
 
 
 class FlightSettingsForm(forms.Form):
@@ -67,13 +94,16 @@ class FlightSettingsForm(forms.Form):
     seeding = FlightForm.base_fields["seeding"]
     swiss_rounds = FlightForm.base_fields["swiss_rounds"]
     qualifiers = FlightForm.base_fields["qualifiers"]
+    scoring = FlightForm.base_fields["scoring"]
     clean_lengths = FlightForm.clean_lengths
+    clean_scoring = FlightForm.clean_scoring
 
     @classmethod
     def for_flight(cls, flight):
         return cls(prefix=f"f{flight.pk}", initial={
             "version": flight.version, "lengths": ", ".join(str(n) for n in flight.lengths),
             "seeding": flight.seeding, "swiss_rounds": flight.swiss_rounds, "qualifiers": flight.qualifiers,
+            "scoring": flight.scoring,
         })
 
 
@@ -101,3 +131,47 @@ class ScoreForm(forms.Form):
     score_a = forms.IntegerField(label="Points of player A", min_value=0, max_value=999)
     score_b = forms.IntegerField(label="Points of player B", min_value=0, max_value=999)
     note = forms.CharField(label="Note", required=False, max_length=500)
+
+
+class PasteForm(forms.Form):
+    """An entry list pasted from a spreadsheet or an e-mail."""
+
+    text = forms.CharField(
+        label="Players, one per line", max_length=60_000,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text="A name per line, or CSV: name, club, country, rating id.")
+
+
+class TablesForm(forms.Form):
+    """The venue's tables and the ones kept for a flight or a player."""
+
+    count = forms.IntegerField(label="Number of tables", min_value=0, max_value=500)
+    reserved = forms.CharField(
+        label="Reserved tables", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="One per line: a table and a flight or a player's number, e.g. 1 Consolation, or 2 player 17.")
+
+    def __init__(self, *args, flights=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.flights = list(flights)
+
+    @classmethod
+    def for_tournament(cls, tournament, flights):
+        lines = [f"{r['table']} {r['flight']}" if r.get("flight") else f"{r['table']} player {r['player']}"
+                 for r in tournament.reserved_tables or []]
+        return cls(prefix="tables", flights=flights,
+                   initial={"count": tournament.tables, "reserved": "\n".join(lines)})
+
+    def clean_reserved(self):
+        out = []
+        for number, line in enumerate(self.cleaned_data["reserved"].splitlines(), start=1):
+            line = line.strip()
+            if not line:
+                continue
+            found = re.fullmatch(r"(\d+)\s+(?:player\s+(\d+)|(.+))", line, flags=re.IGNORECASE)
+            if not found:
+                raise forms.ValidationError(f'Line {number}: write a table and who it is for, e.g. "1 Consolation".')
+            if found[2]:
+                out.append({"table": int(found[1]), "player": int(found[2])})
+            else:
+                out.append({"table": int(found[1]), "flight": found[3].strip()})
+        return out

@@ -1,12 +1,16 @@
 """Shapes of events in the API. No rules here: the services hold them."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api import id_field
 from games.models import Match, Player
 from games.serializers import PlayerBriefSerializer
 
-from .models import Entry, Flight, FlightFormat, FlightKindChoice, Pairing, ResultReport, Round, SeedingChoice, Tournament
+from . import draws
+from .permissions import VIEW_REPORT_PRIVATE
+from .models import (Entry, Flight, FlightFormat, FlightKindChoice, Pairing, ResultReport, Round, ScoringChoice,
+                     SeedingChoice, Tournament)
 
 # The largest numbers the columns behind these fields hold: a larger one is refused with a
 # message on its field instead of failing in the database.
@@ -14,6 +18,14 @@ SMALL_MAX = 2**15 - 1
 INTEGER_MAX = 2**31 - 1
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 SCORE_MAX = 9999
+# What a person writes (a note, a reason) and how long a list in a body may be: longer is a 400
+# on the field, never stored. A draw or a table list holds at most this many pairs (a 4096-player
+# field), a flight at most this many rounds.
+TEXT_MAX = 500
+USERNAME_MAX = 150
+PAIRS_MAX = 2048
+ROUNDS_MAX = 64
+GAMES_MAX = 999  # the highest game number a match takes
 
 
 class TournamentSlugField(serializers.SlugRelatedField):
@@ -56,24 +68,36 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class OrganiserSerializer(serializers.Serializer):
-    username = serializers.CharField()
+    username = serializers.CharField(max_length=USERNAME_MAX)
 
 
 class FeederSerializer(serializers.Serializer):
-    source = serializers.CharField(help_text="Name of the flight whose losers enter.")
-    source_round = serializers.IntegerField(min_value=1)
-    entry_round = serializers.IntegerField(min_value=1)
+    source = serializers.CharField(required=False, max_length=80, help_text="Name of the flight whose losers enter.")
+    source_id = serializers.IntegerField(required=False, help_text="Or its id; feeders are kept by id.")
+    source_round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
+    entry_round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
 
 
 class FlightSerializer(serializers.ModelSerializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     champion = PlayerBriefSerializer(read_only=True, allow_null=True)
+    feeders = serializers.SerializerMethodField()
+
+    @extend_schema_field(FeederSerializer(many=True))
+    def get_feeders(self, flight: Flight) -> list[dict]:
+        """Each feeder with its source flight's id and current name (one query per event listed)."""
+        if not flight.feeders:
+            return []
+        names = self.context.setdefault("_flights_of_event", {})
+        if flight.tournament_id not in names:
+            names[flight.tournament_id] = list(Flight.objects.filter(tournament_id=flight.tournament_id).only("id", "name"))
+        return draws.feeder_rules(flight, names[flight.tournament_id])
 
     class Meta:
         model = Flight
         fields = ["id", "tournament", "name", "kind", "format", "position", "lengths", "feeders", "seeding",
                   "random_seed", "first_round", "swiss_rounds", "out_after_losses", "tie_breaks", "qualifiers",
-                  "auto_pair", "status", "champion", "version"]
+                  "auto_pair", "scoring", "status", "champion", "version"]
 
 
 class FlightCreateSerializer(serializers.Serializer):
@@ -81,8 +105,9 @@ class FlightCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     format = serializers.ChoiceField(choices=FlightFormat.choices)
     kind = serializers.ChoiceField(choices=FlightKindChoice.choices, default="main")
-    lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
-    feeders = FeederSerializer(many=True, required=False, default=list)
+    lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, max_length=ROUNDS_MAX)
+    feeders = serializers.ListSerializer(child=FeederSerializer(), required=False, default=list,
+                                         max_length=ROUNDS_MAX)
     seeding = serializers.ChoiceField(choices=SeedingChoice.choices, default="manual")
     random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
                                            default=None)
@@ -90,23 +115,27 @@ class FlightCreateSerializer(serializers.Serializer):
                                             default=None)
     out_after_losses = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True,
                                                 default=None)
-    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    tie_breaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, default=list,
+                                       max_length=16)
     qualifiers = serializers.IntegerField(min_value=2, max_value=SMALL_MAX, required=False, allow_null=True,
                                           default=None)
     auto_pair = serializers.BooleanField(default=True)
+    scoring = serializers.ChoiceField(choices=ScoringChoice.choices, default="wins")
 
 
 class FlightUpdateSerializer(serializers.Serializer):
     """The settings of a flight that has not started; send only what changes."""
 
-    lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, required=False)
+    lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, required=False,
+                                    max_length=ROUNDS_MAX)
     seeding = serializers.ChoiceField(choices=SeedingChoice.choices, required=False)
     random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True)
     swiss_rounds = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True)
     out_after_losses = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False, allow_null=True)
-    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
+    tie_breaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=16)
     qualifiers = serializers.IntegerField(min_value=2, max_value=SMALL_MAX, required=False, allow_null=True)
     auto_pair = serializers.BooleanField(required=False)
+    scoring = serializers.ChoiceField(choices=ScoringChoice.choices, required=False)
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
                                        help_text="The version you read; a later change answers 409.")
 
@@ -122,7 +151,7 @@ class FlightUpdateSerializer(serializers.Serializer):
 class FlightStartSerializer(serializers.Serializer):
     first_round = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
-        required=False, allow_null=True, default=None,
+        required=False, allow_null=True, default=None, max_length=PAIRS_MAX,
         help_text="A hand-made draw: [[player id, player id or null for a bye], ...].",
     )
     random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
@@ -133,7 +162,8 @@ class FlightStartSerializer(serializers.Serializer):
 class RoundStartSerializer(serializers.Serializer):
     pairings = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
-        required=False, allow_null=True, default=None, help_text="Hand-made Swiss tables (player ids).",
+        required=False, allow_null=True, default=None, max_length=PAIRS_MAX,
+        help_text="Hand-made Swiss tables (player ids).",
     )
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
@@ -156,7 +186,7 @@ class EntryCreateSerializer(serializers.Serializer):
 
 
 class WithdrawSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -204,7 +234,12 @@ class PairingSerializer(serializers.ModelSerializer):
 
 
 class ResultReportSerializer(serializers.ModelSerializer):
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    """A report. Login names and the dispute reason are null for readers who may not see them
+    (`permissions.VIEW_REPORT_PRIVATE`: anyone but staff, the event's TDs and the two players)."""
+
+    PRIVATE = ("submitted_by", "confirmed_by", "disputed_by", "dispute_reason")
+
+    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     disputed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     slot = serializers.CharField(source="pairing.slot", read_only=True)
@@ -215,12 +250,20 @@ class ResultReportSerializer(serializers.ModelSerializer):
         fields = ["id", "pairing", "flight", "slot", "version", "score_a", "score_b", "winner", "games", "status",
                   "by_td", "override", "submitted_by", "submitted_for", "submitted_at", "confirmed_by",
                   "confirmed_at", "disputed_by", "dispute_reason", "note"]
+        extra_kwargs = {"dispute_reason": {"allow_null": True}}
+
+    def to_representation(self, report):
+        data = super().to_representation(report)
+        request = self.context.get("request")
+        if request is None or not request.user.has_perm(VIEW_REPORT_PRIVATE, report):
+            data.update(dict.fromkeys(self.PRIVATE))
+        return data
 
 
 class GameLineSerializer(serializers.Serializer):
     winner = serializers.IntegerField(help_text="Player id of the winner.")
-    end = serializers.CharField(required=False, default="played_out")
-    kind = serializers.CharField(required=False, default="single")
+    end = serializers.CharField(required=False, default="played_out", max_length=20)
+    kind = serializers.CharField(required=False, default="single", max_length=20)
     cube = serializers.IntegerField(min_value=1, required=False, default=1)
     cube_owner = serializers.IntegerField(required=False, allow_null=True, default=None)
     points = serializers.IntegerField(required=False, allow_null=True, default=None)
@@ -230,8 +273,9 @@ class ReportInputSerializer(serializers.Serializer):
     score_a = serializers.IntegerField(min_value=0, max_value=SCORE_MAX, required=False, allow_null=True, default=None)
     score_b = serializers.IntegerField(min_value=0, max_value=SCORE_MAX, required=False, allow_null=True, default=None)
     # A list that may be null whose games may not be (`many=True` would let null games through).
-    games = serializers.ListSerializer(child=GameLineSerializer(), required=False, allow_null=True, default=None)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    games = serializers.ListSerializer(child=GameLineSerializer(), required=False, allow_null=True, default=None,
+                                       max_length=GAMES_MAX)
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
                                        help_text="The pairing's version you saw; a stale one answers 409.")
 
@@ -246,12 +290,12 @@ class PreviewInputSerializer(serializers.Serializer):
 
 
 class DisputeSerializer(serializers.Serializer):
-    reason = serializers.CharField(allow_blank=True, required=False, default="")
+    reason = serializers.CharField(allow_blank=True, required=False, default="", max_length=TEXT_MAX)
 
 
 class PlayerAccountSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
-    username = serializers.CharField()
+    username = serializers.CharField(max_length=USERNAME_MAX)
 
 
 class ScheduleSerializer(serializers.Serializer):
@@ -308,7 +352,9 @@ class StandingSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
-    tie_breaks = serializers.DictField(child=serializers.FloatField(), help_text="Each tie-break by name.")
+    tie_breaks = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text='Each tie-break by name; "pr" (average PR, lower is better) is null without an analysed match.')
 
 
 class PlacingSerializer(serializers.Serializer):

@@ -9,6 +9,8 @@ from games.models import Game, Match
 
 from .conftest import cast
 
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
@@ -35,16 +37,16 @@ def test_td_creates_an_event_and_enters_a_match_with_a_refused_crawford_double(p
     page.get_by_label("Match lengths by round").fill("3")
     page.get_by_label("Seeding").select_option("manual")
     page.get_by_role("button", name="Add the flight").click()
-    assert "Flight Main added." in page.content()
+    expect(page.locator(".desk-status")).to_contain_text("Flight Main added.")
 
     for player in players:
         page.get_by_label("Find a player").fill(player.name)
         page.get_by_role("button", name="Search").click()
         page.get_by_role("button", name=f"Enter {player.name} in Main").click()
-        assert f"{player.name} entered in Main." in page.content()
+        expect(page.locator(".desk-status")).to_contain_text(f"{player.name} entered in Main.")
     page.get_by_role("button", name="Check in all 4").click()
     page.get_by_role("button", name="Draw and start Main").click()
-    assert "Main started" in page.content()
+    expect(page.locator(".desk-status")).to_contain_text("Main started")
 
     page.get_by_role("button", name="Score sheet").first.click()
     page.wait_for_url(re.compile(r"/matches/\d+/enter/"))
@@ -59,13 +61,18 @@ def test_td_creates_an_event_and_enters_a_match_with_a_refused_crawford_double(p
     notice = page.locator("#crawford-note")
     assert "Game 2 is the Crawford game" in notice.inner_text()
     page.get_by_label(a_name).first.check()
-    page.get_by_label("Cube value").select_option("2")
+    # The sheet prevents it (the cube is disabled, the reason shown); the server refuses it too,
+    # for a client without the script.
+    assert page.get_by_label("Cube value").is_disabled()
+    assert "Game 2 is the Crawford game" in page.locator("#cube-why").inner_text()
+    page.evaluate("""() => { const f = document.querySelector('form[data-sheet]');
+        f.querySelector('input[type=hidden][name=cube]').remove();
+        const c = f.querySelector('select[name=cube]'); c.disabled = false; c.value = '2'; }""")
     page.get_by_role("button", name="Record game 2").click()
-    error = page.locator("#id_cube-error")
+    error = page.locator("#id_cube_error")
     assert "Game 2 is the Crawford game: the cube cannot be turned." in error.inner_text()
     assert Game.objects.filter(match=match).count() == 1
 
-    page.get_by_label("Cube value").select_option("1")
     page.get_by_role("button", name="Record game 2").click()
     assert f"Match over: {a_name} wins 3–0." in page.content()
     assert page.get_by_role("button", name=re.compile("Record game")).count() == 0
@@ -82,9 +89,9 @@ def test_visitor_follows_the_bracket_a_player_and_the_rating_list(page, phone, l
     base = live_server.url
 
     page.goto(f"{base}/events/{tournament.slug}/")
-    slot = page.locator(".bracket a.slot.played").first
+    slot = page.locator(".bk a.bk-box.played").first
     slot.focus()
-    assert page.evaluate("document.activeElement.classList.contains('slot')")
+    assert page.evaluate("document.activeElement.classList.contains('bk-box')")
     target = slot.get_attribute("href")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(re.escape(target) + "$"))
@@ -114,8 +121,12 @@ def test_visitor_follows_the_bracket_a_player_and_the_rating_list(page, phone, l
 
     phone.goto(f"{base}/events/{tournament.slug}/")
     widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1], "the page scrolls sideways at 360 px; only the bracket box may"
-    assert phone.evaluate("(() => { const b = document.querySelector('.bracket-scroll'); return b.scrollWidth > b.clientWidth; })()")
+    assert widths[0] <= widths[1], "the page scrolls sideways at 360 px"
+    # One round at a time on a phone: the round tabs choose it.
+    main = phone.locator(".bk-frame").first
+    assert main.locator(".bk-box:visible").count() == 2  # round 2 is being played
+    main.get_by_role("button", name="Quarter-finals").click()
+    assert main.locator(".bk-box:visible").count() == 4
 
 
 def test_players_report_and_dispute_on_a_phone(phone, live_server, django_user_model):
@@ -151,8 +162,13 @@ def test_players_report_and_dispute_on_a_phone(phone, live_server, django_user_m
     assert ResultReport.objects.get(pairing=pairing).status == "disputed"
 
 
-def test_every_page_fits_a_360_px_phone(phone, live_server, django_user_model):
-    """No page scrolls sideways on a small phone; only a bracket's own box may."""
+def test_every_page_fits_a_360_px_phone(phone, page, live_server, django_user_model):
+    """No page scrolls sideways on a small phone; only a bracket's own box may. Every page is also
+    kept as a picture at 360 and 1280 px in e2e-artifacts/screens/, for people to look at."""
+    from .conftest import ARTIFACTS
+
+    screens = ARTIFACTS / "screens"
+    screens.mkdir(parents=True, exist_ok=True)
     td = django_user_model.objects.create_user("director", password="pw-director-1")
     players = cast.make_players(16)
     knockout = cast.build_knockout(td, players[:8])
@@ -169,10 +185,17 @@ def test_every_page_fits_a_360_px_phone(phone, live_server, django_user_model):
     for path in public + ["login"] + desk:
         if path == "login":
             log_in(phone, base, "director", "pw-director-1")
+            log_in(page, base, "director", "pw-director-1")
             continue
         phone.goto(f"{base}{path}")
         scroll, client = phone.evaluate(
             "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         if scroll > client:
             wide.append(f"{path} ({scroll} px)")
+        name = re.sub(r"[^a-z0-9]+", "-", path.split("?")[0].lower()).strip("-") or "home"
+        if "?" in path:
+            name += "-" + re.sub(r"[^a-z0-9]+", "-", path.split("?")[1].lower()).strip("-")[:24]
+        phone.screenshot(path=str(screens / f"{name}-360.png"), full_page=True)
+        page.goto(f"{base}{path}")
+        page.screenshot(path=str(screens / f"{name}-1280.png"), full_page=True)
     assert not wide, f"these pages scroll sideways at 360 px: {wide}"

@@ -73,12 +73,12 @@ def decide_rounds(tournament, td, rounds: int) -> None:
             events.result_report(pairing=pairing, by=td, score_a=score[0], score_b=score[1])
 
 
-def build_swiss(td, players, *, rounds_played=1, name="Club Swiss") -> object:
+def build_swiss(td, players, *, rounds_played=1, name="Club Swiss", **flight_options) -> object:
     creator = get_user_model().objects.create_user(f"creator{next(_serial)}", is_staff=True)
     tournament = events.tournament_create(name=name, start_date=date(2026, 11, 21), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Swiss", format="swiss", lengths=[5],
-                                  swiss_rounds=4, by=td)
+                                  swiss_rounds=4, by=td, **flight_options)
     for player in players:
         entry = events.entry_add(flight=flight, player=player, by=td)
         events.entry_check_in(entry=entry, by=td)

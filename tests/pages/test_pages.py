@@ -57,8 +57,10 @@ def test_replay_of_a_game_that_does_not_exist_is_not_found(client, world):
 def test_event_page_shows_the_draw_seed_byes_pending_slots_and_standings(client, world):
     html = client.get(f"/events/{world['knockout'].slug}/").content.decode()
     assert "draw seed <code>1234</code>" in html
-    assert 'class="slot pending"' in html
-    assert 'data-poll="' in html  # refreshes itself while running
+    assert 'class="bk-box pending"' in html
+    assert "Winner of R2-1" in html  # an undecided slot says where its player comes from
+    assert 'hx-swap="morph:innerHTML"' in html  # refreshes itself while running, in place
+    assert html.index('id="now-heading"') < html.index('id="bracket-') < html.index('id="rules-heading"')
     swiss = client.get(f"/events/{world['swiss'].slug}/").content.decode()
     assert "Standings" in swiss and "Buchholz" in swiss
 
@@ -66,7 +68,11 @@ def test_event_page_shows_the_draw_seed_byes_pending_slots_and_standings(client,
 def test_bracket_shows_byes_as_byes(client, td):
     tournament = build_knockout(td, make_players(6), results_rounds=0)
     html = client.get(f"/events/{tournament.slug}/").content.decode()
-    assert html.count('class="slot bye"') == 2
+    # Six players in an eight-line draw: two byes, drawn as no box; their holders wait in round 2.
+    start = html.index('class="bk-frame"')
+    main = html[start:html.index("</section>", start)]
+    assert main.count('class="bk-box ') == 2 + 2 + 1
+    assert main.count('class="bk-box ready') == 2
     assert "has a bye." in html
 
 
@@ -142,7 +148,7 @@ def test_score_sheet_refuses_a_cube_in_the_crawford_game_beside_the_field(td_cli
     response = post_game(td_client, match, winner=1, cube=2, cube_owner=1)
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="id_cube-error"' in html
+    assert 'id="id_cube_error"' in html
     assert "Game 2 is the Crawford game: the cube cannot be turned." in html
     assert Game.objects.filter(match=match).count() == 1
     post_game(td_client, match, winner=1)
@@ -279,3 +285,21 @@ def test_desk_changes_a_flight_s_settings_until_it_starts(client, staff_user):
     # A form drawn before someone else's change is refused.
     flight.version = 0
     assert "Main was changed by someone else: reload it." in save(qualifiers=6)
+
+
+def test_the_replay_draws_dice_lists_the_moves_and_writes_plays_in_the_board_s_numbers(client, db):
+    import random
+
+    from games import demo
+    from games.views import board_notation
+
+    assert board_notation("24/18 13/11*", 1) == "1/7 12/14*"
+    assert board_notation("8/5(2) 6/off", 1) == "17/20(2) 19/off"
+    assert board_notation("bar/22 6/5", 0) == "bar/22 6/5"
+    players = make_players(2)
+    match = demo.demo_replay(random.Random(5), players)
+    game = match.games.get()
+    assert match.winner_id is not None and len(game.moves) > 20
+    html = client.get(f"/matches/{match.pk}/games/1/").content.decode()
+    assert html.count('<li><a href="#frame-1-') == len(game.moves) + 1
+    assert html.count('rx="4" fill="#f7f1e3"') + html.count('rx="4" fill="#3b2414"') == 2 * len(game.moves)

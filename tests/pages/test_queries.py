@@ -26,6 +26,13 @@ def count(client, url) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
+def count_htmx(client, url) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response.content.startswith(b'<div id="desk-main"'), url
+    return len(captured)
+
+
 def finished_match(a, b, *, games_won=1, length=1):
     match = games.match_create(player_a=a, player_b=b, length=length)
     for number in range(1, games_won + 1):
@@ -36,21 +43,38 @@ def finished_match(a, b, *, games_won=1, length=1):
 def test_event_pages_do_not_grow_with_the_field(client, td):
     small = build_knockout(td, make_players(4), name="Small Open")
     large = build_knockout(td, make_players(24), name="Large Open", results_rounds=2)
-    # (drawn from nothing, from the cache): the event, its organisers, the cache stamp; the flights,
-    # the entries with names, the entries and pairings the draw is built from, the bracket's names.
-    for path, queries in (("/events/{}/", (8, 3)), ("/events/{}/live/", (7, 2))):
+    # (drawn from nothing, from the cache): the event, its organisers, the cache stamp, the flights
+    # still taking registrations (the page alone); the flights, the entries with names, the entries
+    # and pairings the draw is built from, the bracket's names; the page also reads the event's PR
+    # table of analysed matches.
+    for path, queries in (("/events/{}/", (10, 5)), ("/events/{}/live/", (7, 2)), ("/events/{}/embed/", (7, 2))):
         assert count(client, path.format(small.slug)) == count(client, path.format(large.slug)) == queries
     client.force_login(td)
-    # The session, the user, the event and the TD's right to it; then the desk's six reads
-    # (`selectors.desk_board`) and the ratings progress bar. Slips: the open pairings alone.
-    assert count(client, f"/desk/{small.slug}/") == count(client, f"/desk/{large.slug}/") == (11, 11)
+    # The session, the user, the event and the TD's right to it; then the desk's reads
+    # (`selectors.desk_board`: flights, entry counts, the entries of flights not started (with
+    # their ratings when there are any), rounds, open and decided pairings, reports) and the
+    # ratings progress bar. Slips: the open pairings alone. Projector: the flights, the started
+    # rounds, their pairings.
+    assert count(client, f"/desk/{small.slug}/") == count(client, f"/desk/{large.slug}/") == (12, 12)
     assert count(client, f"/desk/{small.slug}/slips/") == count(client, f"/desk/{large.slug}/slips/") == (5, 5)
+    assert (count(client, f"/desk/{small.slug}/projector/") == count(client, f"/desk/{large.slug}/projector/")
+            == (7, 7))
+    # An inline result answers with the desk's main part: the same reads, whatever the field.
+    for event in (small, large):
+        assert count_htmx(client, f"/desk/{event.slug}/") == 11
 
 
 def test_swiss_standings_do_not_grow_with_the_field(client, td):
     small = build_swiss(td, make_players(4), name="Small Swiss")
     large = build_swiss(td, make_players(14), rounds_played=2, name="Large Swiss")
     assert count(client, f"/events/{small.slug}/") == count(client, f"/events/{large.slug}/")
+    # Scored by win and skill with the PR tie-break: one more query, the PRs of the analysed matches.
+    plain = count(client, f"/events/{small.slug}/")
+    skill = {"scoring": "win_and_skill", "tie_breaks": ["pr", "buchholz"]}
+    small = build_swiss(td, make_players(4), name="Small Skill Swiss", **skill)
+    large = build_swiss(td, make_players(14), rounds_played=2, name="Large Skill Swiss", **skill)
+    assert count(client, f"/events/{small.slug}/") == count(client, f"/events/{large.slug}/") == (plain[0] + 1,
+                                                                                                   plain[1])
 
 
 def test_match_page_and_replay_do_not_grow_with_the_games(client, staff_user):
@@ -88,6 +112,7 @@ def test_rating_list_home_and_chances_do_not_grow_with_the_list(client, td):
         finished_match(a, b)
     publish_ratings()
     urls = ["/", "/ratings/", "/ratings/?system=fibs&provisional=1&sort=name", "/ratings/?q=Player&sort=club",
+            "/ratings/?sort=surname&dir=reverse", "/ratings/?club=lub&sort=surname", "/ratings/?provisional=0",
             f"/ratings/chances/?player_a={players[0].pk}&player_b={players[1].pk}&length=5&system=crawford",
             "/ratings/runs/"]
     before = [count(client, url) for url in urls]
@@ -99,3 +124,27 @@ def test_rating_list_home_and_chances_do_not_grow_with_the_list(client, td):
     after = [count(client, url) for url in urls]
     assert before == after
     assert Pairing.objects.exists()
+
+
+def test_desk_of_an_event_taking_entries_does_not_grow_with_the_list(client, td):
+    from datetime import date
+
+    from django.contrib.auth import get_user_model
+
+    from tournaments import services as events
+
+    staff = get_user_model().objects.create_user("opener", is_staff=True)
+    desks = []
+    for name, size in (("Few Cup", 3), ("Many Cup", 40)):
+        tournament = events.tournament_create(name=name, start_date=date(2026, 11, 22), organisers=[td], by=staff)
+        flight = events.flight_create(tournament=tournament, name="Main", format="swiss", lengths=[5],
+                                      swiss_rounds=4, by=td)
+        for player in make_players(size):
+            events.entry_add(flight=flight, player=player, by=td)
+        desks.append(f"/desk/{tournament.slug}/")
+    publish_ratings()
+    client.force_login(td)
+    # As above, with the entries of the flight not started and their ratings (the published run,
+    # the ratings), but no pairings to read.
+    assert count(client, desks[0]) == count(client, desks[1])
+    assert client.get(desks[1], {"q": "Player"}).status_code == 200

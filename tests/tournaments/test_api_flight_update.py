@@ -49,7 +49,7 @@ def test_a_td_fixes_the_qualifiers_and_lengths_before_the_start(event, staff_api
     ({"lengths": []}, {"lengths": ["This list may not be empty."]}),
     ({"qualifiers": None}, {"qualifiers": ["Swiss then knockout needs the number of Swiss rounds and of qualifiers."]}),
     ({"tie_breaks": ["coin_toss"]}, {"tie_breaks": [
-        "coin_toss is not a tie-break; use buchholz, median_buchholz, sonneborn_berger, head_to_head."]}),
+        "coin_toss is not a tie-break; use buchholz, median_buchholz, sonneborn_berger, head_to_head, pr."]}),
     ({"format": "swiss"}, {"format": ["This cannot be changed once the flight exists: add the flight again instead."]}),
     ({"seeding": "by_age"}, {"seeding": ['"by_age" is not a valid choice.']}),
 ])

@@ -21,9 +21,9 @@ def test_seed_demo_loads_a_finished_and_a_running_event():
     assert running.flights.get(name="Main").pairings.filter(status=PairingStatus.PENDING).exists()
 
 
-def test_seed_demo_gives_a_player_with_a_match_to_play_a_login(client):
+def test_seed_demo_gives_a_player_with_a_match_to_play_a_login(client, password_login):
     call_command("seed_demo", players=48, matches=20, verbosity=0)
-    assert client.login(username="player", password="player-password")
+    assert password_login(client, "player", "player-password")
     page = client.get("/me/").content.decode()
     assert page.count('aria-label="Report the result of ') == 1
 

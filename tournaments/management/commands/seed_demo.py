@@ -39,9 +39,11 @@ class Command(BaseCommand):
             cast = games_demo.demo_players(rng, players)
             history = games_demo.demo_matches(rng, cast, matches)
             events = tournaments_demo.demo_events(rng, cast, by=admin)
+            replay = games_demo.demo_replay(rng, cast[:2])
             player = self._player_login(admin)
         self.stdout.write(self.style.SUCCESS(
             f"Demo loaded: {len(cast)} players, {len(history)} matches, {len(events)} events."
+            f" A game to replay: /matches/{replay.pk}/games/1/."
             f" Admin login: {DEMO_USER} / {DEMO_PASSWORD}"
             + (f"; {player.name}'s login: {PLAYER_USER} / {PLAYER_PASSWORD}" if player else "")
         ))

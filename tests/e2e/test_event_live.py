@@ -1,0 +1,76 @@
+"""A spectator follows a running event: live updates morph into the page and never lose his place."""
+
+import pytest
+
+from tournaments import services as events
+from tournaments.models import Pairing
+
+from .conftest import cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+COUNT_UPDATES = """() => { window.updates = 0;
+  document.body.addEventListener('htmx:afterSettle', () => { window.updates += 1; }); }"""
+
+
+def report_one(tournament, td):
+    pairing = Pairing.objects.filter(flight__tournament=tournament, flight__name="Main", status="pending",
+                                     player_b__isnull=False).select_related("round").order_by("id").first()
+    events.result_report(pairing=pairing, by=td, score_a=pairing.round.length, score_b=1)
+    return pairing
+
+
+def test_a_spectator_keeps_his_place_through_two_live_updates(page, live_server, settings, django_user_model):
+    settings.EVENT_REFRESH_SECONDS = 1
+    td = django_user_model.objects.create_user("director", password="pw-director-1")
+    tournament = cast.build_knockout(td, cast.make_players(32), results_rounds=0)
+    page.set_viewport_size({"width": 900, "height": 700})
+    page.goto(f"{live_server.url}/events/{tournament.slug}/")
+    page.evaluate(COUNT_UPDATES)
+
+    frame = page.locator(".bk-scroll").first
+    page.locator("details.about summary").first.click()
+    box = page.locator(".bk a.bk-box.ready").nth(3)
+    box.scroll_into_view_if_needed()
+    box.focus()
+    frame.evaluate("el => { el.scrollLeft = 300; }")
+    focused = page.evaluate("document.activeElement.id")
+    scroll_y = page.evaluate("window.scrollY")
+    assert focused.startswith("box-slot-")
+
+    pairing = report_one(tournament, td)
+    page.wait_for_function("window.updates >= 2", timeout=15000)
+
+    assert frame.evaluate("el => el.scrollLeft") == 300
+    assert page.locator("details.about").first.evaluate("el => el.open")
+    assert page.evaluate("document.activeElement.id") == focused
+    assert page.evaluate("window.scrollY") == scroll_y
+    reported = page.locator(f"#box-slot-{pairing.flight_id}-{pairing.slot}")
+    assert "played" in reported.get_attribute("class")
+
+
+def test_a_phone_keeps_its_round_tab_and_finds_a_match_by_name(phone, live_server, settings, django_user_model):
+    settings.EVENT_REFRESH_SECONDS = 1
+    td = django_user_model.objects.create_user("director", password="pw-director-1")
+    players = cast.make_players(16)
+    tournament = cast.build_knockout(td, players, results_rounds=1)
+    phone.goto(f"{live_server.url}/events/{tournament.slug}/")
+    phone.evaluate(COUNT_UPDATES)
+    main = phone.locator(".bk-frame").first
+    assert main.get_by_role("button", name="Quarter-finals").get_attribute("aria-pressed") == "true"
+    main.get_by_role("button", name="Semi-finals").click()
+    assert main.locator(".bk-box:visible").count() == 2
+
+    someone = Pairing.objects.filter(flight__tournament=tournament, flight__name="Main", status="pending",
+                                     player_b__isnull=False).select_related("player_a").first().player_a
+    phone.get_by_label("Find my match").fill(someone.name)
+    assert phone.locator(".now-item:visible").count() == 1
+    assert "1 match to play now" in phone.locator("#find-match-result").inner_text()
+
+    report_one(tournament, td)
+    phone.wait_for_function("window.updates >= 2", timeout=15000)
+    assert main.get_by_role("button", name="Semi-finals").get_attribute("aria-pressed") == "true"
+    assert main.locator(".bk-box:visible").count() == 2
+    assert phone.get_by_label("Find my match").input_value() == someone.name
+    widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1]
