@@ -17,6 +17,18 @@ cube of 1):
 - luck rate = luck total / the player's moves × 1000;
 - PR, the Performance Rating players know from eXtreme Gammon, = overall error rate / 2
   (average equity lost per decision × 500).
+
+The worst decisions are chequer plays and cube decisions alike, each with the equity it lost in
+the same unit (normalised equity, EMG). A chequer play's loss is the best play's equity less the
+one made, from the move list GNU Backgammon keeps with each move. A cube decision is read from the
+cube analysis it keeps with each move (the player could have doubled: no double, double/take) and
+with each double (its take or pass is judged from the doubler's figures, as GNU Backgammon does).
+In match play these are match winning chances; the script turns them into EMG with `gnubg.mwc2eq`
+at the decision's cube and score, where a pass is worth +1, and finds the best action as GNU
+Backgammon does: double when double/take and pass are both at least no double, and then the
+smaller of the two. A missed double, a wrong double (too good to double when no double beats a
+pass), a wrong take and a wrong pass thus lose what GNU Backgammon's "Alert: ..." lines print,
+and all of a player's cube losses add up to its cube error total.
 """
 
 from __future__ import annotations
@@ -64,7 +76,7 @@ class Decision:
     side: int
     """0 for the file's first (left) player, 1 for the second."""
     kind: str
-    """`chequer` (cube errors are counted in the figures, not listed one by one)."""
+    """`chequer` or `cube`."""
     position_id: str
     match_id: str
     cube: int
@@ -132,6 +144,9 @@ class MatchAnalysisResult:
     sides: tuple[SideFigures, SideFigures]
     worst: tuple[Decision, ...] = field(default=())
     snowie_error_rates: tuple[float, float] = (0.0, 0.0)
+    cube_errors_listed: tuple[float, float] = (0.0, 0.0)
+    """Each side's equity lost by the cube decisions found one by one (all, not only the worst):
+    equal to GNU Backgammon's own cube error total, `SideFigures.cube_error`."""
 
 
 # -- the script run inside GNU Backgammon ----------------------------------------------------------
@@ -154,38 +169,110 @@ def plain(move):
     return " ".join(out)
 
 
+def without_dice(match_id):
+    """The Match ID with no dice rolled yet (bits 15-20 cleared): a cube decision comes before the roll."""
+    import base64
+    raw = bytearray(base64.b64decode(match_id + "=" * (-len(match_id) %% 4)))
+    bits = int.from_bytes(bytes(raw), "little") & ~(0x3F << 15)
+    return base64.b64encode(bits.to_bytes(len(raw), "little")).decode().rstrip("=")
+
+
+def cube_equities(analysis, cubeinfo, length):
+    """No double, double/take and double/pass in normalised equity (EMG) for the player on roll, as
+    GNU Backgammon's statistics count them: in match play its cube figures are match winning chances,
+    turned into EMG by `mwc2eq` at the decision's cube and score; passing is worth +1 EMG."""
+    nd, dt = analysis["nd-cubeful-eq"], analysis["dt-cubeful-eq"]
+    if length:
+        nd, dt = gnubg.mwc2eq(nd, cubeinfo), gnubg.mwc2eq(dt, cubeinfo)
+    return nd, dt, 1.0
+
+
+def best_cube(nd, dt, dp):
+    """GNU Backgammon's best cube action: (equity of the best action, whether doubling is best)."""
+    if dt >= nd and dp >= nd:
+        return min(dt, dp), True
+    return nd, False
+
+
 def decisions(match):
     found = []
+    length = match["match-info"].get("match-length", 0) or 0
     for g_index, game in enumerate(match["games"], start=1):
+        info = game["info"]
+        score = (info.get("score-X", 0), info.get("score-O", 0))
+        crawford = 1 if info.get("crawford") else 0
         turn = 0
-        cube, owner = 1, -1
+        cube, owner = info.get("initial-cube", 1), -1
+        offer = None
         for index, record in enumerate(game["game"]):
             action = record.get("action")
             player = record.get("player")
-            if action == "take":
-                cube, owner = cube * 2, (0 if player == "X" else 1)
+            side = 0 if player == "X" else 1
+            analysis = record.get("analysis") or {}
+            base = dict(game=g_index, side=side, cube=cube, cube_owner=owner, record=index)
+            if action == "double":
+                offer = None
+                if "nd-cubeful-eq" in analysis:
+                    info_cube = gnubg.cubeinfo(cube, owner, side, length, score, crawford)
+                    nd, dt, dp = cube_equities(analysis, info_cube, length)
+                    best, double = best_cube(nd, dt, dp)
+                    offer = dict(board=record.get("board", ""), dt=dt, dp=dp, side=side)
+                    lost = best - min(dt, dp)
+                    if lost > 0:
+                        verb = "Redouble" if owner == side else "Double"
+                        right = ("Too good to %%s" %% verb.lower()) if nd > dp else "No %%s" %% verb.lower()
+                        found.append(dict(base, move=turn + 1, kind="cube", position_id=offer["board"], dice=[],
+                                          played=verb, best=right, equity_lost=lost,
+                                          skill=analysis.get("skill", ""), no_dice=True))
+                continue
+            if action in ("take", "drop"):
+                if offer is not None:
+                    dt, dp = offer["dt"], offer["dp"]
+                    lost = (dt - dp) if action == "take" else (dp - dt)
+                    if lost > 0:
+                        played, right = ("Take", "Pass") if action == "take" else ("Pass", "Take")
+                        found.append(dict(base, move=turn + 1, kind="cube", position_id=offer["board"], dice=[],
+                                          played=played, best=right, equity_lost=lost,
+                                          skill=analysis.get("skill", ""), no_dice=False))
+                if action == "take":
+                    cube, owner = cube * 2, side
+                offer = None
+                continue
             if action != "move":
                 continue
             turn += 1
-            analysis = record.get("analysis") or {}
-            side = 0 if player == "X" else 1
             board = record.get("board", "")
+            if "nd-cubeful-eq" in analysis:
+                info_cube = gnubg.cubeinfo(cube, owner, side, length, score, crawford)
+                nd, dt, dp = cube_equities(analysis, info_cube, length)
+                best, double = best_cube(nd, dt, dp)
+                lost = best - nd
+                if double and lost > 1e-6:
+                    verb = "Redouble" if owner == side else "Double"
+                    found.append(dict(base, move=turn, kind="cube", position_id=board, dice=[],
+                                      played="No %%s" %% verb.lower(),
+                                      best="%%s, %%s" %% (verb, "take" if dp > dt else "pass"), equity_lost=lost,
+                                      skill=analysis.get("cube-skill", ""), no_dice=True))
             if analysis.get("moves"):
                 moves = analysis["moves"]
                 chosen = analysis.get("imove", 0)
                 if 0 <= chosen < len(moves) and chosen != 0:
                     lost = moves[0]["score"] - moves[chosen]["score"]
-                    found.append(dict(game=g_index, move=turn, side=side, kind="chequer", position_id=board,
-                                      cube=cube, cube_owner=owner, record=index,
+                    found.append(dict(base, move=turn, kind="chequer", position_id=board,
                                       dice=list(record.get("dice") or []), played=plain(moves[chosen]["move"]),
                                       best=plain(moves[0]["move"]), equity_lost=lost,
-                                      skill=analysis.get("skill", "")))
-    found.sort(key=lambda d: (-d["equity_lost"], d["game"], d["move"]))
+                                      skill=analysis.get("skill", ""), no_dice=False))
+    return found
+
+
+def worst_of(found):
+    found = sorted(found, key=lambda d: (-d["equity_lost"], d["game"], d["move"], d["kind"] != "cube"))
     worst = found[:WORST]
     for decision in worst:
         gnubg.navigate()
         gnubg.navigate(game=decision["game"] - 1, next=decision["record"])
-        decision["match_id"] = gnubg.matchid()
+        match_id = gnubg.matchid()
+        decision["match_id"] = without_dice(match_id) if decision.pop("no_dice") else match_id
     return worst
 
 
@@ -218,7 +305,10 @@ for key in KEYS:
         info = match["match-info"]
         out["names"] = [info["X"]["name"], info["O"]["name"]]
         out["sides"] = [figures(match["stats"], "X"), figures(match["stats"], "O")]
-        out["decisions"] = decisions(match)
+        found = decisions(match)
+        out["decisions"] = worst_of(found)
+        out["cube_errors_listed"] = [sum(d["equity_lost"] for d in found if d["kind"] == "cube" and d["side"] == s)
+                                     for s in (0, 1)]
     except Exception:
         out["error"] = traceback.format_exc(limit=2)
     with open("%%s/%%s.json" %% (FOLDER, key), "w") as handle:
@@ -253,7 +343,7 @@ def _result(raw: dict, plies: int) -> MatchAnalysisResult:
         for d in raw["decisions"]
     )
     return MatchAnalysisResult(names=tuple(raw["names"]), plies=plies, sides=sides, worst=worst,
-                               snowie_error_rates=snowie)
+                               snowie_error_rates=snowie, cube_errors_listed=tuple(raw["cube_errors_listed"]))
 
 
 def analyse_files(

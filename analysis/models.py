@@ -73,21 +73,32 @@ class PlayerAnalysis(models.Model):
         indexes = [models.Index(fields=["player", "analysis"], name="analysis_player")]
 
 
+class DecisionKind(models.TextChoices):
+    CHEQUER = "chequer", "Chequer play"
+    CUBE = "cube", "Cube decision"
+
+
 class Decision(models.Model):
-    """One of the worst decisions of an analysed match, with the position to look at it again."""
+    """One of the worst decisions of an analysed match, chequer play or cube decision, with the
+    position to look at it again. Equity lost is GNU Backgammon's, in normalised equity (EMG: in
+    match play, match winning chances turned into money-game equity at a cube of 1)."""
 
     analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions")
     rank = models.PositiveSmallIntegerField()
     side = models.PositiveSmallIntegerField()
     game = models.PositiveSmallIntegerField()
-    move = models.PositiveSmallIntegerField(help_text="The roll's number in the game, from 1.")
-    kind = models.CharField(max_length=12, default="chequer")
+    move = models.PositiveSmallIntegerField(
+        help_text="The roll's number in the game, from 1; a cube decision comes before that roll.")
+    kind = models.CharField(max_length=12, choices=DecisionKind.choices, default=DecisionKind.CHEQUER)
+    cube = models.PositiveIntegerField(default=1, help_text="The cube's value when the decision was made.")
     position_id = models.CharField(max_length=14)
     match_id = models.CharField(max_length=12)
     dice = models.CharField(max_length=3, blank=True)
-    played = models.CharField(max_length=80)
-    best = models.CharField(max_length=80)
-    equity_lost = models.FloatField()
+    played = models.CharField(max_length=80, help_text='The play made, or the cube action: "No double", '
+                              '"Double", "Redouble", "Take", "Pass".')
+    best = models.CharField(max_length=80, help_text='The best play, or the right cube action: "Double, take", '
+                            '"No double", "Too good to double", "Pass"...')
+    equity_lost = models.FloatField(help_text="Normalised equity lost (EMG), as GNU Backgammon counts it.")
     skill = models.CharField(max_length=12, blank=True)
 
     class Meta:

@@ -8,8 +8,12 @@ from django.db.models import Avg, Count, Sum
 
 from games.models import Game, Match
 
-from .models import AnalysisStatus, MatchAnalysis, PlayerAnalysis
+from .models import AnalysisStatus, Decision, MatchAnalysis, PlayerAnalysis
 from .services import analysis_program
+
+
+RESPONSES = ("Take", "Pass")
+OFFERS = ("Double", "Redouble")
 
 
 def _frame_of(moves: list[dict] | None, roll: int) -> int | None:
@@ -21,6 +25,36 @@ def _frame_of(moves: list[dict] | None, roll: int) -> int | None:
             if seen == roll:
                 return index
     return None
+
+
+def _cube_frame_of(moves: list[dict] | None, roll: int, played: str) -> int | None:
+    """The replay frame of a cube decision made before the `roll`-th roll: the double offered, the
+    take or pass that answered it, or (no double) the position the player could have doubled in."""
+    moves = moves or []
+    seen, before = 0, 0
+    for index, action in enumerate(moves, start=1):
+        if action.get("type") != "cube":
+            seen += 1
+            if seen == roll:
+                break
+            before = index
+    if played not in OFFERS + RESPONSES:
+        return before
+    for index in range(before + 1, len(moves) + 1):
+        action = moves[index - 1]
+        if action.get("type") != "cube":
+            return None
+        verb = action.get("action")
+        if (verb == "double") == (played in OFFERS):
+            return index
+    return None
+
+
+def decision_frame(moves: list[dict] | None, decision) -> int | None:
+    """The replay frame where a decision shows: after a chequer play, at (or before) a cube action."""
+    if decision.kind == "cube":
+        return _cube_frame_of(moves, decision.move, decision.played)
+    return _frame_of(moves, decision.move)
 
 
 @dataclass
@@ -47,7 +81,7 @@ def match_analysis(match: Match) -> MatchAnalysisView:
         match=match, number__in={d.game for d in decisions}).values_list("number", "moves")}
     names = (match.player_a.name, match.player_b.name)
     worst = [
-        {"decision": d, "player": names[d.side], "frame": _frame_of(games.get(d.game), d.move)}
+        {"decision": d, "player": names[d.side], "frame": decision_frame(games.get(d.game), d)}
         for d in decisions
     ]
     return MatchAnalysisView(analysis.status, analysis, sides, worst, available)
@@ -90,3 +124,19 @@ def event_pr_table(tournament_id: int) -> list[dict]:
         .order_by("pr", "player__name")
     )
     return [dict(row) for row in rows]
+
+
+def replay_decisions(match: Match, game: int) -> dict[int, list[dict]]:
+    """The worst decisions of one game of an analysed match by replay frame (2 queries)."""
+    decisions = list(Decision.objects.filter(analysis__match=match, analysis__status=AnalysisStatus.DONE,
+                                             game=game).order_by("rank"))
+    if not decisions:
+        return {}
+    moves = Game.objects.filter(match=match, number=game).values_list("moves", flat=True).first()
+    names = (match.player_a.name, match.player_b.name)
+    by_frame: dict[int, list[dict]] = {}
+    for d in decisions:
+        frame = decision_frame(moves, d)
+        if frame is not None:
+            by_frame.setdefault(frame, []).append({"decision": d, "player": names[d.side]})
+    return by_frame

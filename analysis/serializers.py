@@ -19,8 +19,8 @@ class PlayerFiguresSerializer(serializers.ModelSerializer):
 class DecisionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Decision
-        fields = ["rank", "side", "game", "move", "kind", "position_id", "match_id", "dice", "played", "best",
-                  "equity_lost", "skill"]
+        fields = ["rank", "side", "game", "move", "kind", "cube", "position_id", "match_id", "dice", "played",
+                  "best", "equity_lost", "skill"]
 
 
 class MatchAnalysisSerializer(serializers.Serializer):

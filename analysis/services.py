@@ -132,7 +132,7 @@ def _store(analysis: MatchAnalysis, result: gnubg.MatchAnalysisResult) -> None:
         )
         Decision.objects.bulk_create(
             Decision(
-                analysis=locked, rank=rank, side=sides[d.side], game=d.game, move=d.move, kind=d.kind,
+                analysis=locked, rank=rank, side=sides[d.side], game=d.game, move=d.move, kind=d.kind, cube=d.cube,
                 position_id=d.position_id, match_id=d.match_id, dice="".join(map(str, d.dice or ())),
                 played=d.played[:80], best=d.best[:80], equity_lost=d.equity_lost, skill=d.skill[:12],
             )

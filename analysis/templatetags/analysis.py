@@ -27,6 +27,18 @@ def _trend(points: list[dict], width: int = 320, height: int = 90, pad: int = 8)
     }
 
 
+@register.simple_tag
+def replay_decisions(match, game: int) -> dict:
+    """The game's worst decisions by replay frame, for `decision_notes` (empty when not analysed)."""
+    return selectors.replay_decisions(match, game)
+
+
+@register.inclusion_tag("analysis/_replay_notes.html")
+def decision_notes(decisions: dict, frame: int):
+    """The analysed decisions shown on one replay frame: what was played and what was right."""
+    return {"notes": decisions.get(frame, [])}
+
+
 @register.inclusion_tag("analysis/_player.html")
 def player_analysis(player):
     """A player's average PR with its trend, luck by year, best and worst analysed matches."""

@@ -53,11 +53,18 @@ def test_an_uploaded_match_file_is_analysed_with_both_players_figures(uploaded, 
     assert [(p["doubtful"], p["bad"], p["very_bad"]) for p in body["players"]] == [(4, 3, 2), (13, 7, 6)]
     assert [round(p["luck"], 3) for p in body["players"]] == [1.644, 1.811]
     assert [round(p["luck_adjusted_result"] * 100, 2) for p in body["players"]] == [49.47, -49.47]
-    worst = body["worst"][0]
-    assert (worst["rank"], worst["side"], worst["game"], worst["move"], worst["dice"]) == (1, 1, 1, 21, "52")
-    assert (worst["played"], worst["best"], worst["position_id"], worst["match_id"]) == (
+    # The worst decision is a cube decision: GNU Backgammon's "Alert: wrong take (-0.803)!" in game 2.
+    take, play = body["worst"][:2]
+    assert {k: take[k] for k in ("rank", "side", "game", "move", "kind", "cube", "dice", "played", "best", "skill",
+                                 "position_id", "match_id")} == {
+        "rank": 1, "side": 1, "game": 2, "move": 10, "kind": "cube", "cube": 1, "dice": "", "played": "Take",
+        "best": "Pass", "skill": "very bad", "position_id": "2syYAShsm4UJIA", "match_id": "MBmgABAAAAAE"}
+    assert round(take["equity_lost"], 3) == 0.803
+    assert (play["rank"], play["side"], play["game"], play["move"], play["dice"], play["kind"]) == (
+        2, 1, 1, 21, "52", "chequer")
+    assert (play["played"], play["best"], play["position_id"], play["match_id"]) == (
         "bar/23 16/11", "bar/23 6/1", "rN0GICjs7hgQQA", "cImqAAAAAAAE")
-    assert round(worst["equity_lost"], 3) == 0.651
+    assert round(play["equity_lost"], 3) == 0.651
     assert len(body["worst"]) == 5
 
 
@@ -65,8 +72,26 @@ def test_the_match_page_shows_pr_luck_and_the_worst_plays_with_a_link_into_the_r
     page = client.get(f"/matches/{uploaded.pk}/").content.decode()
     assert "<strong>7.22</strong>" in page and "<strong>26.50</strong>" in page
     assert "+49.47%" in page and "-49.47%" in page
+    assert "The worst decisions" in page
     assert "played <code>bar/23 16/11</code>, better <code>bar/23 6/1</code>" in page
+    assert "before roll 10: <code>Take</code>, right <code>Pass</code> — lost 0.803 (very bad)." in page
     assert f'href="/matches/{uploaded.pk}/games/1/#frame-1-' in page
+
+
+def test_a_cube_decision_opens_the_replay_at_the_double_with_the_right_decision_shown(uploaded, client, api):
+    from games.models import Game
+
+    moves = Game.objects.get(match=uploaded, number=2).moves
+    # Game 2: i1awin takes bgnori's double after nine rolls; the take is the eleventh frame.
+    assert [(m["type"], m.get("action")) for m in moves[9:11]] == [("cube", "double"), ("cube", "take")]
+    page = client.get(f"/matches/{uploaded.pk}/").content.decode()
+    assert f'href="/matches/{uploaded.pk}/games/2/#frame-2-11"' in page
+    replay = client.get(f"/matches/{uploaded.pk}/games/2/").content.decode()
+    frame = replay.split('id="frame-2-11"', 1)[1].split("</li>", 1)[0]
+    assert "i1awin takes" in frame
+    assert "<strong>i1awin</strong>, game 2, before roll 10: <code>Take</code>, right <code>Pass</code>" in frame
+    worst = api.get(f"/api/v1/matches/{uploaded.pk}/analysis/").json()["worst"]
+    assert replay.count('class="decision-note"') == len([w for w in worst if w["game"] == 2]) == 2
 
 
 def test_the_player_page_shows_the_average_pr_and_the_luck_of_the_year(uploaded, client):

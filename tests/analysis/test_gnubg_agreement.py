@@ -112,6 +112,9 @@ def test_figures_equal_gnubg_show_statistics_match(both, path):
         shown = printed(text, section, label)
         for side, value in zip(result.sides, shown):
             assert agrees(figure(side), value), (path.name, section, label, figure(side), value)
+    # The cube decisions found one by one (the worst of them are listed) add up to gnubg's cube error.
+    for listed, side in zip(result.cube_errors_listed, result.sides):
+        assert abs(listed - side.cube_error) < 1e-4, (path.name, listed, side.cube_error)
     snowie = printed(text, "Overall statistics", "Snowie error rate")
     for ours_rate, value in zip(result.snowie_error_rates, snowie):
         assert agrees(-ours_rate, value), (path.name, "Snowie", ours_rate, value)
