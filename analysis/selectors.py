@@ -57,6 +57,22 @@ def decision_frame(moves: list[dict] | None, decision) -> int | None:
     return _frame_of(moves, decision.move)
 
 
+def _move_number(moves: list[dict] | None, decision, frame: int | None) -> int | None:
+    """The decision's move number as the match file and the replay's captions count them."""
+    if frame is None or not moves:
+        return None
+    if decision.kind == "cube" and decision.played not in OFFERS + RESPONSES:
+        frame = _frame_of(moves, decision.move)  # no double: the move of the roll that followed
+        if frame is None:
+            return None
+    return moves[frame - 1].get("move")
+
+
+def _place(moves: list[dict] | None, decision) -> dict:
+    frame = decision_frame(moves, decision)
+    return {"frame": frame, "move": _move_number(moves, decision, frame)}
+
+
 @dataclass
 class MatchAnalysisView:
     status: str
@@ -81,7 +97,7 @@ def match_analysis(match: Match) -> MatchAnalysisView:
         match=match, number__in={d.game for d in decisions}).values_list("number", "moves")}
     names = (match.player_a.name, match.player_b.name)
     worst = [
-        {"decision": d, "player": names[d.side], "frame": decision_frame(games.get(d.game), d)}
+        {"decision": d, "player": names[d.side], **_place(games.get(d.game), d)}
         for d in decisions
     ]
     return MatchAnalysisView(analysis.status, analysis, sides, worst, available)
@@ -136,7 +152,7 @@ def replay_decisions(match: Match, game: int) -> dict[int, list[dict]]:
     names = (match.player_a.name, match.player_b.name)
     by_frame: dict[int, list[dict]] = {}
     for d in decisions:
-        frame = decision_frame(moves, d)
-        if frame is not None:
-            by_frame.setdefault(frame, []).append({"decision": d, "player": names[d.side]})
+        place = _place(moves, d)
+        if place["frame"] is not None:
+            by_frame.setdefault(place["frame"], []).append({"decision": d, "player": names[d.side], **place})
     return by_frame

@@ -74,7 +74,9 @@ def test_the_match_page_shows_pr_luck_and_the_worst_plays_with_a_link_into_the_r
     assert "+49.47%" in page and "-49.47%" in page
     assert "The worst decisions" in page
     assert "played <code>bar/23 16/11</code>, better <code>bar/23 6/1</code>" in page
-    assert "before roll 10: <code>Take</code>, right <code>Pass</code> — lost 0.803 (very bad)." in page
+    # Moves are numbered as in the file and the replay: the take is on line 6 of game 2.
+    assert "<strong>i1awin</strong>, game 2, move 6: <code>Take</code>, right <code>Pass</code> — lost 0.803 (very bad)." in page
+    assert "<strong>i1awin</strong>, game 1, move 11 (52): played <code>bar/23 16/11</code>" in page
     assert f'href="/matches/{uploaded.pk}/games/1/#frame-1-' in page
 
 
@@ -89,7 +91,8 @@ def test_a_cube_decision_opens_the_replay_at_the_double_with_the_right_decision_
     replay = client.get(f"/matches/{uploaded.pk}/games/2/").content.decode()
     frame = replay.split('id="frame-2-11"', 1)[1].split("</li>", 1)[0]
     assert "i1awin takes" in frame
-    assert "<strong>i1awin</strong>, game 2, before roll 10: <code>Take</code>, right <code>Pass</code>" in frame
+    assert "<strong>i1awin</strong>, game 2, move 6: <code>Take</code>, right <code>Pass</code>" in frame
+    assert replay.count('class="decision-mark"') == 2  # the move list marks the frames with a decision
     worst = api.get(f"/api/v1/matches/{uploaded.pk}/analysis/").json()["worst"]
     assert replay.count('class="decision-note"') == len([w for w in worst if w["game"] == 2]) == 2
 
