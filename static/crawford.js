@@ -20,12 +20,18 @@
       frames.forEach(function (f, i) { if (f.id === hash[0].slice(1)) index = i; });
     }
     var moveItems = Array.prototype.slice.call(box.querySelectorAll("[data-frame]"));
+    var list = box.querySelector(".moves");
     function show(i) {
       index = Math.max(0, Math.min(frames.length - 1, i));
       frames.forEach(function (f, j) { f.classList.toggle("current", j === index); });
       moveItems.forEach(function (m) {
         var on = m.dataset.frame === frames[index].id;
         if (on) m.setAttribute("aria-current", "step"); else m.removeAttribute("aria-current");
+        if (on && list && list.scrollHeight > list.clientHeight) {  // the current move in sight, page still
+          var item = m.getBoundingClientRect(), view = list.getBoundingClientRect();
+          if (item.top < view.top) list.scrollTop -= view.top - item.top + 8;
+          else if (item.bottom > view.bottom) list.scrollTop += item.bottom - view.bottom + 8;
+        }
       });
       status.textContent = "Position " + (index + 1) + " of " + frames.length + ": " +
         (frames[index].querySelector(".play-caption") || {}).textContent;
