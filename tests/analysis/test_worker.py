@@ -91,7 +91,13 @@ def test_a_match_file_uploaded_through_the_api_is_analysed_by_the_worker(start_w
     wait_for(lambda: done(match_id), timeout=60, process=worker)
     body = api.get(f"/api/v1/matches/{match_id}/analysis/").json()
     assert [round(p["pr"], 2) for p in body["players"]] == [7.22, 26.5]
-    assert "<strong>26.50</strong>" in client.get(f"/matches/{match_id}/").content.decode()
+    page = client.get(f"/matches/{match_id}/").content.decode()
+    assert "<strong>26.50</strong>" in page and "+49.47%" in page and "-49.47%" in page
+    assert "<code>Take</code>, right <code>Pass</code> — lost 0.803 (very bad)." in page
+    player = body["players"][1]["player"]
+    page = client.get(f"/players/{player}/").content.decode()
+    assert "<strong>PR 26.50</strong> on average over 1 analysed match" in page
+    assert "i1awin was lucky by 1.81 points of equity" in page
 
 
 def test_an_analysis_a_killed_worker_left_is_done_by_the_next_worker_without_a_request(start_worker, staff_api):
