@@ -11,6 +11,8 @@ from rest_framework.test import APIClient
 from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
 
+from .test_accessibility import violations
+
 MATFILE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles" / \
     "bglib__BlueNote-nori-2009Apr152320.txt"
 pytestmark = [
@@ -66,3 +68,9 @@ def test_the_worst_cube_decision_opens_the_replay_at_the_double_with_the_verdict
     note = page.locator(".frame.current .decision-note")
     assert "BlueNote, game 7, move 20, before the roll: No double, right Double, pass" in note.inner_text()
     context.close()
+
+
+def test_axe_finds_nothing_serious_on_the_analysed_match_and_its_replay(page, live_server, analysed):
+    found = violations(page, f"{live_server.url}/matches/{analysed}/")
+    found += violations(page, f"{live_server.url}/matches/{analysed}/games/2/#frame-2-13")
+    assert found == []
