@@ -30,8 +30,16 @@ For each set, on its held-out matches: log loss and Brier score of every model, 
 bootstrap interval of each model's log loss minus FIBS's, the same per match length, and a
 reliability table (the favourite's predicted chance against how often the favourite won).
 Models compared: FIBS; crawford with the fitted parameters (the defaults in
-ratings/systems/params.py); textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford
-with the parameters it had before this fit (fitted on constant-skill leagues alone).
+ratings/systems/params.py); crawford with S(N) as a table per length (fitted on the fitting parts
+of the sets played with real dice and cube, for each length with LENGTH_MATCHES there); Whole-
+History Rating (bench/whr.py; its w and s₀ chosen per set on the fitting part, refitted every
+WHR_BLOCK matches and forecasting the next from the past only); crawford with RD 200 fixed;
+textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford with the parameters it had
+before the first fit (fitted on constant-skill leagues alone).
+
+--quick (about 100 s of processor time): one simulated club, one round of the search starting from
+the defaults (a check that they still hold), smaller grids for the table and WHR, fewer
+resamples, no rolling origins. The full run (about 15 minutes without origins) is the record.
 """
 
 from __future__ import annotations
@@ -195,7 +203,7 @@ def parameters_of(values: dict) -> CrawfordParameters:
 # ---------------------------------------------------------------- the fit
 
 
-def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: bool) -> dict:
+def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: bool, start: dict | None = None) -> dict:
     """Coordinate search over `GRIDS`: each parameter in turn set to its value that does best
     against FIBS on the set where it does worst (the largest log loss minus FIBS's on the first
     `share` of each set; ties by the mean difference), for `rounds` rounds or until nothing
@@ -223,7 +231,7 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
         chosen = differences(values)
         return max(chosen), float(np.mean(chosen))
 
-    values = dict(START)
+    values = dict(START if start is None else start)
     for round_number in range(1, rounds + 1):
         before = dict(values)
         for name, grid in GRIDS.items():
@@ -375,13 +383,14 @@ def report_origins(sets: list[DataSet], rounds: int, rng: np.random.Generator, r
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one simulated club, a shorter fit, fewer resamples")
+    parser.add_argument("--quick", action="store_true",
+                        help="one simulated club, one round of the fit from the defaults, smaller grids, fewer resamples")
     parser.add_argument("--seed", type=int, default=7, help="seed of the simulated clubs and the bootstrap")
     parser.add_argument("--data", type=Path, action="append", default=[],
                         help="another file of real results (import_results format); may be repeated")
     parser.add_argument("--no-origins", action="store_true", help="skip the rolling-origin fits (always skipped by --quick)")
     args = parser.parse_args(argv)
-    rounds, resamples, clubs = (2, 1000, 1) if args.quick else (3, 2000, 2)
+    rounds, resamples, clubs = (1, 1000, 1) if args.quick else (3, 2000, 2)
     started = time.perf_counter()
     rng = np.random.default_rng(args.seed)
 
@@ -396,7 +405,10 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"
           " on the set where they beat it least; C by the mean over the sets not simulated):")
-    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True)
+    # --quick checks the defaults: one round of the search from them (the full run starts from START)
+    defaults = CrawfordParameters()
+    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True,
+                            start={name: getattr(defaults, name) for name in GRIDS} if args.quick else None)
     fitted = parameters_of(values)
     current = CrawfordParameters()
     agree = all(getattr(current, name) == getattr(fitted, name) for name in GRIDS)
