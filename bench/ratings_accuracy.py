@@ -33,7 +33,8 @@ Models compared: FIBS; crawford with the fitted parameters (the defaults in
 ratings/systems/params.py); crawford with S(N) as a table per length (fitted on the fitting parts
 of the sets played with real dice and cube, for each length with LENGTH_MATCHES there); Whole-
 History Rating (bench/whr.py; its w and s₀ chosen per set on the fitting part, refitted every
-WHR_BLOCK matches and forecasting the next from the past only); crawford with RD 200 fixed;
+WHR_BLOCK matches and forecasting the next from the past only); crawford with its fallback RD
+fixed (not estimated);
 textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford with the parameters it had
 before the first fit (fitted on constant-skill leagues alone).
 
@@ -426,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
     whr = {data.name: fit_whr(data, values["length_constant"], grid, verbose=True) for data in sets}
 
     models = {"fibs": None, "crawford": fitted, "crawford, S(N) table": replace(fitted, effective_lengths=table),
-              "whole-history rating": None, "crawford, RD 200 fixed": replace(fitted, estimate_initial_deviation=False),
+              "whole-history rating": None, f"crawford, RD {fitted.initial_deviation:g} fixed": replace(fitted, estimate_initial_deviation=False),
               "textbook glicko-2": TEXTBOOK, "crawford before": PREVIOUS}
     summary = {}
     for data in sets:
