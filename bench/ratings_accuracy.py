@@ -38,7 +38,7 @@ fixed (not estimated);
 textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford with the parameters it had
 before the first fit (fitted on constant-skill leagues alone).
 
---quick (about 100 s of processor time): one simulated club, one round of the search starting from
+--quick (about 75 s of processor time): one simulated club, one round of the search starting from
 the defaults (a check that they still hold), smaller grids for the table and WHR, fewer
 resamples, no rolling origins. The full run (about 15 minutes without origins) is the record.
 """
