@@ -30,8 +30,17 @@ For each set, on its held-out matches: log loss and Brier score of every model, 
 bootstrap interval of each model's log loss minus FIBS's, the same per match length, and a
 reliability table (the favourite's predicted chance against how often the favourite won).
 Models compared: FIBS; crawford with the fitted parameters (the defaults in
-ratings/systems/params.py); textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford
-with the parameters it had before this fit (fitted on constant-skill leagues alone).
+ratings/systems/params.py); crawford with S(N) as a table per length (fitted on the fitting parts
+of the sets played with real dice and cube, for each length with LENGTH_MATCHES there); Whole-
+History Rating (bench/whr.py; its w and s₀ chosen per set on the fitting part, refitted every
+WHR_BLOCK matches and forecasting the next from the past only); crawford with its fallback RD
+fixed (not estimated);
+textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford with the parameters it had
+before the first fit (fitted on constant-skill leagues alone).
+
+--quick (about 75 s of processor time): one simulated club, one round of the search starting from
+the defaults (a check that they still hold), smaller grids for the table and WHR, fewer
+resamples, no rolling origins. The full run (about 15 minutes without origins) is the record.
 """
 
 from __future__ import annotations
@@ -41,6 +50,8 @@ import csv
 import random
 import sys
 import time
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from itertools import pairwise
@@ -51,6 +62,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ratings_match_sim import drifting_club
+from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
 
 DATA = Path("/work/shared/data")
@@ -62,15 +74,34 @@ ORIGIN_BLOCK = 0.1
 
 GRIDS = {
     "length_constant": (0.5, 1.0, 1.5, 2.0, 3.0),
+    "initial_deviation": (100.0, 150.0, 200.0, 300.0),
     "initial_volatility": (0.02, 0.04, 0.06, 0.09, 0.12, 0.18, 0.25, 0.35),
     "tau": (0.2, 0.5, 0.8, 1.2),
     "match_growth": (0.0, 0.5, 1.0, 2.0, 4.0),
 }
 """The values the fit may choose from, per parameter. C = 2 is S(N) = N, the FIBS length."""
 
-START = {"length_constant": 2.0, "initial_volatility": 0.06, "tau": 0.5, "match_growth": 0.0}
+START = {"length_constant": 2.0, "initial_deviation": 200.0, "initial_volatility": 0.06, "tau": 0.5,
+         "match_growth": 0.0}
 """Where the coordinate search starts: textbook Glicko-2 with the FIBS length. A new player's
-deviation is not fitted: each history's own is estimated from it (`population_deviation`)."""
+deviation is estimated from each history (`population_deviation`); what is fitted is the value
+the estimate starts from and falls back to when a history has too few established players to
+tell (bglab: one player against strangers)."""
+
+LENGTH_MULTIPLIERS = (0.5, 0.7, 1.0, 1.4, 2.0)
+"""The per-length table of S(N) is searched over these multiples of the curve's S(N)."""
+LENGTH_MULTIPLIERS_QUICK = (0.6, 1.0, 1.6)
+"""--quick: fewer multiples (the machine is shared; the full run is the record)."""
+LENGTH_MATCHES = 100
+"""A length enters the table only with at least this many matches in the fitting parts of the
+sets played with real dice and cube; the others keep the curve."""
+
+WHR_GRID = {"step": (1.0, 3.0, 8.0), "spread": (100.0, 200.0, 350.0)}
+WHR_GRID_QUICK = {"step": (3.0,), "spread": (100.0, 300.0)}
+"""Whole-History Rating's Wiener step w (points per √day) and new-player spread s₀, chosen per
+set on its fitting part alone: fit on the first 60%, forecast 60-80% block by block."""
+WHR_BLOCK = 20
+"""Matches per block of the WHR forecasts (never splitting a day): refit, then predict the next."""
 
 TEXTBOOK = CrawfordParameters(
     initial_deviation=350.0, initial_volatility=0.06, tau=0.5, length_constant=2.0, match_growth=0.0,
@@ -167,13 +198,13 @@ def paired_bootstrap(differences: np.ndarray, rng: np.random.Generator, resample
 
 
 def parameters_of(values: dict) -> CrawfordParameters:
-    return CrawfordParameters(**values, estimate_initial_deviation=True)
+    return CrawfordParameters(**values, estimate_initial_deviation=True, effective_lengths={})
 
 
 # ---------------------------------------------------------------- the fit
 
 
-def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: bool) -> dict:
+def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: bool, start: dict | None = None) -> dict:
     """Coordinate search over `GRIDS`: each parameter in turn set to its value that does best
     against FIBS on the set where it does worst (the largest log loss minus FIBS's on the first
     `share` of each set; ties by the mean difference), for `rounds` rounds or until nothing
@@ -201,7 +232,7 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
         chosen = differences(values)
         return max(chosen), float(np.mean(chosen))
 
-    values = dict(START)
+    values = dict(START if start is None else start)
     for round_number in range(1, rounds + 1):
         before = dict(values)
         for name, grid in GRIDS.items():
@@ -216,16 +247,75 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
     return values
 
 
+def fit_length_table(sets: list[DataSet], share: float, values: dict, multipliers: Sequence[float],
+                     *, verbose: bool) -> dict[int, float]:
+    """S(N) per length, with the other parameters at `values`: each length with enough matches
+    (LENGTH_MATCHES in the fitting parts of the sets played with real dice and cube) in turn set
+    to the multiple of the curve's S(N) that gives the least mean log loss on those fitting
+    parts; one pass, the longest lengths last. Only matches before each set's cut are run."""
+    played = [s for s in sets if s.kind != "simulated"]
+    parts = [(s.history[:s.cut(share)], s.a_won[:s.cut(share)]) for s in played]
+    counts = Counter(record.length for history, _ in parts for record in history)
+    curve = parameters_of(values)
+    table: dict[int, float] = {}
+
+    memo: dict[tuple, float] = {}
+
+    def loss(candidate: dict[int, float]) -> float:
+        key = tuple(sorted(candidate.items()))
+        if key not in memo:
+            parameters = replace(curve, effective_lengths=dict(candidate))
+            memo[key] = float(np.mean([log_losses(predictions(h, parameters), won).mean() for h, won in parts]))
+        return memo[key]
+
+    for length in sorted(n for n, count in counts.items() if count >= LENGTH_MATCHES):
+        base = curve.effective_length(length)
+        scored = {m: loss(table if m == 1.0 else {**table, length: round(base * m, 2)}) for m in multipliers}
+        best = min(scored, key=lambda m: (scored[m], abs(m - 1.0)))
+        table[length] = round(base * best, 2)
+        if verbose:
+            print(f"    {length:>2}-point: {counts[length]:>4} matches to fit on, curve S {base:.2f}, "
+                  + ", ".join(f"×{m:g} {scored[m]:.5f}" for m in multipliers) + f"  → S {table[length]:.2f}")
+    if verbose:
+        rare = sorted(n for n, count in counts.items() if count < LENGTH_MATCHES)
+        print("    too few matches for a value of their own (the curve): "
+              + ", ".join(f"{n} ({counts[n]})" for n in rare))
+    return table
+
+
+def whr_chances(data: DataSet, parameters: WhrParameters, start: int, end: int) -> np.ndarray:
+    return np.array(forecasts(data.history, start, end, parameters, WHR_BLOCK))
+
+
+def fit_whr(data: DataSet, length_constant: float, grid: dict, *, verbose: bool) -> WhrParameters:
+    """WHR's w and s₀ for one set, on its fitting part alone: fit on the first 60% and forecast
+    the next 20% block by block; the pair with the least log loss there."""
+    start, end = data.cut(FIT_SHARE - 0.2), data.cut(FIT_SHARE)
+    won = data.a_won[start:end]
+    scored = {}
+    for step in grid["step"]:
+        for spread in grid["spread"]:
+            parameters = WhrParameters(step=step, spread=spread, length_constant=length_constant)
+            scored[parameters] = float(log_losses(whr_chances(data, parameters, start, end), won).mean())
+    best = min(scored, key=scored.get)
+    if verbose:
+        print(f"  WHR on {data.name[:40]}: " + ", ".join(f"w {p.step:g} s₀ {p.spread:g} {v:.4f}"
+                                                        for p, v in scored.items())
+              + f"  → w {best.step:g}, s₀ {best.spread:g}")
+    return best
+
+
 # ---------------------------------------------------------------- reports
 
 
-def report_set(data: DataSet, models: dict[str, CrawfordParameters | None], rng: np.random.Generator,
-               resamples: int) -> dict:
+def report_set(data: DataSet, models: dict[str, CrawfordParameters | WhrParameters | None],
+               rng: np.random.Generator, resamples: int) -> dict:
     """The held-out figures of one set; returns {model: (difference, low, high)} against FIBS."""
     start = data.cut(FIT_SHARE)
     won = data.a_won[start:]
     lengths = data.lengths[start:]
-    chances = {name: predictions(data.history, p, start)[start:] for name, p in models.items()}
+    chances = {name: whr_chances(data, p, start, len(data.history)) if isinstance(p, WhrParameters)
+               else predictions(data.history, p, start)[start:] for name, p in models.items()}
     losses = {name: log_losses(chance, won) for name, chance in chances.items()}
     estimated = CrawfordRating(models["crawford"]).estimated_for(data.history[:start]).parameters
     print(f"\n{data.name} [{data.kind}]: {len(data.history):,} matches, held out the last {len(won):,}"
@@ -240,21 +330,22 @@ def report_set(data: DataSet, models: dict[str, CrawfordParameters | None], rng:
             mean, low, high = intervals[name]
             line += f"   − fibs {mean:+.4f} [{low:+.4f}, {high:+.4f}]"
         print(line)
-    print("  per length (held out): matches, log loss fibs, crawford, crawford − fibs [95% interval],"
-          " favourite's chance vs win rate (fibs; crawford)")
+    table = "crawford, S(N) table"
+    print("  per length (held out): matches, log loss fibs, crawford, crawford with the S(N) table,"
+          " crawford − fibs [95% interval], favourite's chance vs win rate (fibs; crawford; table)")
     for length in sorted(set(lengths.tolist())):
         rows = lengths == length
         if rows.sum() < 5:
             continue
         cells = []
-        for name in ("fibs", "crawford"):
+        for name in ("fibs", "crawford", table):
             favourite = np.maximum(chances[name][rows], 1.0 - chances[name][rows])
             favourite_won = (chances[name][rows] >= 0.5) == won[rows]
             cells.append(f"{favourite.mean():.2f} v {favourite_won.mean():.2f}")
         mean, low, high = paired_bootstrap(losses["crawford"][rows] - losses["fibs"][rows], rng, resamples)
         print(f"    {length:>2}-point {int(rows.sum()):>5}   {losses['fibs'][rows].mean():.4f}"
-              f"  {losses['crawford'][rows].mean():.4f}  {mean:+.4f} [{low:+.4f}, {high:+.4f}]   "
-              + "; ".join(cells))
+              f"  {losses['crawford'][rows].mean():.4f}  {losses[table][rows].mean():.4f}"
+              f"  {mean:+.4f} [{low:+.4f}, {high:+.4f}]   " + "; ".join(cells))
     print("  reliability (held out): favourite's predicted chance in bins, matches / mean predicted / won")
     for name in ("fibs", "crawford"):
         favourite = np.maximum(chances[name], 1.0 - chances[name])
@@ -293,13 +384,14 @@ def report_origins(sets: list[DataSet], rounds: int, rng: np.random.Generator, r
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one simulated club, a shorter fit, fewer resamples")
+    parser.add_argument("--quick", action="store_true",
+                        help="one simulated club, one round of the fit from the defaults, smaller grids, fewer resamples")
     parser.add_argument("--seed", type=int, default=7, help="seed of the simulated clubs and the bootstrap")
     parser.add_argument("--data", type=Path, action="append", default=[],
                         help="another file of real results (import_results format); may be repeated")
-    parser.add_argument("--no-origins", action="store_true", help="skip the rolling-origin fits")
+    parser.add_argument("--no-origins", action="store_true", help="skip the rolling-origin fits (always skipped by --quick)")
     args = parser.parse_args(argv)
-    rounds, resamples, clubs = (2, 1000, 1) if args.quick else (3, 2000, 2)
+    rounds, resamples, clubs = (1, 1000, 1) if args.quick else (3, 2000, 2)
     started = time.perf_counter()
     rng = np.random.default_rng(args.seed)
 
@@ -314,22 +406,41 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"
           " on the set where they beat it least; C by the mean over the sets not simulated):")
-    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True)
+    # --quick checks the defaults: one round of the search from them (the full run starts from START)
+    defaults = CrawfordParameters()
+    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True,
+                            start={name: getattr(defaults, name) for name in GRIDS} if args.quick else None)
     fitted = parameters_of(values)
     current = CrawfordParameters()
     agree = all(getattr(current, name) == getattr(fitted, name) for name in GRIDS)
     print(f"  ratings/systems/params.py {'holds these values' if agree else 'DIFFERS: update it to these values'}")
 
-    models = {"fibs": None, "crawford": fitted, "crawford, RD 200 fixed": replace(fitted, estimate_initial_deviation=False),
+    print("\nFitting S(N) per length on the first 80% of the sets played with real dice and cube (the other"
+          " parameters as fitted; mean log loss per multiple of the curve's S):")
+    table = fit_length_table(sets, FIT_SHARE, values, LENGTH_MULTIPLIERS_QUICK if args.quick else LENGTH_MULTIPLIERS,
+                             verbose=True)
+    print("  table: " + ", ".join(f"S({n}) = {v:g}" for n, v in table.items())
+          + f"  (params.py: {dict(current.effective_lengths) or 'none'})")
+
+    print("\nWhole-History Rating, w and s₀ chosen per set on its fitting part (C as fitted):")
+    grid = WHR_GRID_QUICK if args.quick else WHR_GRID
+    whr = {data.name: fit_whr(data, values["length_constant"], grid, verbose=True) for data in sets}
+
+    models = {"fibs": None, "crawford": fitted, "crawford, S(N) table": replace(fitted, effective_lengths=table),
+              "whole-history rating": None, f"crawford, RD {fitted.initial_deviation:g} fixed": replace(fitted, estimate_initial_deviation=False),
               "textbook glicko-2": TEXTBOOK, "crawford before": PREVIOUS}
     summary = {}
     for data in sets:
-        summary[data.name] = (data.kind, report_set(data, models, rng, resamples)["crawford"])
-    print("\nSummary, held-out log loss crawford − fibs [95% paired bootstrap interval]:")
-    for name, (kind, (mean, low, high)) in summary.items():
-        verdict = "better" if high < 0 else "worse" if low > 0 else "better, interval spans 0" if mean < 0 else "worse, interval spans 0"
-        print(f"  {name[:64]:<64} [{kind}] {mean:+.4f} [{low:+.4f}, {high:+.4f}]  {verdict}")
-    if not args.no_origins:
+        intervals = report_set(data, {**models, "whole-history rating": whr[data.name]}, rng, resamples)
+        summary[data.name] = (data.kind, intervals)
+    print("\nSummary, held-out log loss minus FIBS's [95% paired bootstrap interval]:")
+    for name, (kind, intervals) in summary.items():
+        print(f"  {name[:64]} [{kind}]")
+        for model in ("crawford", "crawford, S(N) table", "whole-history rating"):
+            mean, low, high = intervals[model]
+            verdict = "better" if high < 0 else "worse" if low > 0 else "better, interval spans 0" if mean < 0 else "worse, interval spans 0"
+            print(f"    {model:<24} {mean:+.4f} [{low:+.4f}, {high:+.4f}]  {verdict}")
+    if not (args.no_origins or args.quick):
         report_origins(sets, rounds, rng, resamples)
     print(f"\nDone in {time.perf_counter() - started:.0f} s.")
 

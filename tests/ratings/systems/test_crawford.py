@@ -95,12 +95,13 @@ def test_matches_on_the_same_day_add_no_deviation_growth_between_them():
 
 def test_deviation_never_grows_past_a_new_players():
     system = CrawfordRating()
-    ann = experienced("ann", 1500.0, deviation=100.0, volatility=0.06, last_played=date(2000, 1, 1))
-    assert system.rating_as_of(ann, date(2025, 1, 1)).deviation == system.parameters.deviation_cap == 200.0
+    ann = experienced("ann", 1500.0, deviation=80.0, volatility=0.06, last_played=date(2000, 1, 1))
+    assert system.rating_as_of(ann, date(2025, 1, 1)).deviation == system.parameters.deviation_cap == 100.0
 
 
 def test_a_new_player_is_provisional_until_his_deviation_falls_below_the_threshold():
-    system = CrawfordRating(CrawfordParameters(provisional_deviation=100.0, initial_volatility=0.06, tau=0.5))
+    system = CrawfordRating(CrawfordParameters(initial_deviation=200.0, provisional_deviation=100.0,
+                                               initial_volatility=0.06, tau=0.5))
     assert system.new_rating("zoe").provisional
     history = [match(i, "ann", f"p{i % 7}", 7, "ab"[i % 2], day=i // 10) for i in range(200)]
     settled = system.run(history).ratings["ann"]
@@ -193,13 +194,13 @@ def round_robin(rounds, favourite_wins):
 def test_a_new_players_deviation_is_the_spread_of_the_players_he_joins():
     apart = CrawfordRating().estimated_for(round_robin(3, True)).parameters.initial_deviation
     equal = CrawfordRating().estimated_for(round_robin(3, False)).parameters.initial_deviation
-    assert apart > 200.0 > equal
+    assert (apart, equal) == (400.0, pytest.approx(61.3595890610615, abs=1e-9))  # from the default 100
     history = round_robin(3, True) + [match(999, "zoe", "p0", 5, "a", day=30)]
     zoe = CrawfordRating().run(history).changes[-2]
     assert zoe.player == "zoe" and zoe.deviation_before == pytest.approx(apart, abs=1e-9)
     assert CrawfordRating().run_sequential(history).changes[-2].deviation_before == pytest.approx(apart, abs=1e-9)
     fixed = CrawfordRating(CrawfordParameters(estimate_initial_deviation=False)).run(history).changes[-2]
-    assert fixed.deviation_before == pytest.approx(200.0, abs=1e-9)
+    assert fixed.deviation_before == pytest.approx(100.0, abs=1e-9)
 
 
 def test_growth_per_match_adds_w_sigma_squared_to_the_variance_before_the_update():
