@@ -30,6 +30,13 @@ def luck_adjusted_score(luck_adjusted_result: float) -> float:
     return min(1.0, max(0.0, 0.5 + luck_adjusted_result))
 
 
+def luck_adjusted_scores(luck_adjusted_results):
+    """`luck_adjusted_score` for a numpy array of results at once; NaN (not analysed) stays NaN."""
+    import numpy as np
+
+    return np.clip(0.5 + np.asarray(luck_adjusted_results, dtype=np.float64), 0.0, 1.0)
+
+
 class SkillRating(CrawfordRating):
     """`crawford` that rates analysed matches by their luck-adjusted score (`MatchRecord.score`)."""
 
