@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
+from contextlib import nullcontext
 from functools import partial
 
 import numpy as np
@@ -350,7 +351,10 @@ def _history_from_postgres(matches) -> RatedHistory:
     )
     buffer = bytearray()
     with connection.cursor() as cursor:
-        with cursor.copy(statement, params) as copy:
+        # Django's debug cursor (DEBUG, or a test counting queries) has a copy() that takes no
+        # parameters: copy on psycopg's own cursor, and log the statement where Django logs
+        logged = cursor.debug_sql(statement, params) if hasattr(cursor, "debug_sql") else nullcontext()
+        with logged, cursor.cursor.copy(statement, params) as copy:
             for block in copy:
                 buffer += block
     if not buffer.startswith(COPY_SIGNATURE):
