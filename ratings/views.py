@@ -310,6 +310,7 @@ def rating_formula(request):
         "accuracy": _accuracy_table(accuracy),
         "accuracy_matches": max((a.overall.matches for a in accuracy.values()), default=0),
         "experienced_after": fibs.EXPERIENCED_AFTER,
+        "luck_adjusted_enabled": "skill" in services.system_labels(),
         "lengths": lengths,
         "table": table,
         "example_gain": round(4 * math.sqrt(7) * 0.5, 2),

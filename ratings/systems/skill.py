@@ -15,8 +15,14 @@ against the average roll. So the score a match gives player A is
 
 which is exactly the win (1) or the loss (0) when the dice were neutral, and otherwise the share
 of the match A earned by his play: the result the glicko update would see if the dice had been
-even. The clamp only bites where the luck-adjusted result leaves ±0.5 (a player whose bad dice
-exceeded the match he lost, at most a few hundredths in practice).
+even. Since the luck-adjusted result is the actual result less the luck, whose expectation is
+nil, 0.5 + LAR has the expectation of the win itself (P(A wins)), which is what the engine's
+expected score E forecasts: the update stays unbiased and keeps the scale of a win, where
+0.5 + LAR/2 would count a neutral win as 0.75 and halve every step.
+
+The clamp bites where the luck-adjusted result leaves ±0.5, a match won against dice that were
+worth more than the match (207 of the 1,200 matches of the bot league of
+bench/ratings_luck.py, up to ±1.4): such a match counts as a whole win or loss, no more.
 """
 
 from __future__ import annotations

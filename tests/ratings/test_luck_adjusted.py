@@ -148,3 +148,13 @@ def test_the_rating_list_page_and_api_show_skill_where_enabled(make_player, fini
     body = listed.json()
     rows = body["results"] if isinstance(body, dict) else body
     assert [row["name"] for row in rows] == ["Ann", "Bob"] and {row["system"] for row in rows} == {"skill"}
+
+
+def test_the_formula_page_explains_the_luck_adjusted_variant_and_its_measurement(client, settings):
+    settings.RATINGS_LUCK_ADJUSTED = False
+    page = client.get("/ratings/formula/").content.decode()
+    assert 'id="luck-adjusted"' in page and "0.5 + luck-adjusted result" in page
+    assert "not the default" in page and "bench/ratings_luck.py" in page
+    assert "switched on on this site" not in page
+    settings.RATINGS_LUCK_ADJUSTED = True
+    assert "switched on on this site" in client.get("/ratings/formula/").content.decode()
