@@ -1,6 +1,6 @@
 """Does rating by the luck-adjusted result predict better? A league of GNU Backgammon bots.
 
-    python bench/ratings_luck.py [--quick] [--workers 2]
+    python bench/ratings_luck.py [--quick] [--workers 2] [--cache FOLDER]
 
 1. A league of bots of known strength, played by GNU Backgammon itself: every bot is gnubg at
    0-ply with its own evaluation noise on chequer play and cube decisions (`set player N
@@ -24,7 +24,7 @@ mapping not chosen (0.5 + LAR/2, a neutral win worth 0.75), for comparison; and 
 forecast from the bots' true strengths: P(A wins an N-point match) = σ(β_N·(noise_B − noise_A)),
 one slope per length fitted by maximum likelihood on the training 80% (it knows every bot's
 noise, learns only how much a unit of noise is worth over N points; no rating system can know
-more about these bots than their noise). `--quick` plays and rates the first 120 matches of the
+more about these bots than their noise). `--quick` plays and rates the first 96 matches of the
 same league (a subset of the full run's cache), for a check within ~3 minutes.
 
 Two gnubg processes at most (`--workers`): the machine is shared.
@@ -59,7 +59,7 @@ LENGTHS = (1, 3, 5, 7)
 NOISES = (0.0, 0.006, 0.012, 0.018, 0.024, 0.03, 0.036, 0.042, 0.048, 0.054, 0.06, 0.066)
 """Each bot's evaluation noise (gnubg's equity units): bot00 plays 0-ply without noise."""
 FULL_MATCHES = 1200
-QUICK_MATCHES = 120
+QUICK_MATCHES = 96
 PER_DAY = 4
 FIRST_DAY = date(2025, 1, 1)
 TRAIN_SHARE = 0.8
@@ -259,10 +259,13 @@ def report(forecasts: dict[str, np.ndarray], test: list[MatchRecord]) -> None:
 
 
 def main() -> None:
+    global CACHE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"the first {QUICK_MATCHES} matches only")
     parser.add_argument("--workers", type=int, default=2, help="gnubg processes at a time (at most 2)")
+    parser.add_argument("--cache", type=Path, default=CACHE, help=f"where the league is kept (default {CACHE})")
     args = parser.parse_args()
+    CACHE = args.cache
     workers = max(1, min(2, args.workers))
     program = find_program()
     if program is None:
