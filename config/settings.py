@@ -297,6 +297,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # A rating run whose worker has not reported for this long is taken as dead and superseded. A
 # live run reports every 10,000 matches rated and every 100,000 changes written; its longest
 # silence is loading the history (20 to 40 s for a million matches on a busy two-core machine).
+# The luck-adjusted variant of the variance-adjusted rating (`skill`): analysed matches rated by
+# their luck-adjusted result. Off by default: on the bot league it did not beat `crawford`
+# (bench/ratings_luck.py, docs/ratings.md). When on, the worker computes it like the others.
+RATINGS_LUCK_ADJUSTED = env_bool("RATINGS_LUCK_ADJUSTED", False)
+
 RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "300"))
 
 # The periodic check (`celery -A config beat`, or `worker -B` on one machine): take over runs

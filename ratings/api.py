@@ -25,7 +25,7 @@ from .serializers import (
     RecomputeRequestSerializer,
 )
 
-SYSTEM = OpenApiParameter("system", OpenApiTypes.STR, description="fibs (default) or crawford")
+SYSTEM = OpenApiParameter("system", OpenApiTypes.STR, description="fibs (default), crawford, or skill (crawford, luck-adjusted) where it is enabled")
 
 
 @extend_schema(
@@ -114,7 +114,7 @@ class PredictView(APIView):
         return Response(ForecastSerializer(forecast.as_dict()).data)
 
 
-@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description="fibs or crawford (default: both)")])
+@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description="fibs, crawford or skill where enabled (default: every enabled system)")])
 class OfficialListsView(generics.ListAPIView):
     """Official rating lists, latest first (public). Staff publish one with POST: a copy of the
     system's published ratings, dated `as_of`."""

@@ -8,6 +8,7 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from analysis.signals import analysis_will_store
         from games.imports import import_runner_register
         from games.models import ImportKind, Match
         from games.signals import match_result_changed
@@ -16,4 +17,5 @@ class RatingsConfig(AppConfig):
 
         match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
+        analysis_will_store.connect(receivers.analysis_stored, dispatch_uid="ratings.analysis_stored")
         import_runner_register(ImportKind.RESULTS, services.results_import_job)

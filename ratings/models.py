@@ -17,6 +17,7 @@ from games.models import Match, Player
 class SystemChoice(models.TextChoices):
     FIBS = "fibs", "FIBS Elo"
     CRAWFORD = "crawford", "Variance-adjusted (Glicko-2)"
+    SKILL = "skill", "Crawford, luck-adjusted"
 
 
 class RunStatus(models.TextChoices):

@@ -11,3 +11,8 @@ def result_changed(sender, match, **kwargs) -> None:
 def match_deleted(sender, instance, **kwargs) -> None:
     """A match was deleted: its result leaves the history."""
     services.rating_recompute_for_match(match=instance)
+
+
+def analysis_stored(sender, match, **kwargs) -> None:
+    """analysis.signals.analysis_will_store: a match's analysis is being stored."""
+    services.rating_recompute_for_analysis(match=match)

@@ -54,7 +54,7 @@ class RatingListQuerySerializer(serializers.Serializer):
 
 
 class RecomputeRequestSerializer(serializers.Serializer):
-    system = serializers.CharField(required=False, allow_blank=True, help_text="fibs or crawford; both by default.")
+    system = serializers.CharField(required=False, allow_blank=True, help_text="fibs, crawford, or skill where enabled; every enabled system by default.")
 
 
 class ForecastSideSerializer(serializers.Serializer):

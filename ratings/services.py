@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
+from contextlib import nullcontext
 from functools import partial
 
 import numpy as np
@@ -40,7 +41,7 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, FilteredRelation, Q
 from django.utils import timezone
 
 from config.errors import ConflictError
@@ -59,7 +60,8 @@ from .models import (
     RunStatus,
     SystemChoice,
 )
-from .systems import SYSTEMS, UnknownRatingSystemError, get_system
+from .systems import SYSTEMS, get_system
+from .systems.skill import luck_adjusted_scores
 
 WRITE_CHUNK = 100_000
 """Rating changes written between two heartbeats."""
@@ -80,16 +82,30 @@ def stale_after() -> timedelta:
     return timedelta(seconds=getattr(settings, "RATINGS_RUN_STALE_SECONDS", 600))
 
 
+def enabled_systems() -> list[str]:
+    """The systems this site computes and shows: fibs and crawford, and skill (crawford,
+    luck-adjusted) where `RATINGS_LUCK_ADJUSTED` is on."""
+    luck = getattr(settings, "RATINGS_LUCK_ADJUSTED", False)
+    return [name for name in SYSTEMS if luck or name != SystemChoice.SKILL]
+
+
+def system_labels() -> dict[str, str]:
+    """Each enabled system's name and label, in the order the pages show them."""
+    labels = dict(SystemChoice.choices)
+    return {name: labels[name] for name in enabled_systems()}
+
+
 def system_names(system: str | None = None) -> list[str]:
-    """The systems a request is about: the one named, or all. Raises `ValidationError` on a name
-    no system goes by."""
+    """The systems a request is about: the one named, or all enabled. Raises `ValidationError`
+    on a name no system goes by, or one this site does not compute."""
+    enabled = enabled_systems()
     if system in (None, "", "all"):
-        return list(SYSTEMS)
+        return enabled
     if system not in SYSTEMS:
-        try:
-            get_system(system)
-        except UnknownRatingSystemError as error:
-            raise ValidationError({"system": [str(error)]}) from None
+        known = ", ".join(sorted(enabled))
+        raise ValidationError({"system": [f"no rating system is called {system!r}; known systems: {known}"]})
+    if system not in enabled:
+        raise ValidationError({"system": [f"the rating system {system!r} is not enabled on this site"]})
     return [system]
 
 
@@ -160,6 +176,14 @@ def rating_recompute_for_match(*, match: Match) -> None:
     transaction.on_commit(rating_recompute_request)
 
 
+def rating_recompute_for_analysis(*, match: Match) -> None:
+    """A match's analysis is being stored: once it is committed, request a recompute of the
+    systems that rate by the analysis (skill, where enabled). Money sessions are never rated."""
+    if match.kind == MatchKindChoice.SESSION or SystemChoice.SKILL not in enabled_systems():
+        return
+    transaction.on_commit(partial(rating_recompute_request, system=SystemChoice.SKILL.value))
+
+
 # -- claiming ------------------------------------------------------------------------------------
 
 
@@ -227,8 +251,9 @@ class RatedHistory:
     """The rated history as arrays, one entry per match in time order (`rated_history`).
 
     `played_on` is in microseconds since 1970-01-01 UTC; `player_a` and `player_b` index
-    `players`, the players' primary keys. A slice (`history[:n]`) is the first matches, with
-    the same players."""
+    `players`, the players' primary keys. `a_score` is player A's luck-adjusted score in [0, 1]
+    where GNU Backgammon has analysed the match, NaN elsewhere (what `skill` rates). A slice
+    (`history[:n]`) is the first matches, with the same players."""
 
     match_ids: np.ndarray
     played_on: np.ndarray
@@ -237,6 +262,7 @@ class RatedHistory:
     lengths: np.ndarray
     a_won: np.ndarray
     players: np.ndarray
+    a_score: np.ndarray
 
     def __len__(self) -> int:
         return len(self.match_ids)
@@ -246,7 +272,7 @@ class RatedHistory:
             raise TypeError("a rated history is sliced by matches, history[start:stop]")
         return RatedHistory(
             self.match_ids[matches], self.played_on[matches], self.player_a[matches], self.player_b[matches],
-            self.lengths[matches], self.a_won[matches], self.players,
+            self.lengths[matches], self.a_won[matches], self.players, self.a_score[matches],
         )
 
     @property
@@ -256,14 +282,16 @@ class RatedHistory:
         return (whole + UNIX_EPOCH_ORDINAL) + part / float(MICROSECONDS_A_DAY)
 
     @classmethod
-    def from_columns(cls, match_ids, played_on, player_a, player_b, lengths, a_won) -> RatedHistory:
-        """A history from its columns, players given by primary key."""
+    def from_columns(cls, match_ids, played_on, player_a, player_b, lengths, a_won, a_score=None) -> RatedHistory:
+        """A history from its columns, players given by primary key; `a_score` NaN (or None)
+        where a match is not analysed."""
         sides = np.concatenate((np.asarray(player_a, dtype=np.int64), np.asarray(player_b, dtype=np.int64)))
         players, index = np.unique(sides, return_inverse=True)
         n = len(sides) // 2
         return cls(
             np.asarray(match_ids, dtype=np.int64), np.asarray(played_on, dtype=np.int64), index[:n], index[n:],
             np.asarray(lengths, dtype=np.int64), np.asarray(a_won, dtype=bool), players,
+            np.full(n, np.nan) if a_score is None else np.asarray(a_score, dtype=np.float64),
         )
 
 
@@ -279,13 +307,20 @@ def _moment(microseconds: int) -> datetime:
 
 
 def _rated_matches():
+    """The rated matches, each with player A's luck-adjusted result where GNU Backgammon has
+    analysed it (`luck_a__luck_adjusted_result`: one left join, through the analysis to side 0,
+    player A's figures)."""
     return Match.objects.filter(
         kind=MatchKindChoice.MATCH,
         status=MatchStatus.FINISHED,
         rated=True,
         winner__isnull=False,
         forfeited_by__isnull=True,
-    )
+    ).annotate(luck_a=FilteredRelation("analysis__sides", condition=Q(analysis__sides__side=0)))
+
+
+HISTORY_COLUMNS = ("id", "played_on", "player_a_id", "player_b_id", "length", "winner_id",
+                   "luck_a__luck_adjusted_result")
 
 
 HISTORY_ROW = np.dtype([
@@ -296,6 +331,7 @@ HISTORY_ROW = np.dtype([
     ("player_b_size", ">i4"), ("player_b", ">i8"),
     ("length_size", ">i4"), ("length", ">i2"),
     ("a_won_size", ">i4"), ("a_won", "?"),
+    ("luck_size", ">i4"), ("luck", ">f8"),
 ])
 """One row of the history in PostgreSQL's binary COPY format (no column is ever null)."""
 
@@ -306,18 +342,19 @@ COPY_TRAILER = b"\xff\xff"
 
 def _history_from_postgres(matches) -> RatedHistory:
     """The history by a binary COPY of the query, read straight into arrays."""
-    sql, params = matches.order_by().values_list(
-        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
-    ).query.sql_with_params()
+    sql, params = matches.order_by().values_list(*HISTORY_COLUMNS).query.sql_with_params()
     statement = (
         "COPY (SELECT h.id::int8, (extract(epoch FROM h.played_on) * 1000000)::int8, h.player_a_id::int8, "
-        "h.player_b_id::int8, h.length::int2, h.winner_id = h.player_a_id "
-        f"FROM ({sql}) AS h (id, played_on, player_a_id, player_b_id, length, winner_id) "
+        "h.player_b_id::int8, h.length::int2, h.winner_id = h.player_a_id, coalesce(h.luck::float8, 'NaN') "
+        f"FROM ({sql}) AS h (id, played_on, player_a_id, player_b_id, length, winner_id, luck) "
         "ORDER BY h.played_on, h.id) TO STDOUT (FORMAT BINARY)"
     )
     buffer = bytearray()
     with connection.cursor() as cursor:
-        with cursor.copy(statement, params) as copy:
+        # Django's debug cursor (DEBUG, or a test counting queries) has a copy() that takes no
+        # parameters: copy on psycopg's own cursor, and log the statement where Django logs
+        logged = cursor.debug_sql(statement, params) if hasattr(cursor, "debug_sql") else nullcontext()
+        with logged, cursor.cursor.copy(statement, params) as copy:
             for block in copy:
                 buffer += block
     if not buffer.startswith(COPY_SIGNATURE):
@@ -326,24 +363,26 @@ def _history_from_postgres(matches) -> RatedHistory:
     body = memoryview(buffer)[19 + extension : len(buffer) - len(COPY_TRAILER)]
     rows = np.frombuffer(body, dtype=HISTORY_ROW)
     return RatedHistory.from_columns(
-        rows["id"], rows["played_on"], rows["player_a"], rows["player_b"], rows["length"], rows["a_won"]
+        rows["id"], rows["played_on"], rows["player_a"], rows["player_b"], rows["length"], rows["a_won"],
+        luck_adjusted_scores(rows["luck"].astype(np.float64)),
     )
 
 
 def rated_history() -> RatedHistory:
     """Every rated match in time order, in one query: finished (not forfeited) matches to N
-    points marked rated, with a winner, ordered by (played_on, id)."""
+    points marked rated, with a winner, ordered by (played_on, id), with player A's
+    luck-adjusted score where the match is analysed."""
     matches = _rated_matches()
     if connection.vendor == "postgresql":
         return _history_from_postgres(matches)
-    rows = matches.order_by("played_on", "id").values_list(
-        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
-    )
-    columns = list(zip(*rows)) or [()] * 6
-    ids, played_on, player_a, player_b, lengths, winners = columns
+    rows = matches.order_by("played_on", "id").values_list(*HISTORY_COLUMNS)
+    columns = list(zip(*rows)) or [()] * 7
+    ids, played_on, player_a, player_b, lengths, winners, luck = columns
     micros = [(moment - UNIX_EPOCH) // timedelta(microseconds=1) for moment in played_on]
+    luck = np.array([np.nan if value is None else value for value in luck], dtype=np.float64)
     return RatedHistory.from_columns(
-        ids, micros, player_a, player_b, lengths, [w == a for w, a in zip(winners, player_a)]
+        ids, micros, player_a, player_b, lengths, [w == a for w, a in zip(winners, player_a)],
+        luck_adjusted_scores(luck),
     )
 
 
@@ -556,6 +595,7 @@ def rating_run_execute(*, run: RatingRun) -> RatingRun:
         result = system.run_arrays(
             history.match_ids, history.days, history.player_a, history.player_b, history.lengths, history.a_won,
             players=len(history.players), progress=partial(report_progress, run.pk),
+            a_score=history.a_score if getattr(system, "scored_by_luck", False) else None,
         )
         clock.lap("compute")
         _touch(run.pk, stage=RunStage.WRITING)

@@ -44,12 +44,11 @@ SORTS = {
 }
 """Each column's natural order; `dir=reverse` turns it round. `surname` is sorted in Python."""
 SURNAME = "surname"
-SYSTEM_LABELS = dict(SystemChoice.choices)
 GROUPS = {"": "Everybody", "0": "Established", "1": "Provisional"}
 
 
 def _system(value: str | None) -> str:
-    return value if value in SYSTEM_LABELS else SystemChoice.CRAWFORD.value
+    return value if value in services.system_labels() else SystemChoice.CRAWFORD.value
 
 
 class RatingFilterForm(forms.Form):
@@ -225,7 +224,7 @@ def rating_list(request):
     return render(request, "ratings/list.html", {
         "nav": "ratings",
         "system": system,
-        "system_label": SYSTEM_LABELS[system],
+        "system_label": services.system_labels()[system],
         "provisional": group == "1",
         "group": group,
         "form": form,
@@ -241,7 +240,8 @@ def rating_list(request):
         "lists": lists,
         "rated_at": selectors.live_rated_at(system=system) if official is None else None,
         "publish_form": PublishListForm(initial={"as_of": timezone.localdate()}) if staff else None,
-        "system_tabs": [(k, label, "?" + _with(keep, system=k, list=None)) for k, label in SYSTEM_LABELS.items()],
+        "system_tabs": [(k, label, "?" + _with(keep, system=k, list=None))
+                        for k, label in services.system_labels().items()],
         "group_tabs": [(key, label, "?" + _with(keep, system=system, provisional=key or None))
                        for key, label in GROUPS.items()],
     })
@@ -265,7 +265,7 @@ def rating_list_publish(request):
         texts = error.messages if isinstance(error, ValidationError) else [str(error)]
         messages.error(request, " ".join(texts))
         return redirect(back)
-    messages.success(request, f"The official {SYSTEM_LABELS[system]} list of {official.as_of:%-d %b %Y} is "
+    messages.success(request, f"The official {services.system_labels()[system]} list of {official.as_of:%-d %b %Y} is "
                               f"published: {official.players} players.")
     return redirect(f"{back}&list={official.pk}")
 
@@ -310,6 +310,7 @@ def rating_formula(request):
         "accuracy": _accuracy_table(accuracy),
         "accuracy_matches": max((a.overall.matches for a in accuracy.values()), default=0),
         "experienced_after": fibs.EXPERIENCED_AFTER,
+        "luck_adjusted_enabled": "skill" in services.system_labels(),
         "lengths": lengths,
         "table": table,
         "example_gain": round(4 * math.sqrt(7) * 0.5, 2),
@@ -347,7 +348,11 @@ class ChancesForm(forms.Form):
                                widget=forms.TextInput(attrs={"list": "players-b", "autocomplete": "off",
                                                              "data-suggest": "players-b"}))
     length = forms.IntegerField(label="Match length (points)", min_value=1, max_value=99, initial=7)
-    system = forms.ChoiceField(label="Rating system", choices=SystemChoice.choices, initial=SystemChoice.CRAWFORD)
+    system = forms.ChoiceField(label="Rating system", choices=(), initial=SystemChoice.CRAWFORD)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = list(services.system_labels().items())
 
 
 FORECAST_FIELDS = {"a": "player_a", "b": "player_b", "length": "length", "system": "system"}
@@ -415,7 +420,7 @@ def chances(request):
         "nav": "chances",
         "form": form,
         "forecast": forecast,
-        "system_label": SYSTEM_LABELS.get(forecast.system) if forecast else "",
+        "system_label": services.system_labels().get(forecast.system) if forecast else "",
     }, status=400 if form.is_bound and form.errors else 200)
 
 
@@ -423,7 +428,7 @@ def run_progress(request):
     """The latest recompute of each system; the fragment alone when the page polls it."""
     runs = selectors.rating_runs_latest()
     busy = any(run.status in (RunStatus.QUEUED, RunStatus.RUNNING) for run in runs)
-    context = {"runs": runs, "busy": busy, "labels": SYSTEM_LABELS,
+    context = {"runs": runs, "busy": busy, "labels": services.system_labels(),
                "poll_url": reverse("rating-runs")}
     if request.headers.get("X-Requested-With") == "fetch" or request.GET.get("fragment"):
         return render(request, "ratings/_runs.html", context)
@@ -434,5 +439,5 @@ def runs_context() -> dict:
     """For pages that show the progress bar (the TD desk): one query."""
     runs = selectors.rating_runs_latest()
     return {"runs": runs, "busy": any(r.status in (RunStatus.QUEUED, RunStatus.RUNNING) for r in runs),
-            "labels": SYSTEM_LABELS, "poll_url": reverse("rating-runs")}
+            "labels": services.system_labels(), "poll_url": reverse("rating-runs")}
 

@@ -1,10 +1,12 @@
 """Rating systems for backgammon, with no dependency but (optionally) numpy.
 
-Two systems, each rating a whole history of matches in one pass:
+Three systems, each rating a whole history of matches in one pass:
 
 * ``fibs`` — FIBS Elo (`FibsRating`), the rating backgammon players know;
 * ``crawford`` — the variance-adjusted rating (`CrawfordRating`): Glicko-2 with the FIBS
-  match-length scaling, deviation growing with time away, provisional while uncertain.
+  match-length scaling, deviation growing with time away, provisional while uncertain;
+* ``skill`` — crawford, luck-adjusted (`SkillRating`): the same engine, with each analysed
+  match scored by its luck-adjusted result (`MatchRecord.score`, `luck_adjusted_score`).
 
 Each system rates a history with a vectorised engine (`run`, or `run_arrays` for a history
 already in arrays) that cuts it into batches of matches sharing no player (`batches`), and
@@ -21,6 +23,7 @@ from typing import Any
 
 from ratings.systems.crawford import CrawfordParameters, CrawfordRating
 from ratings.systems.fibs import FibsRating
+from ratings.systems.skill import SkillRating, luck_adjusted_score
 from ratings.systems.history import (
     MatchRecord,
     PlayerRating,
@@ -34,6 +37,7 @@ from ratings.systems.history import (
 SYSTEMS: dict[str, type[FibsRating] | type[CrawfordRating]] = {
     "fibs": FibsRating,
     "crawford": CrawfordRating,
+    "skill": SkillRating,
 }
 """Every rating system by the name it goes by."""
 
@@ -61,6 +65,8 @@ __all__ = [
     "RatingChange",
     "RatingInputError",
     "RunResult",
+    "SkillRating",
     "UnknownRatingSystemError",
     "get_system",
+    "luck_adjusted_score",
 ]

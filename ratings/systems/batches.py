@@ -37,7 +37,9 @@ class HistoryArrays:
     """A history of `len(days)` matches as parallel arrays, in time order.
 
     `player_a` and `player_b` are player indices 0..players − 1; `days` are day numbers
-    (`history.day_number`), `a_won` is True where player A won.
+    (`history.day_number`), `a_won` is True where player A won. `a_score`, when given, is
+    player A's score in [0, 1] where a match is rated by a score rather than its winner (NaN
+    where the winner counts); `scores()` is what a variance-adjusted run rates.
     """
 
     match_ids: np.ndarray
@@ -47,9 +49,26 @@ class HistoryArrays:
     lengths: np.ndarray
     a_won: np.ndarray
     players: int
+    a_score: np.ndarray | None = None
+
+    def scores(self) -> np.ndarray:
+        """Player A's score per match: 1 or 0 by the winner, or `a_score` where it is given."""
+        won = self.a_won.astype(np.float64)
+        if self.a_score is None:
+            return won
+        return np.where(np.isnan(self.a_score), won, self.a_score)
+
+    def head(self, m: int) -> HistoryArrays:
+        """The first `m` matches, with the same players."""
+        return HistoryArrays(
+            self.match_ids[:m], self.days[:m], self.player_a[:m], self.player_b[:m], self.lengths[:m],
+            self.a_won[:m], self.players, None if self.a_score is None else self.a_score[:m],
+        )
 
     @classmethod
-    def build(cls, match_ids, days, player_a, player_b, lengths, a_won, players: int | None = None) -> HistoryArrays:
+    def build(
+        cls, match_ids, days, player_a, player_b, lengths, a_won, players: int | None = None, a_score=None
+    ) -> HistoryArrays:
         """Arrays checked like the scalar engines check records: lengths of at least one
         point, no player against himself, days that never go back."""
         match_ids = np.asarray(match_ids)
@@ -61,6 +80,15 @@ class HistoryArrays:
         n = len(days)
         if not all(len(column) == n for column in (match_ids, player_a, player_b, lengths, a_won)):
             raise ValueError("the history's arrays must all have one entry per match")
+        if a_score is not None:
+            a_score = np.asarray(a_score, dtype=np.float64)
+            if len(a_score) != n:
+                raise ValueError("the history's arrays must all have one entry per match")
+            outside = np.flatnonzero((a_score < 0.0) | (a_score > 1.0))
+            if outside.size:
+                raise RatingInputError(
+                    f"match {match_ids[outside[0]]!r}: a score must lie in [0, 1], not {a_score[outside[0]]!r}"
+                )
         if players is None:
             players = int(max(player_a.max(initial=-1), player_b.max(initial=-1))) + 1
         bad = np.flatnonzero(lengths < 1)
@@ -80,7 +108,7 @@ class HistoryArrays:
                 f"match {match_ids[bad[0] + 1]!r} is dated before the match rated before it; "
                 "give the history in time order"
             )
-        return cls(match_ids, days, player_a, player_b, lengths, a_won, players)
+        return cls(match_ids, days, player_a, player_b, lengths, a_won, players, a_score)
 
 
 def records_as_arrays(
@@ -97,6 +125,7 @@ def records_as_arrays(
     side_b = np.empty(n, dtype=np.int64)
     lengths = np.empty(n, dtype=np.int64)
     a_won = np.empty(n, dtype=bool)
+    a_score = np.full(n, np.nan)
     match_ids = []
     played = []
     for i, (record, day) in enumerate(in_time_order(records)):
@@ -118,11 +147,14 @@ def records_as_arrays(
         side_b[i] = b
         lengths[i] = length
         a_won[i] = winner == "a"
+        if record.score is not None:
+            a_score[i] = record.score
         match_ids.append(record.match_id)
         played.append(played_on)
     ids = np.empty(n, dtype=object)
     ids[:] = match_ids
-    arrays = HistoryArrays(ids, days, side_a, side_b, lengths, a_won, len(players))
+    scored = not np.isnan(a_score).all()
+    arrays = HistoryArrays(ids, days, side_a, side_b, lengths, a_won, len(players), a_score if scored else None)
     return arrays, players, played
 
 

@@ -240,7 +240,7 @@ class CrawfordRating(RatingEngine):
 
     def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
         if self.parameters.estimate_initial_deviation:
-            system = CrawfordRating(self._estimated_from_arrays(history))
+            system = type(self)(self._estimated_from_arrays(history))
             return system._rate_new_arrays(history, progress, keep_changes)
         return self._rate_arrays(history, self._new_states(history.players), progress, keep_changes)
 
@@ -250,22 +250,19 @@ class CrawfordRating(RatingEngine):
         if not self.parameters.estimate_initial_deviation:
             return self
         if batches is None:
-            return CrawfordRating(self._estimated_sequentially(records))
+            return type(self)(self._estimated_sequentially(records))
         history, _, _ = batches.records_as_arrays(records[:params.ESTIMATE_MATCHES], [])
-        return CrawfordRating(self._estimated_from_arrays(history))
+        return type(self)(self._estimated_from_arrays(history))
 
     def _estimated_from_arrays(self, history) -> CrawfordParameters:
         """The parameters with the initial deviation estimated on the history's first
         ESTIMATE_MATCHES matches: rate them, measure the spread, repeat (vectorised engine)."""
         if len(history.days) > params.ESTIMATE_MATCHES:
             m = params.ESTIMATE_MATCHES
-            history = batches.HistoryArrays(
-                history.match_ids[:m], history.days[:m], history.player_a[:m], history.player_b[:m],
-                history.lengths[:m], history.a_won[:m], history.players,
-            )
+            history = history.head(m)
         parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
         for _ in range(params.ESTIMATE_ROUNDS):
-            system = CrawfordRating(parameters)
+            system = type(self)(parameters)
             run = system._rate_arrays(history, system._new_states(history.players), None, False)
             estimate = population_deviation(run.rating.tolist(), run.deviation.tolist(), run.matches.tolist())
             if estimate is None:
@@ -278,7 +275,7 @@ class CrawfordRating(RatingEngine):
         records = records[:params.ESTIMATE_MATCHES]
         parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
         for _ in range(params.ESTIMATE_ROUNDS):
-            ratings = list(CrawfordRating(parameters)._run(records, None, False, {}).ratings.values())
+            ratings = list(type(self)(parameters)._run(records, None, False, {}).ratings.values())
             estimate = population_deviation(
                 [r.rating for r in ratings], [r.deviation for r in ratings], [r.matches for r in ratings]
             )
@@ -320,7 +317,7 @@ class CrawfordRating(RatingEngine):
     ) -> RunResult:
         if self.parameters.estimate_initial_deviation:
             if starting_ratings:
-                system = CrawfordRating(self._estimated_from_ratings(starting_ratings))
+                system = type(self)(self._estimated_from_ratings(starting_ratings))
             else:
                 system = self.estimated_for(records)
             return system._run_in_batches(records, progress, keep_changes, starting_ratings)
@@ -358,7 +355,7 @@ class CrawfordRating(RatingEngine):
         three_over_pi2 = _THREE_OVER_PI_SQUARED
         layout = batches.BatchLayout.of(history)
         k = _per_length(np, layout.in_batch_order(history.lengths), p.length_factor)
-        a_score = layout.in_batch_order(history.a_won).astype(np.float64)
+        a_score = layout.in_batch_order(history.scores())
         days = layout.in_batch_order(history.days)
         player_a = layout.in_batch_order(history.player_a)
         player_b = layout.in_batch_order(history.player_b)
@@ -445,7 +442,7 @@ class CrawfordRating(RatingEngine):
                 parameters = self._estimated_from_ratings(starting_ratings)
             else:
                 parameters = self._estimated_sequentially(records)
-            return CrawfordRating(parameters)._run(records, progress, keep_changes, starting_ratings)
+            return type(self)(parameters)._run(records, progress, keep_changes, starting_ratings)
         total = len(records)
         p = self.parameters
         scale = GLICKO2_SCALE
@@ -476,7 +473,8 @@ class CrawfordRating(RatingEngine):
             k = factors.get(length)
             if k is None:
                 k = factors[length] = p.length_factor(length)
-            score_a = 1.0 if record.winner == "a" else 0.0
+            a_won = record.winner == "a"
+            score_a = record.score if record.score is not None else (1.0 if a_won else 0.0)
             player_a = record.player_a
             player_b = record.player_b
             played_on = record.played_on
@@ -523,7 +521,6 @@ class CrawfordRating(RatingEngine):
             state_b[7] = played_on
             if keep is not None:
                 match_id = record.match_id
-                a_won = score_a == 1.0
                 # the forecast with both deviations, g(sqrt(φ_a² + φ_b²)), as `predict` gives it
                 expected_a = 1.0 / (1.0 + exp(-k * (mu_a - mu_b) / sqrt(spread_a + spread_b - 1.0)))
                 keep(

@@ -68,13 +68,18 @@ class RatingEngine:
         a_won,
         *,
         players: int | None = None,
+        a_score=None,
         progress: ProgressCallback | None = None,
         keep_changes: bool = True,
     ):
         """Rate a history given as arrays (one entry per match, in time order; players as
         indices 0..players − 1, days as `history.day_number`s) with the vectorised engine,
-        every player starting new. Returns a `batches.ArrayRun`: per-player and per-match arrays."""
+        every player starting new. `a_score` (optional, NaN where the winner counts) gives
+        player A's score in [0, 1] for matches rated by a score; only the variance-adjusted
+        engine reads it. Returns a `batches.ArrayRun`: per-player and per-match arrays."""
         if batches is None:
             raise RuntimeError("run_arrays needs numpy; use run() without it")
-        history = batches.HistoryArrays.build(match_ids, days, player_a, player_b, lengths, a_won, players)
+        history = batches.HistoryArrays.build(
+            match_ids, days, player_a, player_b, lengths, a_won, players, a_score
+        )
         return self._rate_new_arrays(history, progress, keep_changes)

@@ -40,7 +40,9 @@ class MatchRecord:
     """One finished, rated match between two players.
 
     `winner` is ``"a"`` when `player_a` won the match and ``"b"`` when `player_b` did.
-    Players are any hashable identifiers (primary keys, names).
+    Players are any hashable identifiers (primary keys, names). `score` is player A's score in
+    [0, 1] where the match is to be rated by something other than its winner (the luck-adjusted
+    result of an analysed match, for `skill`); None rates it by the winner. FIBS ignores it.
     """
 
     match_id: Hashable
@@ -49,6 +51,7 @@ class MatchRecord:
     player_b: Hashable
     length: int
     winner: str
+    score: float | None = None
 
     @property
     def a_won(self) -> bool:
@@ -158,6 +161,8 @@ def check_record(record: MatchRecord) -> None:
         )
     if record.player_a == record.player_b:
         raise RatingInputError(f"match {record.match_id!r}: {record.player_a!r} cannot play himself")
+    if record.score is not None and not 0.0 <= record.score <= 1.0:
+        raise RatingInputError(f"match {record.match_id!r}: a score must lie in [0, 1], not {record.score!r}")
 
 
 def out_of_order_error(record: MatchRecord) -> RatingInputError:
@@ -180,7 +185,10 @@ def in_time_order(records) -> Iterator[tuple[MatchRecord, float]]:
             check_record(record)
             lengths_seen.add(length)
         winner = record.winner
-        if (winner != "a" and winner != "b") or record.player_a == record.player_b:
+        score = record.score
+        if (winner != "a" and winner != "b") or record.player_a == record.player_b or (
+            score is not None and not 0.0 <= score <= 1.0
+        ):
             check_record(record)
         played_on = record.played_on
         day = days.get(played_on)

@@ -27,6 +27,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from games import selectors as game_selectors
 from games.models import Match, MatchStatus, Player
 from ratings import selectors as rating_selectors
+from ratings import services as rating_services
 from ratings.models import Rating, SystemChoice
 from ratings.views import established_ratings, rank_of
 
@@ -48,7 +49,9 @@ from ..services import registration
 from . import bracket
 from .bracket import escape
 
-SYSTEMS = dict(SystemChoice.choices)
+def _systems() -> dict[str, str]:
+    """The rating systems this site shows (skill only where it is enabled)."""
+    return rating_services.system_labels()
 
 
 # -- home ----------------------------------------------------------------------------------------
@@ -231,7 +234,7 @@ def _read_player_page(player: Player, system: str) -> dict:
                 and p.flight.tournament.status == TournamentStatus.RUNNING]
     return {
         "upcoming": upcoming,
-        "ratings": [(key, label, ratings.get(key)) for key, label in SYSTEMS.items()],
+        "ratings": [(key, label, ratings.get(key)) for key, label in _systems().items()],
         "changes": changes,
         "events": list(events.values()),
         "loose": loose,
@@ -277,7 +280,7 @@ CHART_RANGES = {"3m": ("3 months", 92), "1y": ("1 year", 366), "all": ("All", No
 
 def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
-    system = request.GET.get("system") if request.GET.get("system") in SYSTEMS else SystemChoice.CRAWFORD.value
+    system = request.GET.get("system") if request.GET.get("system") in _systems() else SystemChoice.CRAWFORD.value
     data = _read_player_page(player, system)
     span = request.GET.get("range") if request.GET.get("range") in CHART_RANGES else "all"
     shown = data["changes"]
@@ -288,12 +291,12 @@ def player_detail(request, pk: int):
         data,
         player=player,
         system=system,
-        system_label=SYSTEMS[system],
+        system_label=_systems()[system],
         chart=rating_chart(shown),
         span=span,
         ranges=[(key, label) for key, (label, _) in CHART_RANGES.items()],
         recent_changes=data["changes"][-15:][::-1],
-        other_systems=[(k, v) for k, v in SYSTEMS.items()],
+        other_systems=list(_systems().items()),
     ))
 
 

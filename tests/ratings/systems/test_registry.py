@@ -4,16 +4,18 @@ from pathlib import Path
 
 import pytest
 
-from ratings.systems import SYSTEMS, CrawfordRating, FibsRating, UnknownRatingSystemError, get_system
+from ratings.systems import SYSTEMS, CrawfordRating, FibsRating, SkillRating, UnknownRatingSystemError, get_system
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_the_systems_are_called_fibs_and_crawford():
-    assert set(SYSTEMS) == {"fibs", "crawford"}
+def test_the_systems_are_called_fibs_crawford_and_skill():
+    assert set(SYSTEMS) == {"fibs", "crawford", "skill"}
     assert isinstance(get_system("fibs"), FibsRating)
     assert isinstance(get_system("crawford"), CrawfordRating)
+    assert isinstance(get_system("skill"), SkillRating)
     assert get_system("fibs").name == "fibs" and get_system("crawford").name == "crawford"
+    assert get_system("skill").name == "skill"
 
 
 def test_a_system_is_built_with_its_options():
@@ -21,7 +23,7 @@ def test_a_system_is_built_with_its_options():
 
 
 def test_an_unknown_system_is_a_value_error_naming_the_known_ones():
-    with pytest.raises(ValueError, match="crawford, fibs"):
+    with pytest.raises(ValueError, match="crawford, fibs, skill"):
         get_system("elo")
     with pytest.raises(UnknownRatingSystemError):
         get_system("glicko")
@@ -29,7 +31,7 @@ def test_an_unknown_system_is_a_value_error_naming_the_known_ones():
 
 def test_the_rating_systems_import_nothing_from_django():
     probe = (
-        "import sys, ratings.systems, ratings.systems.fibs, ratings.systems.crawford, "
+        "import sys, ratings.systems, ratings.systems.fibs, ratings.systems.crawford, ratings.systems.skill, "
         "ratings.systems.glicko, ratings.systems.history, ratings.systems.params; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'rest_framework', 'celery'}))"
     )
