@@ -823,6 +823,26 @@ def _states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tu
     return state, last_played
 
 
+def _player_rows(model, where: str, params: list, players: list[int], *, inside: bool = True) -> tuple[str, list]:
+    """A WHERE clause on `model`'s table: `where` and the player among (or, not `inside`, not
+    among) `players`: one array parameter on PostgreSQL, a list of placeholders elsewhere."""
+    column = connection.ops.quote_name("player_id")
+    if connection.vendor == "postgresql":
+        test = f"{column} = ANY(%s::bigint[])" if inside else f"NOT ({column} = ANY(%s::bigint[]))"
+        return f"{where} AND {test}", [*params, players]
+    marks = ", ".join(["%s"] * len(players)) or "NULL"
+    return f"{where} AND {column} {'IN' if inside else 'NOT IN'} ({marks})", [*params, *players]
+
+
+def _delete_player_rows(model, where: str, params: list, players: list[int]) -> None:
+    """Delete the rows of `model` matching `where` whose player is among `players`."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    chunk = len(players) or 1 if connection.vendor == "postgresql" else 10_000
+    for start in range(0, max(len(players), 1), chunk):
+        clause, values = _player_rows(model, where, params, players[start:start + chunk])
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE {clause}", values)
+
 def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
     stored states, then, in one transaction, replace the published run's rows for every player
@@ -857,7 +877,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
         ).exists():
             raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
         chosen = players.tolist()
-        RatingChange.objects.filter(run_id=published, player_id__in=chosen, sequence__gte=start.sequence).delete()
+        _delete_player_rows(RatingChange, "run_id = %s AND sequence >= %s", [published, start.sequence], chosen)
         n = len(history)
         if n:
             sides = np.empty(2 * n, dtype=np.int64)
@@ -866,7 +886,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             rows = np.argsort(sides, kind="stable")
             _write(RatingChange, CHANGE_COLUMNS, _change_values(published, history, result, rows, start.sequence),
                    len(rows))
-        Rating.objects.filter(run_id=published, player_id__in=chosen).delete()
+        _delete_player_rows(Rating, "run_id = %s", [published], chosen)
         if rated.any():
             ratings = {
                 "run_id": ("int8", published),
@@ -886,6 +906,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             pk=start.pk).filter(Q(after_on__gt=start.after_on) if start.after_on is not None else Q())
         _delete_checkpoints(later)
         table = connection.ops.quote_name(RatingPlayerState._meta.db_table)
+        keep, kept = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], chosen, inside=False)
         copied = ", ".join(connection.ops.quote_name(c) for c in STATE_COLUMNS[1:])
         for moment, cut, at_cut in zip(moments, cuts, pieces.states_at_cuts):
             checkpoint = RatingCheckpoint.objects.create(
@@ -894,10 +915,9 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             )
             with connection.cursor() as cursor:
                 cursor.execute(
-                    f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} "
-                    "WHERE checkpoint_id = %s", [checkpoint.pk, start.pk],
+                    f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} WHERE {keep}",
+                    [checkpoint.pk, *kept],
                 )
-            RatingPlayerState.objects.filter(checkpoint_id=checkpoint.pk, player_id__in=chosen).delete()
             last_match = np.full(len(players), -1, dtype=np.int64)
             if cut:
                 np.maximum.at(last_match, history.player_a[:cut], np.arange(cut))
@@ -905,7 +925,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
                           at_cut["matches"] > 0)
         head = resume.head
-        RatingPlayerState.objects.filter(checkpoint_id=head.pk, player_id__in=chosen).delete()
+        _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], chosen)
         _write_states(head.pk, settled, players, pieces.state, last_played, rated)
         total = start.sequence + n
         RatingCheckpoint.objects.filter(pk=head.pk).update(
