@@ -109,7 +109,7 @@ def test_a_result_at_the_end_of_history_updates_its_two_players_in_the_published
 
     for system in SYSTEMS:
         assert RatingSystemState.objects.get(system=system).published_run_id == runs[system]
-        latest = RatingRun.objects.filter(system=system).order_by("-started_at").first()
+        latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
         assert latest.matches_total == 1 and not latest.published
         ratings, changes = published(system)
         old_ratings, old_changes = before[system]
@@ -158,7 +158,7 @@ def test_a_correction_reaching_back_reruns_from_a_checkpoint_before_it(club, com
 
     for system in SYSTEMS:
         assert RatingSystemState.objects.get(system=system).published_run_id == runs[system]
-        latest = RatingRun.objects.filter(system=system).order_by("-started_at").first()
+        latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
         assert latest.matches_total == 70 - 53  # from 1 April (day 90: match 53 on) to the end
         check_against_scratch(system)
 
@@ -230,3 +230,39 @@ def make_change(rng, step, seed, players, matches, make_player, finish, day):
         match.refresh_from_db()
         games.match_update(match=match, rated=kind == "restore")
     return day
+
+
+class WorkerKilled(BaseException):
+    """The process dies: nothing after this line of the worker runs, no clean-up either."""
+
+
+def test_a_worker_killed_while_publishing_leaves_the_old_ratings_and_the_check_heals_it(
+    club, finish, committed, monkeypatch, settings
+):
+    players, matches = club
+    before = published("fibs")
+    run_id = RatingSystemState.objects.get(system="fibs").published_run_id
+    with committed():
+        finish(players[2], players[3], length=7, winner="a", day=200)
+
+    def die(*args, **kwargs):
+        raise WorkerKilled
+
+    # killed after the new changes and ratings are written, before the head moves
+    monkeypatch.setattr(services, "_write_states", die)
+    monkeypatch.setattr(services, "_fail", lambda run, error: None)
+    with pytest.raises(WorkerKilled):
+        services.rating_recompute_owed(system="fibs")
+    monkeypatch.undo()
+    dead = RatingRun.objects.get(system="fibs", status="running")
+    assert published("fibs") == before  # nothing of the half-done publish is seen
+    assert RatingPending.objects.filter(system="fibs", run_id=dead.pk).count() == 1
+
+    past = dead.heartbeat_at - timedelta(seconds=settings.RATINGS_RUN_STALE_SECONDS + 1)
+    RatingRun.objects.filter(pk=dead.pk).update(heartbeat_at=past)
+    (healed,) = services.rating_recompute_owed(system="fibs")
+    assert RatingRun.objects.get(pk=dead.pk).status == "superseded"
+    assert healed.matches_total == 1 and not healed.published  # incremental again
+    assert RatingSystemState.objects.get(system="fibs").published_run_id == run_id
+    assert not RatingPending.objects.filter(system="fibs").exists()
+    check_against_scratch("fibs")
