@@ -299,6 +299,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # silence is loading the history (20 to 40 s for a million matches on a busy two-core machine).
 RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "300"))
 
+# Month checkpoints each rating system keeps: a correction reaching further back runs in full.
+RATINGS_CHECKPOINT_MONTHS = int(os.environ.get("RATINGS_CHECKPOINT_MONTHS", "12"))
+
 # The periodic check (`celery -A config beat`, or `worker -B` on one machine): take over runs
 # whose worker died and rate what is owed, e.g. after the broker was unreachable.
 RATINGS_CHECK_SECONDS = float(os.environ.get("RATINGS_CHECK_SECONDS", "30"))
