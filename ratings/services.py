@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
 from functools import partial
+from itertools import repeat
 
 import numpy as np
 
@@ -301,8 +302,6 @@ class RatedHistory:
 MICROSECONDS_A_DAY = 86_400_000_000
 UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 UNIX_EPOCH_ORDINAL = UNIX_EPOCH.toordinal()
-POSTGRES_EPOCH_MICROSECONDS = 946_684_800_000_000
-"""2000-01-01 UTC, PostgreSQL's zero for timestamps, in microseconds since 1970."""
 
 
 def _moment(microseconds: int) -> datetime:
@@ -331,7 +330,6 @@ HISTORY_ROW = np.dtype([
 """One row of the history in PostgreSQL's binary COPY format (no column is ever null)."""
 
 COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
-COPY_HEADER = COPY_SIGNATURE + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
 COPY_TRAILER = b"\xff\xff"
 
 
@@ -404,44 +402,20 @@ RATING_COLUMNS = (
     "last_played", "provisional",
 )
 
-BINARY_FORMATS = {"int8": ">i8", "int4": ">i4", "int2": ">i2", "float8": ">f8", "bool": "?", "timestamptz": ">i8"}
-
-
-def _binary_copy(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
-    """Write `rows` rows with PostgreSQL's binary COPY, built in one piece from arrays.
+def _copy_rows(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
+    """Write `rows` rows with PostgreSQL's binary COPY, psycopg typing each column.
 
     `values` maps each column to (PostgreSQL type, array or scalar, or None for NULL);
-    timestamps are microseconds since 1970 UTC and text a constant."""
-    fields = [("fields", ">i2")]
-    for column in columns:
-        kind, value = values[column]
-        fields.append((f"{column}_size", ">i4"))
-        if value is None:
-            continue
-        if kind == "text":
-            fields.append((column, f"S{len(value.encode())}"))
-        else:
-            fields.append((column, BINARY_FORMATS[kind]))
-    table = np.empty(rows, dtype=np.dtype(fields))
-    table["fields"] = len(columns)
-    for column in columns:
-        kind, value = values[column]
-        if value is None:
-            table[f"{column}_size"] = -1
-            continue
-        if kind == "text":
-            value = value.encode()
-        elif kind == "timestamptz":
-            value = np.asarray(value, dtype=np.int64) - POSTGRES_EPOCH_MICROSECONDS
-        table[f"{column}_size"] = table.dtype[column].itemsize
-        table[column] = value
+    timestamps are microseconds since 1970 UTC."""
     name = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
+    lists = _column_lists(values, columns, rows)
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {name} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.write(COPY_HEADER)
-            copy.write(table.data)
-            copy.write(COPY_TRAILER)
+            copy.set_types([values[column][0] for column in columns])
+            write_row = copy.write_row
+            for row in zip(*(lists[column] for column in columns)):
+                write_row(row)
 
 
 def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray, first_sequence: int = 0) -> dict:
@@ -475,23 +449,34 @@ def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray,
     }
 
 
-def _rows(values: dict, columns: tuple[str, ...], rows: int):
-    """Row dicts from column values (for `bulk_create`), timestamps as datetimes."""
+def _column_lists(values: dict, columns: tuple[str, ...], rows: int) -> dict:
+    """Each column as a list (or an iterator repeating a constant) of Python values, timestamps
+    as datetimes (each distinct one made once)."""
     lists = {}
     for column in columns:
         kind, value = values[column]
         if value is None or np.ndim(value) == 0:
-            lists[column] = [value if value is None else (value.item() if hasattr(value, "item") else value)] * rows
+            constant = value.item() if hasattr(value, "item") else value
+            lists[column] = repeat(constant, rows)
         elif kind == "timestamptz":
-            lists[column] = [_moment(m) for m in value.tolist()]
+            moments: dict[int, datetime] = {}
+            lists[column] = [
+                moments[m] if m in moments else moments.setdefault(m, _moment(m)) for m in value.tolist()
+            ]
         else:
             lists[column] = value.tolist()
+    return lists
+
+
+def _rows(values: dict, columns: tuple[str, ...], rows: int):
+    """Row dicts from column values (for `bulk_create`), timestamps as datetimes."""
+    lists = _column_lists(values, columns, rows)
     return [dict(zip(columns, row)) for row in zip(*(lists[c] for c in columns))]
 
 
 def _write(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
     if connection.vendor == "postgresql":
-        _binary_copy(model, columns, values, rows)
+        _copy_rows(model, columns, values, rows)
     else:
         model.objects.bulk_create((model(**row) for row in _rows(values, columns, rows)), batch_size=BULK_BATCH)
 
