@@ -6,9 +6,9 @@
 Builds a scratch PostgreSQL database named after the configured one with a `_bench` suffix
 (dropped afterwards unless `--keep-database`), loads a seeded synthetic history with COPY (a
 million matches among 20,000 players over three years by default; `--quick`: 100,000 among
-5,000), rates it from scratch for both systems (which stores the checkpoints), then starts a
+5,000), moved to end yesterday, rates it from scratch for both systems (which stores the checkpoints), then starts a
 real Celery worker (a subprocess with two processes, one a system at a time) on the broker given, and lets `--writers`
-threads enter results at the end of history through the service layer
+threads enter results of matches played now through the service layer
 (`games.services.match_create` and `match_final_score_record`), each a few at random
 intervals. A poller watches the published rating changes of both systems; the figures are
 the time from the result being entered to both systems publishing it: p50, p95 and max. Then
@@ -45,8 +45,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
-def load_history(history, players: int) -> list[int]:
-    """Players and finished matches by COPY; returns the players' ids."""
+def load_history(history, players: int, shift: timedelta) -> list[int]:
+    """Players and finished matches by COPY, each match moved by `shift` (so that the history
+    ends yesterday); returns the players' ids."""
     from django.db import connection
 
     from games.models import Match, Player
@@ -67,7 +68,7 @@ def load_history(history, players: int) -> list[int]:
             for record in history:
                 when = days.get(record.played_on)
                 if when is None:
-                    when = days[record.played_on] = datetime.combine(record.played_on, noon)
+                    when = days[record.played_on] = datetime.combine(record.played_on, noon) + shift
                 a, b = ids[record.player_a], ids[record.player_b]
                 won = record.winner == "a"
                 copy.write_row((a, b, "match", record.length, False, False, False, False, 0, when, True, "bench",
@@ -132,7 +133,8 @@ class Published:
             connection.close()
 
 
-def writer(number: int, ids: list[int], results: int, start: datetime, watcher: Published, seed: int) -> None:
+def writer(number: int, ids: list[int], results: int, watcher: Published, seed: int) -> None:
+    """Enters `results` results as a desk does: each match played just now."""
     from django.db import connection
 
     from games import services as games
@@ -143,9 +145,8 @@ def writer(number: int, ids: list[int], results: int, start: datetime, watcher: 
         for result in range(results):
             time.sleep(rng.uniform(0.1, 1.0))
             a, b = rng.sample(ids, 2)
-            played_on = start + timedelta(minutes=number * 100 + result)
             match = games.match_create(player_a=Player(pk=a), player_b=Player(pk=b), length=rng.choice([3, 5, 7]),
-                                       played_on=played_on)
+                                       played_on=datetime.now(UTC))
             won = rng.random() < 0.5
             entered = time.perf_counter()
             games.match_final_score_record(match=match, score_a=match.length if won else 0,
@@ -210,7 +211,9 @@ def main(argv: list[str] | None = None) -> None:
         started = time.perf_counter()
         history = synthetic_history(args.matches, args.players, seed=args.seed)
         print(f"  synthetic history of {len(history):,} matches in {time.perf_counter() - started:.1f} s")
-        ids = load_history(history, args.players)
+        shift = datetime.now(UTC).date() - timedelta(days=1) - history[-1].played_on
+        ids = load_history(history, args.players, shift)
+        last_day = history[-1].played_on + shift
         for name in ("fibs", "crawford"):
             started = time.perf_counter()
             run = services.rating_recompute_now(system=name)
@@ -221,9 +224,8 @@ def main(argv: list[str] | None = None) -> None:
         watcher = Published()
         poller = threading.Thread(target=watcher.watch)
         poller.start()
-        end = datetime.combine(history[-1].played_on, time_of_day(18, tzinfo=UTC))
         started = time.perf_counter()
-        threads = [threading.Thread(target=writer, args=(n, ids, args.results, end, watcher, args.seed))
+        threads = [threading.Thread(target=writer, args=(n, ids, args.results, watcher, args.seed))
                    for n in range(args.writers)]
         for thread in threads:
             thread.start()
@@ -238,7 +240,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  entered → published (both systems): p50 {percentile(latencies, 0.5):.2f} s, "
                   f"p95 {percentile(latencies, 0.95):.2f} s, max {max(latencies):.2f} s")
 
-        back = datetime.combine(history[-1].played_on, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
+        back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
         match = Match.objects.filter(played_on=back).order_by("id").first()
         flipped = (0, match.length) if match.winner_id == match.player_a_id else (match.length, 0)
         entered = time.perf_counter()
@@ -248,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
         watcher.done.set()
         poller.join()
         figure = watcher.latencies.get(match.pk)
-        print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {history[-1].played_on:%Y-%m-%d}): "
+        print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
               + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
     finally:
         if worker is not None and worker.poll() is None:

@@ -593,7 +593,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         system = get_system(run.system)
         arrays = _arrays(history)
         settled = system.settled_for(arrays)
-        moments = _month_starts(history.played_on, None)
+        moments = _checkpoint_starts(history.played_on, None)
         cuts = np.searchsorted(history.played_on, [_micros(m) for m in moments], side="left")
         pieces = rate_in_pieces(settled, arrays, settled.new_state(len(history.players)), cuts.tolist(),
                                 partial(report_progress, run.pk))
@@ -645,23 +645,44 @@ def _as_run(settled, pieces):
     )
 
 
-def _month_starts(played_on: np.ndarray, after: datetime | None) -> list[datetime]:
-    """The first instants of the months (UTC) that fall after `after` (the history's first match
-    when None) and not after the history's last match: where checkpoints stand. At most the
-    last `checkpoint_months()`."""
+def checkpoint_days() -> int:
+    """How many day checkpoints a system keeps (a result entered late reruns from its day)."""
+    return getattr(settings, "RATINGS_CHECKPOINT_DAYS", 7)
+
+
+def _is_month_start(moment: datetime) -> bool:
+    return moment.day == 1 and moment.time() == time_of_day()
+
+
+def _checkpoint_starts(played_on: np.ndarray, after: datetime | None) -> list[datetime]:
+    """Where checkpoints stand among the matches after `after` (the history's first match when
+    None): the first instants (UTC) of the last `checkpoint_months()` months and of the last
+    `checkpoint_days()` days that fall after it and not after the history's last match."""
     if not len(played_on):
         return []
     first = after if after is not None else _moment(int(played_on[0]))
     last = _moment(int(played_on[-1]))
-    year, month = first.year, first.month
-    starts = []
-    while True:
-        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-        start = datetime(year, month, 1, tzinfo=UTC)
-        if start > last:
-            break
-        starts.append(start)
-    return starts[-checkpoint_months():] if checkpoint_months() else []
+    day = datetime(first.year, first.month, first.day, tzinfo=UTC) + timedelta(days=1)
+    days, months = [], []
+    while day <= last:
+        days.append(day)
+        if day.day == 1:
+            months.append(day)
+        day += timedelta(days=1)
+    kept = set(months[-checkpoint_months():] if checkpoint_months() else [])
+    kept |= set(days[-checkpoint_days():] if checkpoint_days() else [])
+    return sorted(kept)
+
+
+def _prune_checkpoints(run_id: int) -> None:
+    """Keep the run's head, its latest `checkpoint_months()` month checkpoints and its latest
+    `checkpoint_days()` day checkpoints."""
+    standing = list(RatingCheckpoint.objects.filter(run_id=run_id, head=False).order_by("-after_on")
+                    .values_list("pk", "after_on"))
+    months = [pk for pk, on in standing if _is_month_start(on)][:checkpoint_months()]
+    days = [pk for pk, _ in standing][:checkpoint_days()]
+    keep = set(months) | set(days)
+    _delete_checkpoints(RatingCheckpoint.objects.filter(pk__in=[pk for pk, _ in standing if pk not in keep]))
 
 
 STATE_COLUMNS = (
@@ -844,7 +865,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     clock.lap("load")
     _touch(run.pk, stage=RunStage.RATING, matches_total=len(history), matches_done=0)
     state, last_before = _states_at(start, settled, players)
-    moments = _month_starts(history.played_on, start.after_on if start.after_on is not None else None)
+    moments = _checkpoint_starts(history.played_on, start.after_on)
     cuts = np.searchsorted(history.played_on, [_micros(m) for m in moments], side="left").tolist()
     pieces = rate_in_pieces(settled, _arrays(history), state, cuts, partial(report_progress, run.pk))
     result = _as_run(settled, pieces)
@@ -916,9 +937,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
         RatingCheckpoint.objects.filter(pk=head.pk).update(
             sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
         )
-        months = RatingCheckpoint.objects.filter(run_id=published, head=False).order_by("-sequence", "-after_on")
-        _delete_checkpoints(RatingCheckpoint.objects.filter(
-            pk__in=list(months.values_list("pk", flat=True)[checkpoint_months():])))
+        _prune_checkpoints(published)
         RatingRun.objects.filter(pk=published).update(
             matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
             players=Rating.objects.filter(run_id=published).count(),

@@ -145,7 +145,10 @@ def test_a_fibs_result_at_the_end_moves_both_players_by_the_fibs_formula(make_pl
     assert list(RatingChange.objects.filter(run_id=run_id, player_id=b.pk).values_list("sequence", flat=True)) == [0, 1]
 
 
-def test_a_correction_reaching_back_reruns_from_a_checkpoint_before_it(club, committed):
+def test_a_correction_reaching_back_reruns_from_a_checkpoint_before_it(club, committed, settings):
+    settings.RATINGS_CHECKPOINT_DAYS = 0  # month checkpoints only
+    for system in SYSTEMS:
+        services.rating_recompute_now(system=system)
     players, matches = club
     runs = {system: RatingSystemState.objects.get(system=system).published_run_id for system in SYSTEMS}
     assert RatingCheckpoint.objects.filter(run_id=runs["fibs"], head=False).count() == 3  # Feb, Mar, Apr
@@ -266,3 +269,16 @@ def test_a_worker_killed_while_publishing_leaves_the_old_ratings_and_the_check_h
     assert RatingSystemState.objects.get(system="fibs").published_run_id == run_id
     assert not RatingPending.objects.filter(system="fibs").exists()
     check_against_scratch("fibs")
+
+
+def test_a_result_entered_late_reruns_from_the_start_of_its_day(club, finish, committed):
+    players, matches = club  # the last matches on days 112.2, 113.9, 115.6 and 117.3
+    with committed():
+        finish(players[4], players[5], length=3, winner="a", day=115.7)  # 1.6 days before the last
+
+    publish_owed()
+
+    for system in SYSTEMS:
+        latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
+        assert latest.matches_total == 2 + 1  # the matches of day 115 on (11 April 00:00 UTC)
+        check_against_scratch(system)
