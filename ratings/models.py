@@ -247,8 +247,9 @@ class RatingCheckpoint(models.Model):
     reruns from it instead of from the beginning.
 
     The state follows the first `sequence` matches, those ordered up to (`after_on`,
-    `after_match_id`): month checkpoints stand at the first instant of a month (`after_match_id`
-    −1, so matches on that instant follow), the head (`head`) after the last rated match. `system_key`
+    `after_match_id`): month and day checkpoints stand at the first instant of a month or a day
+    (`after_match_id` −1, so matches on that instant follow), the head (`head`) after the last
+    rated match. `system_key`
     names the system the states were rated with (its parameters, as settled for the history)
     and `settled_value` what its settling found (crawford: a new player's deviation)."""
 
