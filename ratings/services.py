@@ -834,7 +834,7 @@ def _player_rows(model, where: str, params: list, players: list[int], *, inside:
     among) `players`: one array parameter on PostgreSQL, a list of placeholders elsewhere."""
     column = connection.ops.quote_name("player_id")
     if connection.vendor == "postgresql":
-        test = f"{column} = ANY(%s::bigint[])" if inside else f"NOT ({column} = ANY(%s::bigint[]))"
+        test = f"{column} = ANY(%s::bigint[])" if inside else f"{column} <> ALL(%s::bigint[])"
         return f"{where} AND {test}", [*params, players]
     marks = ", ".join(["%s"] * len(players)) or "NULL"
     return f"{where} AND {column} {'IN' if inside else 'NOT IN'} ({marks})", [*params, *players]

@@ -9,10 +9,12 @@ the same to the last bit.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from ratings.systems.batches import HistoryArrays
+from ratings.systems.history import PROGRESS_EVERY
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ def rate_in_pieces(system, history: HistoryArrays, state: dict, cuts=(), progres
     pieces: dict[str, list] = {name: [] for name in CHANGE_COLUMNS}
     last_match = np.full(history.players, -1, dtype=np.int64)
     state = {name: np.array(values, copy=True) for name, values in state.items()}
+    reported = [0]
     for number, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
         if number > 0:
             states_at_cuts.append({name: values.copy() for name, values in state.items()})
@@ -56,7 +59,7 @@ def rate_in_pieces(system, history: HistoryArrays, state: dict, cuts=(), progres
             history.match_ids[start:stop], history.days[start:stop], history.player_a[start:stop],
             history.player_b[start:stop], history.lengths[start:stop], history.a_won[start:stop], history.players,
         )
-        report = None if progress is None else (lambda done, _total, start=start: progress(start + done, n))
+        report = None if progress is None else partial(_report, progress, reported, start, n)
         run = system.rate_state(piece, state, report, True)
         state = run.state
         for name in CHANGE_COLUMNS:
@@ -67,3 +70,12 @@ def rate_in_pieces(system, history: HistoryArrays, state: dict, cuts=(), progres
         last_match[played] = run.last_match[played] + start
     changes = {name: np.concatenate(columns) for name, columns in pieces.items() if columns}
     return PiecewiseRun(changes, state, states_at_cuts, last_match)
+
+
+def _report(progress, reported: list, start: int, total: int, done: int, _piece_total: int) -> None:
+    """A piece's progress as the whole history's: every PROGRESS_EVERY matches and at the end,
+    as one run reports it."""
+    done += start
+    if done // PROGRESS_EVERY > reported[0] // PROGRESS_EVERY or (done == total and reported[0] != total):
+        reported[0] = done
+        progress(done, total)
