@@ -64,13 +64,13 @@ def assert_equal_published(incremental, scratch):
 
 
 def publish_owed():
-    """What the worker does once the results are committed."""
+    """What the worker does once the results are committed (the runs it executes)."""
     return services.rating_recompute_owed()
 
 
 def check_against_scratch(system):
-    """The published ratings equal a recompute from scratch; returns whether the run before
-    was incremental (it kept the published run)."""
+    """The published ratings and changes equal those of a recompute from scratch (which is
+    then published)."""
     incremental = published(system)
     services.rating_recompute_now(system=system)
     assert_equal_published(incremental, published(system))
