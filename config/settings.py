@@ -304,6 +304,11 @@ RATINGS_LUCK_ADJUSTED = env_bool("RATINGS_LUCK_ADJUSTED", False)
 
 RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "300"))
 
+# Month checkpoints each rating system keeps: a correction reaching further back runs in full.
+RATINGS_CHECKPOINT_MONTHS = int(os.environ.get("RATINGS_CHECKPOINT_MONTHS", "12"))
+# Day checkpoints it keeps: a result entered after later ones reruns from the start of its day.
+RATINGS_CHECKPOINT_DAYS = int(os.environ.get("RATINGS_CHECKPOINT_DAYS", "7"))
+
 # The periodic check (`celery -A config beat`, or `worker -B` on one machine): take over runs
 # whose worker died and rate what is owed, e.g. after the broker was unreachable.
 RATINGS_CHECK_SECONDS = float(os.environ.get("RATINGS_CHECK_SECONDS", "30"))

@@ -220,3 +220,73 @@ class OfficialListRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.official_list_id}: {self.player_id} {self.rating:.1f}"
+
+
+class RatingPending(models.Model):
+    """A change to the rated history that a system's published ratings do not answer yet.
+
+    One row per system per changed match (`match_id`), or with no match when the change is not
+    known match by match (an import, a recompute asked for by hand): that one calls for a full
+    recompute. A run takes every pending row of its system when it is claimed (`run_id`) and
+    deletes them in the transaction that publishes it; the rows of a run that failed or died are
+    taken again by the next one."""
+
+    system = models.CharField(max_length=20, choices=SystemChoice.choices)
+    match_id = models.BigIntegerField(null=True, blank=True)
+    run_id = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["system", "run_id"], name="rating_pending_run")]
+
+    def __str__(self) -> str:
+        return f"{self.system}: match {self.match_id or 'all'} pending"
+
+
+class RatingCheckpoint(models.Model):
+    """Every player's working state at one point of a run's history, so that a later change
+    reruns from it instead of from the beginning.
+
+    The state follows the first `sequence` matches, those ordered up to (`after_on`,
+    `after_match_id`): month and day checkpoints stand at the first instant of a month or a day
+    (`after_match_id` −1, so matches on that instant follow), the head (`head`) after the last
+    rated match. `system_key`
+    names the system the states were rated with (its parameters, as settled for the history)
+    and `settled_value` what its settling found (crawford: a new player's deviation)."""
+
+    run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+")
+    head = models.BooleanField(default=False)
+    sequence = models.PositiveIntegerField()
+    after_on = models.DateTimeField(null=True, blank=True)
+    after_match_id = models.BigIntegerField(default=-1)
+    system_key = models.TextField()
+    settled_value = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["run", "sequence"], name="rating_checkpoint_run")]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} {'head' if self.head else 'checkpoint'} after {self.sequence} matches"
+
+
+class RatingPlayerState(models.Model):
+    """A player's working state at a checkpoint, exactly as the engine holds it: the engine's
+    floating-point columns (`state_floats`: crawford μ, φ, σ², ln σ² and the day of the last
+    match on the Glicko-2 scale, FIBS the rating) in `value_0`…, his experience, matches and
+    last match."""
+
+    checkpoint = models.ForeignKey(
+        RatingCheckpoint, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    player_id = models.BigIntegerField()
+    value_0 = models.FloatField(null=True, blank=True)
+    value_1 = models.FloatField(null=True, blank=True)
+    value_2 = models.FloatField(null=True, blank=True)
+    value_3 = models.FloatField(null=True, blank=True)
+    value_4 = models.FloatField(null=True, blank=True)
+    experience = models.BigIntegerField()
+    matches = models.PositiveIntegerField()
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["checkpoint", "player_id"], name="rating_state_player")]

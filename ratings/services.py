@@ -35,6 +35,7 @@ from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
 from contextlib import nullcontext
 from functools import partial
+from itertools import repeat
 
 import numpy as np
 
@@ -54,13 +55,18 @@ from .models import (
     OfficialListRow,
     Rating,
     RatingChange,
+    RatingCheckpoint,
+    RatingPending,
+    RatingPlayerState,
     RatingRun,
     RatingSystemState,
     RunStage,
     RunStatus,
     SystemChoice,
 )
-from .systems import SYSTEMS, get_system
+from .systems import SYSTEMS, UnknownRatingSystemError, get_system
+from .systems.batches import HistoryArrays
+from .systems.resume import rate_in_pieces
 from .systems.skill import luck_adjusted_scores
 
 WRITE_CHUNK = 100_000
@@ -145,9 +151,11 @@ def _enqueue(run_id: int) -> None:
         logger.exception("rating run %s failed in-process", run_id)
 
 
-def rating_recompute_request(*, system: str | None = None) -> list[RatingRun]:
-    """Ask for a recompute of `system` (all systems by default) from the whole history.
+def rating_recompute_request(*, system: str | None = None, matches: list[int] | None = None) -> list[RatingRun]:
+    """Ask for a recompute of `system` (all systems by default).
 
+    `matches` names the matches whose results changed, so that the run can rate only what
+    follows the change (`rating_run_execute`); without it the run rates the whole history.
     Counts the request; a run already queued answers it, otherwise a new queued run is created
     and the task is enqueued when the surrounding transaction commits. Returns the runs queued
     now (empty when the request joined queued runs)."""
@@ -157,6 +165,9 @@ def rating_recompute_request(*, system: str | None = None) -> list[RatingRun]:
     with transaction.atomic():
         for name in names:
             _state(name)
+            RatingPending.objects.bulk_create(
+                [RatingPending(system=name, match_id=match_id) for match_id in (matches or [None])]
+            )
             RatingSystemState.objects.filter(system=name).update(requested=F("requested") + 1)
             free = Q(queued_at__isnull=True) | Q(queued_at__lt=now - stale_after())
             if RatingSystemState.objects.filter(free, system=name).update(queued_at=now) == 1:
@@ -166,14 +177,33 @@ def rating_recompute_request(*, system: str | None = None) -> list[RatingRun]:
     return queued
 
 
+class MatchesChanged:
+    """The request a transaction makes once it commits, naming every match whose result it
+    changed (`rating_recompute_for_match`)."""
+
+    def __init__(self) -> None:
+        self.match_ids: set[int] = set()
+        self.made = False
+
+    def __call__(self) -> None:
+        self.made = True
+        rating_recompute_request(matches=sorted(self.match_ids))
+
+
 def rating_recompute_for_match(*, match: Match) -> None:
     """A match's result changed (entered, corrected, deleted, forfeited): once the change is
-    committed, request a recompute of every system. Money sessions are never rated."""
+    committed, request a recompute of every system naming the match. Money sessions are never
+    rated."""
     if match.kind == MatchKindChoice.SESSION:
         return
-    if connection.in_atomic_block and any(func is rating_recompute_request for _, func, _ in connection.run_on_commit):
-        return  # one request per transaction, however many results it changes
-    transaction.on_commit(rating_recompute_request)
+    if connection.in_atomic_block:
+        for _, func, _ in connection.run_on_commit:
+            if isinstance(func, MatchesChanged) and not func.made:  # one request per transaction, however many results it changes
+                func.match_ids.add(match.pk)
+                return
+    request = MatchesChanged()
+    request.match_ids.add(match.pk)
+    transaction.on_commit(request)
 
 
 def rating_recompute_for_analysis(*, match: Match) -> None:
@@ -240,6 +270,8 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
             return None
         state.claimed = state.requested
         state.save(update_fields=["claimed"])
+        # every change not yet published is this run's to answer, those of runs that died too
+        RatingPending.objects.filter(system=run.system).update(run_id=run.pk)
     return RatingRun.objects.get(pk=run.pk)
 
 
@@ -298,8 +330,6 @@ class RatedHistory:
 MICROSECONDS_A_DAY = 86_400_000_000
 UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 UNIX_EPOCH_ORDINAL = UNIX_EPOCH.toordinal()
-POSTGRES_EPOCH_MICROSECONDS = 946_684_800_000_000
-"""2000-01-01 UTC, PostgreSQL's zero for timestamps, in microseconds since 1970."""
 
 
 def _moment(microseconds: int) -> datetime:
@@ -336,7 +366,6 @@ HISTORY_ROW = np.dtype([
 """One row of the history in PostgreSQL's binary COPY format (no column is ever null)."""
 
 COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
-COPY_HEADER = COPY_SIGNATURE + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
 COPY_TRAILER = b"\xff\xff"
 
 
@@ -368,11 +397,15 @@ def _history_from_postgres(matches) -> RatedHistory:
     )
 
 
-def rated_history() -> RatedHistory:
+def rated_history(*, after: tuple[datetime, int] | None = None) -> RatedHistory:
     """Every rated match in time order, in one query: finished (not forfeited) matches to N
     points marked rated, with a winner, ordered by (played_on, id), with player A's
-    luck-adjusted score where the match is analysed."""
+    luck-adjusted score where the match is analysed. With `after` (played_on, match id), only
+    the matches ordered after it."""
     matches = _rated_matches()
+    if after is not None and after[0] is not None:
+        on, match_id = after
+        matches = matches.filter(Q(played_on__gt=on) | Q(played_on=on, id__gt=match_id))
     if connection.vendor == "postgresql":
         return _history_from_postgres(matches)
     rows = matches.order_by("played_on", "id").values_list(*HISTORY_COLUMNS)
@@ -408,47 +441,23 @@ RATING_COLUMNS = (
     "last_played", "provisional",
 )
 
-BINARY_FORMATS = {"int8": ">i8", "int4": ">i4", "int2": ">i2", "float8": ">f8", "bool": "?", "timestamptz": ">i8"}
-
-
-def _binary_copy(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
-    """Write `rows` rows with PostgreSQL's binary COPY, built in one piece from arrays.
+def _copy_rows(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
+    """Write `rows` rows with PostgreSQL's binary COPY, psycopg typing each column.
 
     `values` maps each column to (PostgreSQL type, array or scalar, or None for NULL);
-    timestamps are microseconds since 1970 UTC and text a constant."""
-    fields = [("fields", ">i2")]
-    for column in columns:
-        kind, value = values[column]
-        fields.append((f"{column}_size", ">i4"))
-        if value is None:
-            continue
-        if kind == "text":
-            fields.append((column, f"S{len(value.encode())}"))
-        else:
-            fields.append((column, BINARY_FORMATS[kind]))
-    table = np.empty(rows, dtype=np.dtype(fields))
-    table["fields"] = len(columns)
-    for column in columns:
-        kind, value = values[column]
-        if value is None:
-            table[f"{column}_size"] = -1
-            continue
-        if kind == "text":
-            value = value.encode()
-        elif kind == "timestamptz":
-            value = np.asarray(value, dtype=np.int64) - POSTGRES_EPOCH_MICROSECONDS
-        table[f"{column}_size"] = table.dtype[column].itemsize
-        table[column] = value
+    timestamps are microseconds since 1970 UTC."""
     name = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
+    lists = _column_lists(values, columns, rows)
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {name} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.write(COPY_HEADER)
-            copy.write(table.data)
-            copy.write(COPY_TRAILER)
+            copy.set_types([values[column][0] for column in columns])
+            write_row = copy.write_row
+            for row in zip(*(lists[column] for column in columns)):
+                write_row(row)
 
 
-def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray) -> dict:
+def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray, first_sequence: int = 0) -> dict:
     """The columns of the rating changes numbered `rows`: row 2·i is player A's change in match
     i, row 2·i + 1 player B's."""
     match = rows // 2
@@ -464,7 +473,7 @@ def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray)
     deviations = result.deviation is not None
     return {
         "run_id": ("int8", run_id),
-        "sequence": ("int4", match),
+        "sequence": ("int4", match + first_sequence),
         "match_id": ("int8", history.match_ids[match]),
         "player_id": ("int8", player),
         "opponent_id": ("int8", opponent),
@@ -479,28 +488,40 @@ def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray)
     }
 
 
-def _rows(values: dict, columns: tuple[str, ...], rows: int):
-    """Row dicts from column values (for `bulk_create`), timestamps as datetimes."""
+def _column_lists(values: dict, columns: tuple[str, ...], rows: int) -> dict:
+    """Each column as a list (or an iterator repeating a constant) of Python values, timestamps
+    as datetimes (each distinct one made once)."""
     lists = {}
     for column in columns:
         kind, value = values[column]
         if value is None or np.ndim(value) == 0:
-            lists[column] = [value if value is None else (value.item() if hasattr(value, "item") else value)] * rows
+            constant = value.item() if hasattr(value, "item") else value
+            lists[column] = repeat(constant, rows)
         elif kind == "timestamptz":
-            lists[column] = [_moment(m) for m in value.tolist()]
+            moments: dict[int, datetime] = {}
+            lists[column] = [
+                moments[m] if m in moments else moments.setdefault(m, _moment(m)) for m in value.tolist()
+            ]
         else:
             lists[column] = value.tolist()
+    return lists
+
+
+def _rows(values: dict, columns: tuple[str, ...], rows: int):
+    """Row dicts from column values (for `bulk_create`), timestamps as datetimes."""
+    lists = _column_lists(values, columns, rows)
     return [dict(zip(columns, row)) for row in zip(*(lists[c] for c in columns))]
 
 
 def _write(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
     if connection.vendor == "postgresql":
-        _binary_copy(model, columns, values, rows)
+        _copy_rows(model, columns, values, rows)
     else:
         model.objects.bulk_create((model(**row) for row in _rows(values, columns, rows)), batch_size=BULK_BATCH)
 
 
-def store_changes(run: RatingRun, history: RatedHistory, result) -> None:
+def store_changes(run: RatingRun, history: RatedHistory, result, *, run_id: int | None = None,
+                  first_sequence: int = 0) -> None:
     """Write the run's rating changes for every match of `history`, in chunks (binary COPY on
     PostgreSQL, `bulk_create` elsewhere), touching the heartbeat between them.
 
@@ -514,7 +535,8 @@ def store_changes(run: RatingRun, history: RatedHistory, result) -> None:
     del sides
     for start in range(0, len(order), 2 * WRITE_CHUNK):
         rows = order[start : start + 2 * WRITE_CHUNK]
-        _write(RatingChange, CHANGE_COLUMNS, _change_values(run.pk, history, result, rows), len(rows))
+        values = _change_values(run_id or run.pk, history, result, rows, first_sequence)
+        _write(RatingChange, CHANGE_COLUMNS, values, len(rows))
         _touch(run.pk)
 
 
@@ -550,6 +572,7 @@ def publish(run: RatingRun) -> None:
             raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
         RatingRun.objects.filter(system=run.system, published=True).exclude(pk=run.pk).update(published=False)
         RatingSystemState.objects.filter(system=run.system).update(published_run=run)
+        RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
 
 
 def discard_unpublished_rows(system: str) -> None:
@@ -558,6 +581,14 @@ def discard_unpublished_rows(system: str) -> None:
     stale = list(RatingRun.objects.filter(system=system).exclude(pk__in=keep.values("pk")).values_list("pk", flat=True))
     Rating.objects.filter(run_id__in=stale).delete()
     RatingChange.objects.filter(run_id__in=stale).delete()
+    _delete_checkpoints(RatingCheckpoint.objects.filter(run_id__in=stale))
+
+
+def _delete_checkpoints(checkpoints) -> None:
+    ids = list(checkpoints.values_list("pk", flat=True))
+    if ids:
+        RatingPlayerState.objects.filter(checkpoint_id__in=ids).delete()
+        RatingCheckpoint.objects.filter(pk__in=ids).delete()
 
 
 class _StageClock:
@@ -580,27 +611,37 @@ def _fail(run: RatingRun, error: BaseException) -> None:
     )
     Rating.objects.filter(run_id=run.pk).delete()
     RatingChange.objects.filter(run_id=run.pk).delete()
+    _delete_checkpoints(RatingCheckpoint.objects.filter(run_id=run.pk))
 
 
-def rating_run_execute(*, run: RatingRun) -> RatingRun:
-    """Rate the whole history for a claimed (running) run and publish it. On any error the run
-    is marked failed, its rows are deleted and the error is raised again; the published ratings
-    stay as they were."""
+def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
+    """Rate for a claimed (running) run and publish it: only what follows the changes it
+    answers when a stored state allows (`_resume_point`, `_execute_from`), else (or with
+    `full`) the whole history. On any error the run is marked failed, its rows are deleted and
+    the error is raised again; the published ratings stay as they were."""
     try:
         clock = _StageClock(run)
+        resume = None if full else _resume_point(run)
+        if resume is not None:
+            _execute_from(run, resume, clock)
+            run.refresh_from_db()
+            return run
         history = rated_history()
         clock.lap("load")
         _touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
         system = get_system(run.system)
-        result = system.run_arrays(
-            history.match_ids, history.days, history.player_a, history.player_b, history.lengths, history.a_won,
-            players=len(history.players), progress=partial(report_progress, run.pk),
-            a_score=history.a_score if getattr(system, "scored_by_luck", False) else None,
-        )
+        arrays = _arrays(history, system)
+        settled = system.settled_for(arrays)
+        moments = _checkpoint_starts(history.played_on, None)
+        cuts = np.searchsorted(history.played_on, [_micros(m) for m in moments], side="left")
+        pieces = rate_in_pieces(settled, arrays, settled.new_state(len(history.players)), cuts.tolist(),
+                                partial(report_progress, run.pk))
+        result = _as_run(settled, pieces)
         clock.lap("compute")
         _touch(run.pk, stage=RunStage.WRITING)
         store_ratings(run, history, result)
         store_changes(run, history, result)
+        _store_checkpoints(run.pk, settled, history, pieces, moments, cuts.tolist())
         clock.lap("write")
         publish(run)
         clock.lap("publish")
@@ -611,6 +652,343 @@ def rating_run_execute(*, run: RatingRun) -> RatingRun:
     clock.lap("discard")
     run.refresh_from_db()
     return run
+
+
+# -- incremental publishing: checkpoints and reruns from them --------------------------------------
+
+
+def checkpoint_months() -> int:
+    """How many month checkpoints a system keeps (a change reaching further back reruns in full)."""
+    return getattr(settings, "RATINGS_CHECKPOINT_MONTHS", 12)
+
+
+def _micros(moment: datetime) -> int:
+    return (moment - UNIX_EPOCH) // timedelta(microseconds=1)
+
+
+def _arrays(history: RatedHistory, system) -> HistoryArrays:
+    """The history as the engine reads it: with player A's luck-adjusted scores for a system
+    scored by luck (NaN where the winner counts), with the winner alone for the others."""
+    return HistoryArrays.build(
+        history.match_ids, history.days, history.player_a, history.player_b, history.lengths, history.a_won,
+        len(history.players), a_score=history.a_score if getattr(system, "scored_by_luck", False) else None,
+    )
+
+
+def _as_run(settled, pieces):
+    """A piecewise run in the shape `store_ratings` and `store_changes` read."""
+    from .systems.batches import ArrayRun
+
+    rating, deviation, volatility, provisional = settled.public_of(pieces.state)
+    return ArrayRun(
+        settled.name, rating, deviation, volatility, pieces.state["experience"], pieces.state["matches"],
+        pieces.last_match, provisional, **pieces.changes,
+    )
+
+
+def checkpoint_days() -> int:
+    """How many day checkpoints a system keeps (a result entered late reruns from its day)."""
+    return getattr(settings, "RATINGS_CHECKPOINT_DAYS", 7)
+
+
+def _is_month_start(moment: datetime) -> bool:
+    return moment.day == 1 and moment.time() == time_of_day()
+
+
+def _checkpoint_starts(played_on: np.ndarray, after: datetime | None) -> list[datetime]:
+    """Where checkpoints stand among the matches after `after` (the history's first match when
+    None): the first instants (UTC) of the last `checkpoint_months()` months and of the last
+    `checkpoint_days()` days that fall after it and not after the history's last match."""
+    if not len(played_on):
+        return []
+    first = after if after is not None else _moment(int(played_on[0]))
+    last = _moment(int(played_on[-1]))
+    day = datetime(first.year, first.month, first.day, tzinfo=UTC) + timedelta(days=1)
+    days, months = [], []
+    while day <= last:
+        days.append(day)
+        if day.day == 1:
+            months.append(day)
+        day += timedelta(days=1)
+    kept = set(months[-checkpoint_months():] if checkpoint_months() else [])
+    kept |= set(days[-checkpoint_days():] if checkpoint_days() else [])
+    return sorted(kept)
+
+
+def _prune_checkpoints(run_id: int) -> None:
+    """Keep the run's head, its latest `checkpoint_months()` month checkpoints and its latest
+    `checkpoint_days()` day checkpoints."""
+    standing = list(RatingCheckpoint.objects.filter(run_id=run_id, head=False).order_by("-after_on")
+                    .values_list("pk", "after_on"))
+    months = [pk for pk, on in standing if _is_month_start(on)][:checkpoint_months()]
+    days = [pk for pk, _ in standing][:checkpoint_days()]
+    keep = set(months) | set(days)
+    _delete_checkpoints(RatingCheckpoint.objects.filter(pk__in=[pk for pk, _ in standing if pk not in keep]))
+
+
+STATE_COLUMNS = (
+    "checkpoint_id", "player_id", "value_0", "value_1", "value_2", "value_3", "value_4", "experience", "matches",
+    "last_played",
+)
+
+
+def _write_states(checkpoint_id: int, settled, players: np.ndarray, state: dict, last_played: np.ndarray,
+                  chosen: np.ndarray) -> None:
+    """Write the state of the `chosen` players (a mask over `players`) at a checkpoint."""
+    rows = int(chosen.sum())
+    if not rows:
+        return
+    values = {"checkpoint_id": ("int8", checkpoint_id), "player_id": ("int8", players[chosen])}
+    for number in range(5):
+        name = settled.state_floats[number] if number < len(settled.state_floats) else None
+        values[f"value_{number}"] = ("float8", state[name][chosen] if name else None)
+    values["experience"] = ("int8", state["experience"][chosen])
+    values["matches"] = ("int4", state["matches"][chosen])
+    values["last_played"] = ("timestamptz", last_played[chosen])
+    _write(RatingPlayerState, STATE_COLUMNS, values, rows)
+
+
+def _last_played(history: RatedHistory, last_match: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Per player, when he last played: in the history if he played there, else `before`."""
+    played = last_match >= 0
+    return np.where(played, history.played_on[np.where(played, last_match, 0)] if len(history) else 0, before)
+
+
+def _store_checkpoints(run_id: int, settled, history: RatedHistory, pieces, moments, cuts) -> None:
+    """The full run's checkpoints: one at each month start (`moments`, the history cut at
+    `cuts`) and the head, after the last match."""
+    key = repr(settled)
+    value = settled.settled_value
+    players = history.players
+    for moment, cut, state in zip(moments, cuts, pieces.states_at_cuts):
+        checkpoint = RatingCheckpoint.objects.create(
+            run_id=run_id, sequence=cut, after_on=moment, after_match_id=-1, system_key=key, settled_value=value
+        )
+        before = history[:cut]
+        last = np.full(len(players), -1, dtype=np.int64)
+        if cut:
+            np.maximum.at(last, before.player_a, np.arange(cut))
+            np.maximum.at(last, before.player_b, np.arange(cut))
+        _write_states(checkpoint.pk, settled, players, state, _last_played(history, last, last), state["matches"] > 0)
+    n = len(history)
+    head = RatingCheckpoint.objects.create(
+        run_id=run_id, head=True, sequence=n, after_on=_moment(int(history.played_on[-1])) if n else None,
+        after_match_id=int(history.match_ids[-1]) if n else -1, system_key=key, settled_value=value,
+    )
+    _write_states(head.pk, settled, players, pieces.state, _last_played(history, pieces.last_match, pieces.last_match),
+                  pieces.state["matches"] > 0)
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where a run picks up: the published run, the checkpoint it reruns from, the system as
+    settled there, and the players whose published rows the changes touch."""
+
+    published_id: int
+    checkpoint: RatingCheckpoint
+    head: RatingCheckpoint
+    settled: object
+    touched: frozenset
+
+
+def _resume_point(run: RatingRun) -> Resume | None:
+    """Where the run can pick up instead of rating the whole history, or None.
+
+    The run answers the pending changes it claimed. Each names a match; the match's rated
+    result now and the one the published ratings hold (found by every player it ever had) are
+    compared: the same, nothing to do; else both places in time order count. The run reruns
+    from the latest checkpoint of the published run ordered before every such place (the head
+    when the result lands at the end of history). None, for a full run, when a change names no
+    match, no run is published, the published run has no checkpoints, the system's parameters
+    changed since, or the change reaches into the matches that settle the system's parameters."""
+    pending = list(RatingPending.objects.filter(system=run.system, run_id=run.pk).values_list("match_id", flat=True))
+    if not pending or None in pending:
+        return None
+    published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
+    if published_id is None:
+        return None
+    checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id).order_by("-sequence", "-head", "-after_on"))
+    head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
+    system = get_system(run.system)
+    if head is None or head.system_key != repr(system.settled_with(head.settled_value)):
+        return None
+    ids = set(pending)
+    everyone: dict[int, set] = {match_id: set() for match_id in ids}
+    for match_id, a, b in Match.objects.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
+        everyone[match_id] |= {a, b}
+    for match_id, a, b in Match.history.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
+        everyone[match_id] |= {a, b}
+    now: dict[int, set] = {match_id: set() for match_id in ids}
+    for match_id, on, a, b, length, winner in _rated_matches().filter(id__in=ids).values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
+    ):
+        now[match_id] = {(a, b, on, length, winner == a), (b, a, on, length, winner == b)}
+    was: dict[int, set] = {match_id: set() for match_id in ids}
+    players = set().union(*everyone.values())
+    for match_id, player, opponent, on, length, won in RatingChange.objects.filter(
+        run_id=published_id, player_id__in=players, match_id__in=ids
+    ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
+        was[match_id].add((player, opponent, on, length, won))
+    places, touched = [], set()
+    for match_id in ids:
+        if now[match_id] == was[match_id]:
+            continue  # the published ratings already hold this result
+        for player, opponent, on, _, _ in now[match_id] | was[match_id]:
+            places.append((on, match_id))
+            touched |= {player, opponent}
+    earliest = min(places) if places else None
+    for checkpoint in checkpoints:
+        if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
+            break
+    else:
+        return None
+    if checkpoint.system_key != head.system_key or checkpoint.sequence < system.settle_window:
+        return None
+    return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched))
+
+
+def _states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tuple[dict, np.ndarray]:
+    """The players' working states at the checkpoint (new players' where it has none) and when
+    each last played (−2⁶³ for never)."""
+    state = settled.new_state(len(players))
+    last_played = np.full(len(players), np.iinfo(np.int64).min, dtype=np.int64)
+    rows = RatingPlayerState.objects.filter(checkpoint_id=checkpoint.pk)
+    if len(players) <= 1000:
+        rows = rows.filter(player_id__in=players.tolist())
+    names = settled.state_floats
+    for player_id, *values, experience, matches, last in rows.values_list(
+        "player_id", *(f"value_{number}" for number in range(len(names))), "experience", "matches", "last_played"
+    ).iterator(chunk_size=10_000):
+        i = int(np.searchsorted(players, player_id))
+        if i == len(players) or players[i] != player_id:
+            continue
+        for name, value in zip(names, values):
+            state[name][i] = value
+        state["experience"][i] = experience
+        state["matches"][i] = matches
+        last_played[i] = _micros(last)
+    return state, last_played
+
+
+def _player_rows(model, where: str, params: list, players: list[int], *, inside: bool = True) -> tuple[str, list]:
+    """A WHERE clause on `model`'s table: `where` and the player among (or, not `inside`, not
+    among) `players`: one array parameter on PostgreSQL, a list of placeholders elsewhere."""
+    column = connection.ops.quote_name("player_id")
+    if connection.vendor == "postgresql":
+        test = f"{column} = ANY(%s::bigint[])" if inside else f"{column} <> ALL(%s::bigint[])"
+        return f"{where} AND {test}", [*params, players]
+    marks = ", ".join(["%s"] * len(players)) or "NULL"
+    return f"{where} AND {column} {'IN' if inside else 'NOT IN'} ({marks})", [*params, *players]
+
+
+def _delete_player_rows(model, where: str, params: list, players: list[int]) -> None:
+    """Delete the rows of `model` matching `where` whose player is among `players`."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    chunk = len(players) or 1 if connection.vendor == "postgresql" else 10_000
+    for start in range(0, max(len(players), 1), chunk):
+        clause, values = _player_rows(model, where, params, players[start:start + chunk])
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE {clause}", values)
+
+def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
+    """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
+    stored states, then, in one transaction, replace the published run's rows for every player
+    who plays after it or whose published rows the changes touch (their rating changes from the
+    checkpoint on, their current ratings, the checkpoints after it and the head) and mark the
+    changes answered. Readers see the published ratings before or after, never a mix."""
+    start = resume.checkpoint
+    settled = resume.settled
+    suffix = rated_history(after=(start.after_on, start.after_match_id))
+    players = np.union1d(suffix.players, np.array(sorted(resume.touched), dtype=np.int64))
+    where = np.searchsorted(players, suffix.players)
+    history = RatedHistory(suffix.match_ids, suffix.played_on, where[suffix.player_a], where[suffix.player_b],
+                           suffix.lengths, suffix.a_won, players, suffix.a_score)
+    clock.lap("load")
+    _touch(run.pk, stage=RunStage.RATING, matches_total=len(history), matches_done=0)
+    state, last_before = _states_at(start, settled, players)
+    moments = _checkpoint_starts(history.played_on, start.after_on)
+    cuts = np.searchsorted(history.played_on, [_micros(m) for m in moments], side="left").tolist()
+    pieces = rate_in_pieces(settled, _arrays(history, settled), state, cuts, partial(report_progress, run.pk))
+    result = _as_run(settled, pieces)
+    rated = pieces.state["matches"] > 0
+    last_played = _last_played(history, pieces.last_match, last_before)
+    last = _rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
+    clock.lap("compute")
+    _touch(run.pk, stage=RunStage.WRITING)
+    published = resume.published_id
+    now = timezone.now()
+    with transaction.atomic():
+        state_row = RatingSystemState.objects.select_for_update().get(system=run.system)
+        if state_row.published_run_id != published or not RatingRun.objects.filter(
+            pk=run.pk, status=RunStatus.RUNNING
+        ).exists():
+            raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
+        chosen = players.tolist()
+        _delete_player_rows(RatingChange, "run_id = %s AND sequence >= %s", [published, start.sequence], chosen)
+        n = len(history)
+        if n:
+            sides = np.empty(2 * n, dtype=np.int64)
+            sides[0::2] = history.player_a
+            sides[1::2] = history.player_b
+            rows = np.argsort(sides, kind="stable")
+            _write(RatingChange, CHANGE_COLUMNS, _change_values(published, history, result, rows, start.sequence),
+                   len(rows))
+        _delete_player_rows(Rating, "run_id = %s", [published], chosen)
+        if rated.any():
+            ratings = {
+                "run_id": ("int8", published),
+                "system": ("text", run.system),
+                "player_id": ("int8", players[rated]),
+                "rating": ("float8", result.rating[rated]),
+                "deviation": ("float8", None if result.deviation is None else result.deviation[rated]),
+                "volatility": ("float8", None if result.volatility is None else result.volatility[rated]),
+                "experience": ("int4", result.experience[rated]),
+                "matches": ("int4", result.matches[rated]),
+                "last_played": ("timestamptz", last_played[rated]),
+                "provisional": ("bool", result.provisional[rated]),
+            }
+            _write(Rating, RATING_COLUMNS, ratings, int(rated.sum()))
+        # checkpoints after the start are rated again; the head moves
+        later = RatingCheckpoint.objects.filter(run_id=published, head=False, sequence__gte=start.sequence).exclude(
+            pk=start.pk).filter(Q(after_on__gt=start.after_on) if start.after_on is not None else Q())
+        _delete_checkpoints(later)
+        table = connection.ops.quote_name(RatingPlayerState._meta.db_table)
+        keep, kept = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], chosen, inside=False)
+        copied = ", ".join(connection.ops.quote_name(c) for c in STATE_COLUMNS[1:])
+        for moment, cut, at_cut in zip(moments, cuts, pieces.states_at_cuts):
+            checkpoint = RatingCheckpoint.objects.create(
+                run_id=published, sequence=start.sequence + cut, after_on=moment, after_match_id=-1,
+                system_key=start.system_key, settled_value=start.settled_value,
+            )
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} WHERE {keep}",
+                    [checkpoint.pk, *kept],
+                )
+            last_match = np.full(len(players), -1, dtype=np.int64)
+            if cut:
+                np.maximum.at(last_match, history.player_a[:cut], np.arange(cut))
+                np.maximum.at(last_match, history.player_b[:cut], np.arange(cut))
+            _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
+                          at_cut["matches"] > 0)
+        head = resume.head
+        _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], chosen)
+        _write_states(head.pk, settled, players, pieces.state, last_played, rated)
+        total = start.sequence + n
+        RatingCheckpoint.objects.filter(pk=head.pk).update(
+            sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
+        )
+        _prune_checkpoints(published)
+        RatingRun.objects.filter(pk=published).update(
+            matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
+            players=Rating.objects.filter(run_id=published).count(),
+        )
+        RatingRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.DONE, stage=RunStage.PUBLISHED, finished_at=now, heartbeat_at=now,
+            matches_total=n, matches_done=n, players=len(players),
+        )
+        RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
+    clock.lap("publish")
 
 
 def _next_run(system: str, covered: int) -> RatingRun | None:
@@ -712,7 +1090,7 @@ def rating_recompute_now(*, system: str) -> RatingRun:
     if claimed is None:
         running = RatingRun.objects.filter(system=name, status=RunStatus.RUNNING).first()
         raise ConflictError(f"Run {running.pk if running else '?'} of {name} is in progress; try again when it ends.")
-    return rating_run_execute(run=claimed)
+    return rating_run_execute(run=claimed, full=True)
 
 
 # -- importing results ---------------------------------------------------------------------------

@@ -413,6 +413,8 @@ class ArrayRun:
     deviation_before_b: np.ndarray | None = None
     deviation_after_b: np.ndarray | None = None
     expected_b: np.ndarray | None = None
+    state: dict | None = None
+    """Per player, the engine's working state after the run, exactly (`RatingEngine.rate_state`)."""
 
     @property
     def kept_changes(self) -> bool:

@@ -294,6 +294,50 @@ class CrawfordRating(RatingEngine):
             self.parameters.initial_deviation if estimate is None else estimate
         )
 
+    # -- state export and import: the incremental recompute (`RatingEngine.rate_state`) --
+
+    state_floats = ("mu", "phi", "sigma2", "log_sigma2", "last_day")
+
+    def new_state(self, players: int) -> dict:
+        """The working state of `players` new players."""
+        return self._new_states(players)
+
+    def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True) -> batches.ArrayRun:
+        if self.parameters.estimate_initial_deviation:
+            raise ValueError("settle the system first (settled_for or settled_with): a new player's deviation is estimated")
+        return self._rate_arrays(history, state, progress, keep_changes)
+
+    def public_of(self, state: dict) -> tuple:
+        """(rating, deviation, volatility, provisional) per player of a working state, as a run
+        gives them."""
+        np = batches.np
+        deviation = GLICKO2_SCALE * state["phi"]
+        return (
+            RATING_CENTRE + GLICKO2_SCALE * state["mu"], deviation, np.sqrt(state["sigma2"]),
+            deviation > self.parameters.provisional_threshold,
+        )
+
+    @property
+    def settle_window(self) -> int:
+        """How many first matches of a history a run's parameters depend on."""
+        return params.ESTIMATE_MATCHES if self.parameters.estimate_initial_deviation else 0
+
+    def settled_for(self, history) -> CrawfordRating:
+        """The system as a run of `history` (HistoryArrays) rates it: a new player's deviation estimated."""
+        if not self.parameters.estimate_initial_deviation:
+            return self
+        return type(self)(self._estimated_from_arrays(history))
+
+    @property
+    def settled_value(self) -> float:
+        return self.parameters.initial_deviation
+
+    def settled_with(self, value: float | None) -> CrawfordRating:
+        """The system settled as a run that estimated `value` (its `settled_value`)."""
+        if not self.parameters.estimate_initial_deviation or value is None:
+            return self
+        return type(self)(self.parameters.with_initial_deviation(value))
+
     def _new_states(self, players: int) -> dict:
         np = batches.np
         p = self.parameters
@@ -418,6 +462,7 @@ class CrawfordRating(RatingEngine):
         )
         mu, phi, sigma2 = table.rows[:, :3].T
         deviation = scale * phi
+        final = {name: table.rows[:, column].copy() for column, name in enumerate(self.state_floats)}
         return batches.ArrayRun(
             self.name,
             RATING_CENTRE + scale * mu,
@@ -428,6 +473,7 @@ class CrawfordRating(RatingEngine):
             layout.last_match,
             deviation > p.provisional_threshold,
             **columns,
+            state=dict(final, experience=experience, matches=matches),
         )
 
     def _run(

@@ -21,6 +21,30 @@ except ImportError:  # numpy is missing: the scalar engine rates every history
 
 
 class RatingEngine:
+    state_floats: tuple[str, ...] = ()
+    """The names of the floating-point columns of a player's working state (`rate_state`)."""
+
+    settle_window = 0
+    """How many first matches of a history a run's parameters depend on (0: none)."""
+
+    settled_value = None
+
+    def settled_for(self, history):
+        """The system as a run of `history` rates it (its parameters fixed from the history)."""
+        return self
+
+    def settled_with(self, value):
+        """The system settled as a run that found `value` (`settled_value`)."""
+        return self
+
+    def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True):
+        """Rate `history` (`batches.HistoryArrays`) continuing from every player's working
+        state (`new_state`, or a run's `state`): the arithmetic of a whole run, so that a history
+        rated in pieces, each from the state the one before left, gives the same numbers to the
+        last bit as rated in one piece. Returns a `batches.ArrayRun` whose `state` is the state
+        after it."""
+        raise NotImplementedError
+
     def run(
         self,
         records: Iterable[MatchRecord],

@@ -105,6 +105,27 @@ class FibsRating(RatingEngine):
         p_a = match_winning_chance(ra, rb, length)
         return Prediction(p_a=p_a, p_b=1.0 - p_a)
 
+    state_floats = ("rating",)
+
+    def new_state(self, players: int) -> dict:
+        """The working state of `players` new players (`RatingEngine.rate_state`)."""
+        np = batches.np
+        return {
+            "rating": np.full(players, self.initial_rating),
+            "experience": np.zeros(players, dtype=np.int64),
+            "matches": np.zeros(players, dtype=np.int64),
+        }
+
+    def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True) -> batches.ArrayRun:
+        return self._rate_arrays(
+            history, state["rating"], state["experience"],
+            state["matches"], progress, keep_changes,
+        )
+
+    def public_of(self, state: dict) -> tuple:
+        """(rating, deviation, volatility, provisional) per player of a working state."""
+        return state["rating"], None, None, state["experience"] < EXPERIENCED_AFTER
+
     def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
         np = batches.np
         rating = np.full(history.players, self.initial_rating)
@@ -201,6 +222,11 @@ class FibsRating(RatingEngine):
             layout.last_match,
             final_experience < EXPERIENCED_AFTER,
             **(changes.columns if keep_changes else {}),
+            state={
+                "rating": table.rows[:, 0].copy(),
+                "experience": final_experience,
+                "matches": matches + batches.per_player_sums(history.player_a, history.player_b, None, history.players),
+            },
         )
 
     def _run(

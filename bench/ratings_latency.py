@@ -1,0 +1,269 @@
+"""How long a result takes to reach the published ratings, at federation scale.
+
+    DATABASE_URL=postgres://.../crawford_x CELERY_BROKER_URL=redis://127.0.0.1:6379/N \
+        python bench/ratings_latency.py [--quick] [--matches 1000000] [--players 20000] [--writers 20]
+
+Builds a scratch PostgreSQL database named after the configured one with a `_bench` suffix
+(dropped afterwards unless `--keep-database`), loads a seeded synthetic history with COPY (a
+million matches among 20,000 players over three years by default; `--quick`: 100,000 among
+5,000), moved to end yesterday, rates it from scratch for both systems (which stores the checkpoints), then starts a
+real Celery worker (a subprocess with two processes, one a system at a time) on the broker given, and lets `--writers`
+threads enter results of matches played now through the service layer
+(`games.services.match_create` and `match_final_score_record`), each a few at random
+intervals. A poller watches the published rating changes of both systems; the figures are
+the time from the result being entered to both systems publishing it: p50, p95 and max. Then
+one result six months back is corrected (its winner changed), and the time until both
+systems publish the correction is printed.
+
+The broker's database is flushed first: give one no one else uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from datetime import time as time_of_day
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from bench.ratings_history import synthetic_history  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def load_history(history, players: int, shift: timedelta) -> list[int]:
+    """Players and finished matches by COPY, each match moved by `shift` (so that the history
+    ends yesterday); returns the players' ids."""
+    from django.db import connection
+
+    from games.models import Match, Player
+
+    started = time.perf_counter()
+    now = datetime.now(UTC)
+    Player.objects.bulk_create([Player(name=f"Bench player {n}") for n in range(players)], batch_size=5_000)
+    ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
+    noon = time_of_day(12, tzinfo=UTC)
+    columns = ("player_a_id, player_b_id, kind, length, jacoby, beavers, raccoons, automatic_doubles, "
+               "automatic_double_cap, played_on, rated, source, status, score_a, score_b, post_crawford, "
+               "winner_id, version, created_at")
+    days: dict = {}
+    with connection.cursor() as cursor:
+        with cursor.copy(f"COPY {Match._meta.db_table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["int8", "int8", "text", "int2", "bool", "bool", "bool", "bool", "int2", "timestamptz",
+                            "bool", "text", "text", "int4", "int4", "bool", "int8", "int4", "timestamptz"])
+            for record in history:
+                when = days.get(record.played_on)
+                if when is None:
+                    when = days[record.played_on] = datetime.combine(record.played_on, noon) + shift
+                a, b = ids[record.player_a], ids[record.player_b]
+                won = record.winner == "a"
+                copy.write_row((a, b, "match", record.length, False, False, False, False, 0, when, True, "bench",
+                                "finished", record.length if won else 0, 0 if won else record.length, False,
+                                a if won else b, 1, now))
+        cursor.execute(f"ANALYZE {Match._meta.db_table}")
+        cursor.execute(f"ANALYZE {Player._meta.db_table}")
+    print(f"  {players:,} players (bulk_create) and {len(history):,} matches (COPY) loaded in {time.perf_counter() - started:.1f} s")
+    return ids
+
+
+def start_worker(log_path: Path) -> subprocess.Popen:
+    env = {**os.environ, "RATINGS_RUN_STALE_SECONDS": "120"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=prefork",
+         "--concurrency=2", "--hostname=latency@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=PROJECT, env=env, stdout=log_path.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while "ready" not in log_path.read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text()[-3000:])
+        time.sleep(0.2)
+    return process
+
+
+class Published:
+    """Watches the published rating changes of both systems for matches entered."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, tuple[int, float, bool | None]] = {}
+        self.latencies: dict[int, float] = {}
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+
+    def expect(self, match_id: int, player_id: int, entered: float, won: bool | None = None) -> None:
+        with self.lock:
+            self.waiting[match_id] = (player_id, entered, won)
+
+    def watch(self) -> None:
+        from django.db import connection
+
+        from ratings.models import RatingChange, RatingSystemState
+
+        try:
+            while not self.done.is_set() or self.waiting:
+                with self.lock:
+                    waiting = dict(self.waiting)
+                if waiting:
+                    runs = list(RatingSystemState.objects.values_list("published_run_id", flat=True))
+                    for match_id, (player_id, entered, won) in waiting.items():
+                        rows = RatingChange.objects.filter(run_id__in=runs, player_id=player_id, match_id=match_id)
+                        if won is not None:
+                            rows = rows.filter(won=won)
+                        if rows.count() == len(runs):
+                            seen = time.perf_counter()
+                            with self.lock:
+                                del self.waiting[match_id]
+                            self.latencies[match_id] = seen - entered
+                time.sleep(0.01)
+        finally:
+            connection.close()
+
+
+def writer(number: int, ids: list[int], results: int, watcher: Published, seed: int) -> None:
+    """Enters `results` results as a desk does: each match played just now."""
+    from django.db import connection
+
+    from games import services as games
+    from games.models import Player
+
+    rng = random.Random(seed * 1000 + number)
+    try:
+        for result in range(results):
+            time.sleep(rng.uniform(0.1, 1.0))
+            a, b = rng.sample(ids, 2)
+            match = games.match_create(player_a=Player(pk=a), player_b=Player(pk=b), length=rng.choice([3, 5, 7]),
+                                       played_on=datetime.now(UTC))
+            won = rng.random() < 0.5
+            entered = time.perf_counter()
+            games.match_final_score_record(match=match, score_a=match.length if won else 0,
+                                           score_b=0 if won else match.length)
+            watcher.expect(match.pk, a, entered)
+    finally:
+        connection.close()
+
+
+def wait_for(watcher: Published, limit: float) -> None:
+    deadline = time.monotonic() + limit
+    while watcher.waiting and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="100,000 matches, 5,000 players, 3 results a writer")
+    parser.add_argument("--matches", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=20_000)
+    parser.add_argument("--writers", type=int, default=20)
+    parser.add_argument("--results", type=int, default=10, help="results each writer enters")
+    parser.add_argument("--seed", type=int, default=2025)
+    parser.add_argument("--keep-database", action="store_true")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.matches, args.players, args.results = 100_000, 5_000, 3
+
+    url = os.environ.get("DATABASE_URL", "")
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")) or not broker.startswith("redis://"):
+        sys.exit("set DATABASE_URL to a PostgreSQL database and CELERY_BROKER_URL to a Redis database")
+    import dj_database_url
+    import psycopg
+    import redis
+
+    config = dj_database_url.parse(url)
+    scratch = f"{config['NAME']}_bench"
+    server = dict(host=config["HOST"] or None, port=config["PORT"] or None, user=config["USER"] or None,
+                  password=config["PASSWORD"] or None, dbname="postgres", autocommit=True)
+    print(f"Scratch database {scratch!r} (re)created; broker {broker} flushed")
+    with psycopg.connect(**server) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+        admin.execute(f'CREATE DATABASE "{scratch}"')
+    redis.Redis.from_url(broker).flushdb()
+    os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + scratch
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connections
+
+    from games import services as games
+    from games.models import Match
+    from ratings import services
+
+    worker = None
+    try:
+        call_command("migrate", verbosity=0)
+        started = time.perf_counter()
+        history = synthetic_history(args.matches, args.players, seed=args.seed)
+        print(f"  synthetic history of {len(history):,} matches in {time.perf_counter() - started:.1f} s")
+        shift = datetime.now(UTC).date() - timedelta(days=1) - history[-1].played_on
+        ids = load_history(history, args.players, shift)
+        last_day = history[-1].played_on + shift
+        for name in ("fibs", "crawford"):
+            started = time.perf_counter()
+            run = services.rating_recompute_now(system=name)
+            print(f"  {name:<9} full recompute (with checkpoints) in {time.perf_counter() - started:5.1f} s "
+                  f"({run.matches_total:,} matches)")
+        connections.close_all()
+        worker = start_worker(Path(f"/tmp/ratings_latency_worker_{os.getpid()}.log"))
+        watcher = Published()
+        poller = threading.Thread(target=watcher.watch)
+        poller.start()
+        started = time.perf_counter()
+        threads = [threading.Thread(target=writer, args=(n, ids, args.results, watcher, args.seed))
+                   for n in range(args.writers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wait_for(watcher, 120)
+        took = time.perf_counter() - started
+        latencies = list(watcher.latencies.values())
+        print(f"\nResults at the end of history: {len(latencies)} from {args.writers} writers in {took:.1f} s "
+              f"({len(watcher.waiting)} never published)")
+        if latencies:
+            print(f"  entered → published (both systems): p50 {percentile(latencies, 0.5):.2f} s, "
+                  f"p95 {percentile(latencies, 0.95):.2f} s, max {max(latencies):.2f} s")
+
+        back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
+        match = Match.objects.filter(played_on=back).order_by("id").first()
+        flipped = (0, match.length) if match.winner_id == match.player_a_id else (match.length, 0)
+        entered = time.perf_counter()
+        games.match_final_score_record(match=match, score_a=flipped[0], score_b=flipped[1])
+        watcher.expect(match.pk, match.player_a_id, entered, won=flipped[0] > flipped[1])
+        wait_for(watcher, 300)
+        watcher.done.set()
+        poller.join()
+        figure = watcher.latencies.get(match.pk)
+        print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
+              + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
+    finally:
+        if worker is not None and worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGTERM)
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(worker.pid, signal.SIGKILL)
+        connections.close_all()
+        if not args.keep_database:
+            with psycopg.connect(**server) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,284 @@
+"""Publishing a result without rating the whole history again: the incremental path.
+
+Whatever the sequence of new results, same-day results, back-dated results, corrections, voids
+and new players, the ratings it publishes are the ones a recompute from scratch publishes, to
+1e-9; changes that reach back rerun from a checkpoint, and what it cannot prove exact runs in full.
+"""
+
+import math
+import random
+from datetime import timedelta
+
+import pytest
+
+from games import services as games
+from ratings import services
+from ratings.models import Rating, RatingChange, RatingCheckpoint, RatingPending, RatingRun, RatingSystemState
+from ratings.systems import params
+
+from .conftest import OPENING
+
+pytestmark = pytest.mark.django_db
+
+SYSTEMS = ("fibs", "crawford")
+
+
+@pytest.fixture(autouse=True)
+def small_settling_window(monkeypatch):
+    """crawford settles a new player's deviation on a history's first matches (25,000): here on
+    the first 50, so that both sides of the window are reached by small histories."""
+    monkeypatch.setattr(params, "ESTIMATE_MATCHES", 50)
+
+
+def published(system):
+    """The system's published ratings and changes, without the run they belong to."""
+    run_id = RatingSystemState.objects.get(system=system).published_run_id
+    ratings = {
+        row[0]: row[1:]
+        for row in Rating.objects.filter(run_id=run_id).values_list(
+            "player_id", "rating", "deviation", "volatility", "experience", "matches", "last_played", "provisional"
+        )
+    }
+    changes = sorted(RatingChange.objects.filter(run_id=run_id).values_list(
+        "player_id", "sequence", "match_id", "opponent_id", "played_on", "length", "won", "rating_before",
+        "rating_after", "deviation_before", "deviation_after", "expected",
+    ))
+    return ratings, changes
+
+
+def same(left, right, tolerance=1e-9):
+    if isinstance(left, float) and isinstance(right, float):
+        return math.isclose(left, right, rel_tol=0, abs_tol=tolerance)
+    return left == right
+
+
+def assert_equal_published(incremental, scratch):
+    ratings, changes = incremental
+    expected_ratings, expected_changes = scratch
+    assert ratings.keys() == expected_ratings.keys()
+    for player, row in ratings.items():
+        assert all(same(a, b) for a, b in zip(row, expected_ratings[player])), (player, row, expected_ratings[player])
+    assert len(changes) == len(expected_changes)
+    for row, expected in zip(changes, expected_changes):
+        assert all(same(a, b) for a, b in zip(row, expected)), (row, expected)
+
+
+def publish_owed():
+    """What the worker does once the results are committed (the runs it executes)."""
+    return services.rating_recompute_owed()
+
+
+def check_against_scratch(system):
+    """The published ratings and changes equal those of a recompute from scratch (which is
+    then published)."""
+    incremental = published(system)
+    services.rating_recompute_now(system=system)
+    assert_equal_published(incremental, published(system))
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """`with committed():` the changes inside are committed, so their requests are made."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
+def club(make_player, finish, no_enqueue, committed):
+    """Ten players and 70 results over four months, rated from scratch."""
+    players = [make_player(name=f"P{n}") for n in range(10)]
+    rng = random.Random(7)
+    matches = []
+    with committed():
+        for number in range(70):
+            a, b = rng.sample(players, 2)
+            matches.append(finish(a, b, length=rng.choice([1, 3, 5, 7]), winner=rng.choice("ab"), day=number * 1.7))
+    for system in SYSTEMS:
+        services.rating_recompute_now(system=system)
+    assert not RatingPending.objects.exists()
+    return players, matches
+
+
+def test_a_result_at_the_end_of_history_updates_its_two_players_in_the_published_run(club, finish, committed):
+    players, matches = club
+    before = {system: published(system) for system in SYSTEMS}
+    runs = {system: RatingSystemState.objects.get(system=system).published_run_id for system in SYSTEMS}
+    with committed():
+        match = finish(players[0], players[1], length=5, winner="b", day=200)
+
+    publish_owed()
+
+    for system in SYSTEMS:
+        assert RatingSystemState.objects.get(system=system).published_run_id == runs[system]
+        latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
+        assert latest.matches_total == 1 and not latest.published
+        ratings, changes = published(system)
+        old_ratings, old_changes = before[system]
+        moved = {player for player in ratings if ratings[player] != old_ratings[player]}
+        assert moved == {players[0].pk, players[1].pk}
+        assert len(changes) == len(old_changes) + 2
+        new = [row for row in changes if row[2] == match.pk]
+        assert [row[1] for row in new] == [70, 70]
+        assert not RatingPending.objects.filter(system=system).exists()
+        check_against_scratch(system)
+
+
+def test_a_fibs_result_at_the_end_moves_both_players_by_the_fibs_formula(make_player, finish, no_enqueue, committed):
+    """Two newcomers, 1500 each: A wins 3 points (stake 4·√3·½, factor 5), then B wins 3
+    points at 1517.32/1482.68 on the incremental path."""
+    a, b = make_player(name="A"), make_player(name="B")
+    with committed():
+        finish(a, b, length=3, winner="a", day=0)
+    services.rating_recompute_now(system="fibs")
+    run_id = RatingSystemState.objects.get(system="fibs").published_run_id
+    with committed():
+        finish(a, b, length=3, winner="b", day=1)
+    services.rating_recompute_owed(system="fibs")
+
+    assert RatingSystemState.objects.get(system="fibs").published_run_id == run_id
+    ratings = {r.player_id: r for r in Rating.objects.filter(run_id=run_id)}
+    first = 10 * math.sqrt(3)
+    p_b = 1 / (1 + 10 ** ((1500 + first - (1500 - first)) * math.sqrt(3) / 2000))
+    second = 4 * math.sqrt(3) * (1 - p_b) * (5 - 3 / 100)
+    assert ratings[a.pk].rating == pytest.approx(1500 + first - second, abs=1e-9)
+    assert ratings[b.pk].rating == pytest.approx(1500 - first + second, abs=1e-9)
+    assert ratings[a.pk].experience == 6 and ratings[a.pk].matches == 2
+    assert list(RatingChange.objects.filter(run_id=run_id, player_id=b.pk).values_list("sequence", flat=True)) == [0, 1]
+
+
+def test_a_correction_reaching_back_reruns_from_a_checkpoint_before_it(club, committed, settings):
+    settings.RATINGS_CHECKPOINT_DAYS = 0  # month checkpoints only
+    for system in SYSTEMS:
+        services.rating_recompute_now(system=system)
+    players, matches = club
+    runs = {system: RatingSystemState.objects.get(system=system).published_run_id for system in SYSTEMS}
+    assert RatingCheckpoint.objects.filter(run_id=runs["fibs"], head=False).count() == 3  # Feb, Mar, Apr
+    corrected = matches[66]  # day 112, April
+    flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
+    with committed():
+        games.match_final_score_record(match=corrected, score_a=flipped[0], score_b=flipped[1])
+
+    publish_owed()
+
+    for system in SYSTEMS:
+        assert RatingSystemState.objects.get(system=system).published_run_id == runs[system]
+        latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
+        assert latest.matches_total == 70 - 53  # from 1 April (day 90: match 53 on) to the end
+        check_against_scratch(system)
+
+
+def test_a_change_within_the_matches_that_settle_crawford_runs_in_full(club, committed):
+    players, matches = club
+    run_id = RatingSystemState.objects.get(system="crawford").published_run_id
+    with committed():
+        games.match_update(match=matches[5], rated=False, reason="pairing undone")
+    services.rating_recompute_owed(system="crawford")
+    assert RatingSystemState.objects.get(system="crawford").published_run_id != run_id
+    check_against_scratch("crawford")
+
+
+def test_a_request_naming_no_match_runs_in_full(club):
+    run_id = RatingSystemState.objects.get(system="fibs").published_run_id
+    services.rating_recompute_request(system="fibs")
+    services.rating_recompute_owed(system="fibs")
+    assert RatingSystemState.objects.get(system="fibs").published_run_id != run_id
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_any_sequence_of_changes_publishes_what_a_recompute_from_scratch_does(club, make_player, finish, seed,
+                                                                             committed):
+    """Seeded random sequences of new results, same-day results, back-dated results, corrected
+    winners, moved dates, voids and restorations, new players; after each step both systems'
+    published ratings and changes equal a recompute from scratch."""
+    players, matches = club
+    players = list(players)
+    rng = random.Random(seed)
+    day = 70 * 1.7
+    incremental = 0
+    for step in range(14):
+        with committed():
+            day = make_change(rng, step, seed, players, matches, make_player, finish, day)
+        runs = {system: RatingSystemState.objects.get(system=system).published_run_id for system in SYSTEMS}
+        publish_owed()
+        for system in SYSTEMS:
+            incremental += RatingSystemState.objects.get(system=system).published_run_id == runs[system]
+            check_against_scratch(system)
+    assert incremental >= 10
+
+
+def make_change(rng, step, seed, players, matches, make_player, finish, day):
+    """One random change; returns the day of the last result entered at the end."""
+    kind = rng.choice(["end", "end", "same day", "back", "winner", "move", "void", "restore", "newcomer"])
+    if kind == "newcomer":
+        players.append(make_player(name=f"New {seed}-{step}"))
+        kind = "end"
+    if kind in ("end", "same day", "back"):
+        if kind == "end":
+            day += rng.uniform(0.1, 9)
+        when = day if kind != "back" else rng.uniform(40, day)
+        a, b = rng.sample(players[-3:] if rng.random() < 0.3 else players, 2)
+        matches.append(finish(a, b, length=rng.choice([1, 3, 5, 9]), winner=rng.choice("ab"), day=when))
+    elif kind == "winner":
+        match = rng.choice(matches[40:])
+        match.refresh_from_db()
+        if match.winner_id == match.player_a_id:
+            games.match_final_score_record(match=match, score_a=1 if match.length > 1 else 0, score_b=match.length)
+        else:
+            games.match_final_score_record(match=match, score_a=match.length, score_b=0)
+    elif kind == "move":
+        match = rng.choice(matches[40:])
+        match.refresh_from_db()
+        games.match_update(match=match, played_on=OPENING + timedelta(days=rng.uniform(60, day)))
+    else:
+        match = rng.choice(matches[40:])
+        match.refresh_from_db()
+        games.match_update(match=match, rated=kind == "restore")
+    return day
+
+
+class WorkerKilled(BaseException):
+    """The process dies: nothing after this line of the worker runs, no clean-up either."""
+
+
+def test_a_worker_killed_while_publishing_leaves_the_old_ratings_and_the_check_heals_it(
+    club, finish, committed, monkeypatch, settings
+):
+    players, matches = club
+    before = published("fibs")
+    run_id = RatingSystemState.objects.get(system="fibs").published_run_id
+    with committed():
+        finish(players[2], players[3], length=7, winner="a", day=200)
+
+    def die(*args, **kwargs):
+        raise WorkerKilled
+
+    # killed after the new changes and ratings are written, before the head moves
+    monkeypatch.setattr(services, "_write_states", die)
+    monkeypatch.setattr(services, "_fail", lambda run, error: None)
+    with pytest.raises(WorkerKilled):
+        services.rating_recompute_owed(system="fibs")
+    monkeypatch.undo()
+    dead = RatingRun.objects.get(system="fibs", status="running")
+    assert published("fibs") == before  # nothing of the half-done publish is seen
+    assert RatingPending.objects.filter(system="fibs", run_id=dead.pk).count() == 1
+
+    past = dead.heartbeat_at - timedelta(seconds=settings.RATINGS_RUN_STALE_SECONDS + 1)
+    RatingRun.objects.filter(pk=dead.pk).update(heartbeat_at=past)
+    (healed,) = services.rating_recompute_owed(system="fibs")
+    assert RatingRun.objects.get(pk=dead.pk).status == "superseded"
+    assert healed.matches_total == 1 and not healed.published  # incremental again
+    assert RatingSystemState.objects.get(system="fibs").published_run_id == run_id
+    assert not RatingPending.objects.filter(system="fibs").exists()
+    check_against_scratch("fibs")
+
+
+def test_a_result_entered_late_reruns_from_the_start_of_its_day(club, finish, committed):
+    players, matches = club  # the last matches on days 112.2, 113.9, 115.6 and 117.3
+    with committed():
+        finish(players[4], players[5], length=3, winner="a", day=115.7)  # 1.6 days before the last
+
+    publish_owed()
+
+    for system in SYSTEMS:
+        latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
+        assert latest.matches_total == 2 + 1  # the matches of day 115 on (11 April 00:00 UTC)
+        check_against_scratch(system)
