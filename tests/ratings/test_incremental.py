@@ -282,3 +282,51 @@ def test_a_result_entered_late_reruns_from_the_start_of_its_day(club, finish, co
         latest = RatingRun.objects.filter(system=system, status="done").order_by("-started_at").first()
         assert latest.matches_total == 2 + 1  # the matches of day 115 on (11 April 00:00 UTC)
         check_against_scratch(system)
+
+
+def test_the_luck_adjusted_system_publishes_incrementally_what_a_recompute_from_scratch_does(
+    make_player, finish, no_enqueue, committed, settings
+):
+    """skill reads each analysed match's luck-adjusted score on the incremental path too: a new
+    result at the end of history, an analysis stored later, a back-dated result."""
+    from analysis.models import AnalysisStatus, MatchAnalysis, PlayerAnalysis
+
+    settings.RATINGS_LUCK_ADJUSTED = True
+    figures = dict(
+        total_moves=40, unforced_moves=35, doubtful=1, bad=0, very_bad=0, chequer_error=0.2,
+        close_cube_decisions=3, total_cube_decisions=5, doubles=1, takes=1, passes=0, cube_error=0.05, luck=0.3,
+        error_based_fibs_rating=1900.0, chequer_error_rate=5.7, cube_error_rate=16.7, error_rate=6.3,
+        snowie_error_rate=3.1, pr=3.1, luck_rate=7.5,
+    )
+
+    def analysed(match, lar_a):
+        analysis = MatchAnalysis.objects.create(match=match, status=AnalysisStatus.DONE)
+        for side, player, lar in ((0, match.player_a, lar_a), (1, match.player_b, -lar_a)):
+            PlayerAnalysis.objects.create(analysis=analysis, side=side, player=player, luck_adjusted_result=lar,
+                                          actual_result=0.5 - side, **figures)
+
+    players = [make_player(name=f"S{n}") for n in range(6)]
+    rng = random.Random(11)
+    with committed():
+        for number in range(60):
+            a, b = rng.sample(players, 2)
+            match = finish(a, b, length=rng.choice([3, 5, 7]), winner=rng.choice("ab"), day=number * 1.5)
+            if number % 3 == 0:
+                analysed(match, rng.choice([-0.4, -0.125, 0.2, 0.35]))
+    services.rating_recompute_now(system="skill")
+    services.rating_recompute_now(system="crawford")
+    assert published("skill")[0] != published("crawford")[0]  # the scores are read, not the wins
+
+    with committed():
+        last = finish(players[0], players[1], length=5, winner="a", day=120)
+    publish_owed()
+    latest = RatingRun.objects.filter(system="skill", status="done").order_by("-started_at").first()
+    assert latest.matches_total == 1  # the new result was rated on its own, from the head
+    check_against_scratch("skill")
+
+    with committed():
+        analysed(last, -0.3)
+        finish(players[2], players[3], length=3, winner="b", day=40.25)
+    publish_owed()
+    check_against_scratch("skill")
+    check_against_scratch("crawford")
