@@ -204,10 +204,10 @@ def test_a_game_recorded_while_the_broker_was_down_is_rated_once_it_is_back(work
     assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
 
 
-def test_a_pool_process_killed_mid_run_gives_its_task_back_and_its_worker_heals_the_run(workers):
-    """The out-of-memory killer takes the pool process, not the worker: the worker gives the task
-    back (reject_on_worker_lost), a new pool process finds the run still looking alive and leaves
-    it, and once its heartbeat is stale the check, sent by a lone beat, rates what is owed."""
+def test_a_pool_process_killed_mid_run_leaves_its_worker_alive_and_the_check_heals_the_run(workers):
+    """The out-of-memory killer takes the pool process, not the worker: the worker survives, a new
+    pool process takes over, and once the killed run's heartbeat is stale the check, sent by a
+    lone beat, rates what is owed, whether or not Celery has given the killed task back yet."""
     anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
     worker = workers.start("prefork", pool="prefork")
     workers.start("beat", command="beat")
@@ -222,14 +222,13 @@ def test_a_pool_process_killed_mid_run_gives_its_task_back_and_its_worker_heals_
     wait_until(lambda: nothing_owed() and broker_idle(), workers)
     dying.refresh_from_db()
     assert dying.status == RunStatus.SUPERSEDED and "stopped reporting" in dying.error
+    # Celery gives the killed task back (reject_on_worker_lost), but not always before the check
+    # has rated what was owed, and on Redis not always at once: the healing must not depend on it.
+    # Whatever comes back finds nothing to do; no task is run more than twice.
     log = workers.logs(tail=10**7)
     received = re.findall(r"Task ratings\.recompute\[([-0-9a-f]+)\] received", log)
     assert worker.poll() is None and "WorkerLostError" in log
-    # The killed task came back once. Whoever found the run stale first rated what was owed: the
-    # redelivered task itself when it came late, or a new task sent by the check.
-    killed, *_ = received
-    assert received.count(killed) == 2
-    assert len(received) - len(set(received)) == 1 and len(set(received)) <= 2
+    assert 2 <= len(received) <= 3 and max(received.count(task) for task in received) <= 2
     for system in ("fibs", "crawford"):
         assert selectors.rating_list(system=system).get(player=anna).matches == 1
     assert not RatingRun.objects.filter(status__in=[RunStatus.FAILED, RunStatus.QUEUED]).exists()
