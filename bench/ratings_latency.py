@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import secrets
 import signal
 import statistics
@@ -156,6 +157,22 @@ def writer(number: int, ids: list[int], results: int, watcher: Published, seed: 
         connection.close()
 
 
+RUN_LINE = re.compile(r"\] (\w+) run (\d+): (.*)$")
+
+
+def print_last_runs(log_path: Path) -> None:
+    """The worker's log lines (stages and their times) of each system's last run."""
+    lines: dict[str, dict[int, list[str]]] = {}
+    for line in log_path.read_text().splitlines():
+        found = RUN_LINE.search(line)
+        if found:
+            system, run, text = found.groups()
+            lines.setdefault(system, {}).setdefault(int(run), []).append(text)
+    for system, runs in sorted(lines.items()):
+        run = max(runs)
+        print(f"  {system} run {run}: " + "; ".join(runs[run]))
+
+
 def wait_for(watcher: Published, limit: float) -> None:
     deadline = time.monotonic() + limit
     while watcher.waiting and time.monotonic() < deadline:
@@ -220,7 +237,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {name:<9} full recompute (with checkpoints) in {time.perf_counter() - started:5.1f} s "
                   f"({run.matches_total:,} matches)")
         connections.close_all()
-        worker = start_worker(Path(f"/tmp/ratings_latency_worker_{os.getpid()}.log"))
+        log_path = Path(f"/tmp/ratings_latency_worker_{os.getpid()}.log")
+        worker = start_worker(log_path)
         watcher = Published()
         poller = threading.Thread(target=watcher.watch)
         poller.start()
@@ -252,6 +270,7 @@ def main(argv: list[str] | None = None) -> None:
         figure = watcher.latencies.get(match.pk)
         print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
               + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
+        print_last_runs(log_path)
     finally:
         if worker is not None and worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)
