@@ -157,20 +157,25 @@ def writer(number: int, ids: list[int], results: int, watcher: Published, seed: 
         connection.close()
 
 
-RUN_LINE = re.compile(r"\] (\w+) run (\d+): (.*)$")
+RUN_LINE = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),\d+: [^]]*\] (\w+) run (\d+): (.*)$")
 
 
-def print_last_runs(log_path: Path) -> None:
-    """The worker's log lines (stages and their times) of each system's last run."""
-    lines: dict[str, dict[int, list[str]]] = {}
+def print_runs_since(log_path: Path, since: datetime) -> None:
+    """The worker's log lines (stages, their times, rows rewritten) of the runs that started at
+    `since` (local time, as the worker logs) or later."""
+    runs: dict[tuple[str, int], list[str] | None] = {}
     for line in log_path.read_text().splitlines():
-        found = RUN_LINE.search(line)
+        found = RUN_LINE.match(line)
         if found:
-            system, run, text = found.groups()
-            lines.setdefault(system, {}).setdefault(int(run), []).append(text)
-    for system, runs in sorted(lines.items()):
-        run = max(runs)
-        print(f"  {system} run {run}: " + "; ".join(runs[run]))
+            moment, system, run, text = found.groups()
+            key = (system, int(run))
+            if key not in runs:
+                runs[key] = [] if datetime.fromisoformat(moment) >= since.replace(microsecond=0) else None
+            if runs[key] is not None:
+                runs[key].append(text)
+    for (system, run), lines in sorted(runs.items()):
+        if lines is not None:
+            print(f"  {system} run {run}: " + "; ".join(lines))
 
 
 def wait_for(watcher: Published, limit: float) -> None:
@@ -261,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
         back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
         match = Match.objects.filter(played_on=back).order_by("id").first()
         flipped = (0, match.length) if match.winner_id == match.player_a_id else (match.length, 0)
-        entered = time.perf_counter()
+        entered, wall = time.perf_counter(), datetime.now()
         games.match_final_score_record(match=match, score_a=flipped[0], score_b=flipped[1])
         watcher.expect(match.pk, match.player_a_id, entered, won=flipped[0] > flipped[1])
         wait_for(watcher, 300)
@@ -270,7 +275,7 @@ def main(argv: list[str] | None = None) -> None:
         figure = watcher.latencies.get(match.pk)
         print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
               + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
-        print_last_runs(log_path)
+        print_runs_since(log_path, wall)
     finally:
         if worker is not None and worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)
