@@ -925,6 +925,7 @@ def _delete_player_rows(model, where: str, params: list, players: list[int]) -> 
         with connection.cursor() as cursor:
             cursor.execute(f"DELETE FROM {table} WHERE {clause}", values)
 
+
 def _delete_changes_since(run_id: int, players: np.ndarray, since: np.ndarray) -> None:
     """Delete the run's rating changes of each of `players` numbered `since` (his) or later."""
     if not len(players):
@@ -965,10 +966,11 @@ def _changed_since(history: RatedHistory, first: int, touched: np.ndarray) -> np
 
 def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
-    stored states, then, in one transaction, replace the published run's rows for every player
-    who plays after it or whose published rows the changes touch (their rating changes from the
-    checkpoint on, their current ratings, the checkpoints after it and the head) and mark the
-    changes answered. Readers see the published ratings before or after, never a mix."""
+    stored states, then, in one transaction, replace the published run's rows of every player
+    the changes reach (`_changed_since`): his rating changes from the match that reaches him
+    (every player's from the first changed match when matches are renumbered), his current
+    rating, his state at the later checkpoints and the head; move the head and mark the changes
+    answered. Readers see the published ratings before or after, never a mix."""
     start = resume.checkpoint
     settled = resume.settled
     suffix = rated_history(after=(start.after_on, start.after_match_id))
