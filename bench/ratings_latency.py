@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import secrets
 import signal
 import statistics
@@ -156,6 +157,25 @@ def writer(number: int, ids: list[int], results: int, watcher: Published, seed: 
         connection.close()
 
 
+RUN_LINE = re.compile(r"\] (\w+) run (\d+): (.*)$")
+
+
+def print_runs_after(log_path: Path, offset: int) -> None:
+    """The worker's log lines (stages, their times, rows rewritten) of the runs that started
+    after the log was `offset` bytes long."""
+    runs: dict[tuple[str, int], list[str]] = {}
+    with log_path.open("rb") as log:
+        log.seek(offset)
+        for line in log.read().decode(errors="replace").splitlines():
+            found = RUN_LINE.search(line)
+            if found:
+                system, run, text = found.groups()
+                runs.setdefault((system, int(run)), []).append(text)
+    for (system, run), lines in sorted(runs.items()):
+        if lines[0].startswith("load took"):
+            print(f"  {system} run {run}: " + "; ".join(lines))
+
+
 def wait_for(watcher: Published, limit: float) -> None:
     deadline = time.monotonic() + limit
     while watcher.waiting and time.monotonic() < deadline:
@@ -220,7 +240,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {name:<9} full recompute (with checkpoints) in {time.perf_counter() - started:5.1f} s "
                   f"({run.matches_total:,} matches)")
         connections.close_all()
-        worker = start_worker(Path(f"/tmp/ratings_latency_worker_{os.getpid()}.log"))
+        log_path = Path(f"/tmp/ratings_latency_worker_{os.getpid()}.log")
+        worker = start_worker(log_path)
         watcher = Published()
         poller = threading.Thread(target=watcher.watch)
         poller.start()
@@ -243,7 +264,7 @@ def main(argv: list[str] | None = None) -> None:
         back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
         match = Match.objects.filter(played_on=back).order_by("id").first()
         flipped = (0, match.length) if match.winner_id == match.player_a_id else (match.length, 0)
-        entered = time.perf_counter()
+        entered, offset = time.perf_counter(), log_path.stat().st_size
         games.match_final_score_record(match=match, score_a=flipped[0], score_b=flipped[1])
         watcher.expect(match.pk, match.player_a_id, entered, won=flipped[0] > flipped[1])
         wait_for(watcher, 300)
@@ -252,6 +273,7 @@ def main(argv: list[str] | None = None) -> None:
         figure = watcher.latencies.get(match.pk)
         print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
               + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
+        print_runs_after(log_path, offset)
     finally:
         if worker is not None and worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)

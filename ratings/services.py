@@ -441,20 +441,50 @@ RATING_COLUMNS = (
     "last_played", "provisional",
 )
 
+COPY_FIELDS = {"int8": ">i8", "int4": ">i4", "int2": ">i2", "bool": "?", "float8": ">f8", "timestamptz": ">i8"}
+"""How binary COPY sends each type: big-endian, timestamps in microseconds since 2000."""
+
+POSTGRES_EPOCH_MICROS = 946_684_800_000_000
+"""2000-01-01 UTC, where PostgreSQL's timestamps count from, in microseconds since 1970."""
+
+COPY_BLOCK = 65_536
+"""Rows a binary COPY sends at a time."""
+
+
 def _copy_rows(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
-    """Write `rows` rows with PostgreSQL's binary COPY, psycopg typing each column.
+    """Write `rows` rows with PostgreSQL's binary COPY, laid out by numpy a column at a time
+    (no Python object per value).
 
     `values` maps each column to (PostgreSQL type, array or scalar, or None for NULL);
-    timestamps are microseconds since 1970 UTC."""
+    timestamps are microseconds since 1970 UTC; a text column is one string for every row."""
+    layout = [("fields", ">i2")]
+    for column in columns:
+        kind, value = values[column]
+        layout.append((f"{column}_size", ">i4"))
+        if value is not None:
+            layout.append((column, f"S{len(value.encode())}" if kind == "text" else COPY_FIELDS[kind]))
+    table = np.empty(rows, dtype=np.dtype(layout))
+    table["fields"] = len(columns)
+    for column in columns:
+        kind, value = values[column]
+        if value is None:
+            table[f"{column}_size"] = -1
+            continue
+        table[f"{column}_size"] = table.dtype[column].itemsize
+        if kind == "text":
+            table[column] = value.encode()
+        elif kind == "timestamptz":
+            table[column] = np.asarray(value, dtype=np.int64) - POSTGRES_EPOCH_MICROS
+        else:
+            table[column] = value
     name = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
-    lists = _column_lists(values, columns, rows)
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {name} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types([values[column][0] for column in columns])
-            write_row = copy.write_row
-            for row in zip(*(lists[column] for column in columns)):
-                write_row(row)
+            copy.write(COPY_SIGNATURE + bytes(8))  # no flags, no header extension
+            for start in range(0, rows, COPY_BLOCK):
+                copy.write(table[start : start + COPY_BLOCK].tobytes())
+            copy.write(COPY_TRAILER)
 
 
 def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray, first_sequence: int = 0) -> dict:
@@ -789,6 +819,8 @@ class Resume:
     head: RatingCheckpoint
     settled: object
     touched: frozenset
+    earliest: tuple | None = None
+    shifted: bool = True
 
 
 def _resume_point(run: RatingRun) -> Resume | None:
@@ -829,13 +861,15 @@ def _resume_point(run: RatingRun) -> Resume | None:
         run_id=published_id, player_id__in=players, match_id__in=ids
     ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
         was[match_id].add((player, opponent, on, length, won))
-    places, touched = [], set()
+    places, touched, shifted = [], set(), False
     for match_id in ids:
         if now[match_id] == was[match_id]:
             continue  # the published ratings already hold this result
         for player, opponent, on, _, _ in now[match_id] | was[match_id]:
             places.append((on, match_id))
             touched |= {player, opponent}
+        # a match added, removed or moved renumbers the matches after it
+        shifted |= {on for _, _, on, _, _ in now[match_id]} != {on for _, _, on, _, _ in was[match_id]}
     earliest = min(places) if places else None
     for checkpoint in checkpoints:
         if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
@@ -844,7 +878,8 @@ def _resume_point(run: RatingRun) -> Resume | None:
         return None
     if checkpoint.system_key != head.system_key or checkpoint.sequence < system.settle_window:
         return None
-    return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched))
+    return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched),
+                  earliest, shifted)
 
 
 def _states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tuple[dict, np.ndarray]:
@@ -890,12 +925,52 @@ def _delete_player_rows(model, where: str, params: list, players: list[int]) -> 
         with connection.cursor() as cursor:
             cursor.execute(f"DELETE FROM {table} WHERE {clause}", values)
 
+
+def _delete_changes_since(run_id: int, players: np.ndarray, since: np.ndarray) -> None:
+    """Delete the run's rating changes of each of `players` numbered `since` (his) or later."""
+    if not len(players):
+        return
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"DELETE FROM {table} AS c USING unnest(%s::bigint[], %s::bigint[]) AS d (player, since) "
+                "WHERE c.run_id = %s AND c.player_id = d.player AND c.sequence >= d.since AND c.sequence >= %s",
+                [players.tolist(), since.tolist(), run_id, int(since.min())],
+            )
+        else:
+            cursor.executemany(
+                f"DELETE FROM {table} WHERE run_id = %s AND player_id = %s AND sequence >= %s",
+                [(run_id, player, first) for player, first in zip(players.tolist(), since.tolist())],
+            )
+
+
+def _changed_since(history: RatedHistory, first: int, touched: np.ndarray) -> np.ndarray:
+    """Per player of `history`, the first of its matches after which his state may differ from
+    the published one: `first` for the `touched` players (indexes), and for the others the first
+    match where they meet a player already changed (an update reads the two players' own states
+    only, so before that a player's changes and state are the published ones to the last bit);
+    len(history) for a player whose state stands throughout."""
+    n = len(history)
+    since = [n] * len(history.players)
+    for player in touched.tolist():
+        since[player] = first
+    for k, a, b in zip(range(first, n), history.player_a[first:].tolist(), history.player_b[first:].tolist()):
+        if since[a] <= k or since[b] <= k:
+            if since[a] > k:
+                since[a] = k
+            if since[b] > k:
+                since[b] = k
+    return np.array(since, dtype=np.int64)
+
+
 def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
-    stored states, then, in one transaction, replace the published run's rows for every player
-    who plays after it or whose published rows the changes touch (their rating changes from the
-    checkpoint on, their current ratings, the checkpoints after it and the head) and mark the
-    changes answered. Readers see the published ratings before or after, never a mix."""
+    stored states, then, in one transaction, replace the published run's rows of every player
+    the changes reach (`_changed_since`): his rating changes from the match that reaches him
+    (every player's from the first changed match when matches are renumbered), his current
+    rating, his state at the later checkpoints and the head; move the head and mark the changes
+    answered. Readers see the published ratings before or after, never a mix."""
     start = resume.checkpoint
     settled = resume.settled
     suffix = rated_history(after=(start.after_on, start.after_match_id))
@@ -913,6 +988,27 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     rated = pieces.state["matches"] > 0
     last_played = _last_played(history, pieces.last_match, last_before)
     last = _rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
+    # only the players whose state the changes reach are rewritten, each from where it is reached
+    n = len(history)
+    touched = np.zeros(len(players), dtype=bool)
+    touched[np.searchsorted(players, np.array(sorted(resume.touched), dtype=np.int64))] = True
+    if resume.earliest is None:  # no place known: every player from the checkpoint on
+        first = 0
+        touched[:] = True
+    else:  # the matches before the earliest place are the published ones, numbered as they were
+        first = int(np.searchsorted(history.played_on, _micros(resume.earliest[0]) - 1, side="left"))
+    since = _changed_since(history, first, np.flatnonzero(touched))
+    rows_from = np.minimum(since, first) if resume.shifted else since  # renumbered from `first`
+    changed = (since < n) | touched
+    rewritten = (rows_from < n) | touched
+    sides = np.empty(2 * n, dtype=np.int64)
+    sides[0::2] = history.player_a
+    sides[1::2] = history.player_b
+    rows = np.argsort(sides, kind="stable")  # in the order of the history index, (player, sequence)
+    rows = rows[rows // 2 >= rows_from[sides[rows]]]
+    del sides
+    logger.info("%s run %s: %s of %s players reached, %s of %s rating changes rewritten", run.system, run.pk,
+                int(changed.sum()), len(players), len(rows), 2 * n)
     clock.lap("compute")
     _touch(run.pk, stage=RunStage.WRITING)
     published = resume.published_id
@@ -923,39 +1019,57 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             pk=run.pk, status=RunStatus.RUNNING
         ).exists():
             raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
-        chosen = players.tolist()
-        _delete_player_rows(RatingChange, "run_id = %s AND sequence >= %s", [published, start.sequence], chosen)
-        n = len(history)
-        if n:
-            sides = np.empty(2 * n, dtype=np.int64)
-            sides[0::2] = history.player_a
-            sides[1::2] = history.player_b
-            rows = np.argsort(sides, kind="stable")
+        if connection.vendor == "postgresql":
+            # the commit need not wait for the log to reach the disk: a crash just after it
+            # loses the whole transaction, pending rows included, and the next run redoes it
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        _delete_changes_since(published, players[rewritten], start.sequence + rows_from[rewritten])
+        if len(rows):
             _write(RatingChange, CHANGE_COLUMNS, _change_values(published, history, result, rows, start.sequence),
                    len(rows))
-        _delete_player_rows(Rating, "run_id = %s", [published], chosen)
-        if rated.any():
+        clock.lap("publish: rating changes")
+        _delete_player_rows(Rating, "run_id = %s", [published], players[changed].tolist())
+        if (rated & changed).any():
+            chosen = rated & changed
             ratings = {
                 "run_id": ("int8", published),
                 "system": ("text", run.system),
-                "player_id": ("int8", players[rated]),
-                "rating": ("float8", result.rating[rated]),
-                "deviation": ("float8", None if result.deviation is None else result.deviation[rated]),
-                "volatility": ("float8", None if result.volatility is None else result.volatility[rated]),
-                "experience": ("int4", result.experience[rated]),
-                "matches": ("int4", result.matches[rated]),
-                "last_played": ("timestamptz", last_played[rated]),
-                "provisional": ("bool", result.provisional[rated]),
+                "player_id": ("int8", players[chosen]),
+                "rating": ("float8", result.rating[chosen]),
+                "deviation": ("float8", None if result.deviation is None else result.deviation[chosen]),
+                "volatility": ("float8", None if result.volatility is None else result.volatility[chosen]),
+                "experience": ("int4", result.experience[chosen]),
+                "matches": ("int4", result.matches[chosen]),
+                "last_played": ("timestamptz", last_played[chosen]),
+                "provisional": ("bool", result.provisional[chosen]),
             }
-            _write(Rating, RATING_COLUMNS, ratings, int(rated.sum()))
-        # checkpoints after the start are rated again; the head moves
+            _write(Rating, RATING_COLUMNS, ratings, int(chosen.sum()))
+        clock.lap("publish: ratings")
+        # the checkpoints after the start: those standing keep the states the changes do not
+        # reach; new ones copy the start's for the players who do not play after it
         later = RatingCheckpoint.objects.filter(run_id=published, head=False, sequence__gte=start.sequence).exclude(
             pk=start.pk).filter(Q(after_on__gt=start.after_on) if start.after_on is not None else Q())
-        _delete_checkpoints(later)
+        standing = {checkpoint.after_on: checkpoint for checkpoint in later}
+        _delete_checkpoints(RatingCheckpoint.objects.filter(
+            pk__in=[checkpoint.pk for on, checkpoint in standing.items() if on not in set(moments)]))
         table = connection.ops.quote_name(RatingPlayerState._meta.db_table)
-        keep, kept = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], chosen, inside=False)
+        keep, kept = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], players.tolist(), inside=False)
         copied = ", ".join(connection.ops.quote_name(c) for c in STATE_COLUMNS[1:])
         for moment, cut, at_cut in zip(moments, cuts, pieces.states_at_cuts):
+            last_match = np.full(len(players), -1, dtype=np.int64)
+            if cut:
+                np.maximum.at(last_match, history.player_a[:cut], np.arange(cut))
+                np.maximum.at(last_match, history.player_b[:cut], np.arange(cut))
+            checkpoint = standing.get(moment)
+            if checkpoint is not None:
+                if checkpoint.sequence != start.sequence + cut:
+                    RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(sequence=start.sequence + cut)
+                stale = (since < cut) | (touched & (since <= cut))
+                _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [checkpoint.pk], players[stale].tolist())
+                _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
+                              stale & (at_cut["matches"] > 0))
+                continue
             checkpoint = RatingCheckpoint.objects.create(
                 run_id=published, sequence=start.sequence + cut, after_on=moment, after_match_id=-1,
                 system_key=start.system_key, settled_value=start.settled_value,
@@ -965,15 +1079,12 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
                     f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} WHERE {keep}",
                     [checkpoint.pk, *kept],
                 )
-            last_match = np.full(len(players), -1, dtype=np.int64)
-            if cut:
-                np.maximum.at(last_match, history.player_a[:cut], np.arange(cut))
-                np.maximum.at(last_match, history.player_b[:cut], np.arange(cut))
             _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
                           at_cut["matches"] > 0)
+        clock.lap("publish: checkpoints")
         head = resume.head
-        _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], chosen)
-        _write_states(head.pk, settled, players, pieces.state, last_played, rated)
+        _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], players[changed].tolist())
+        _write_states(head.pk, settled, players, pieces.state, last_played, rated & changed)
         total = start.sequence + n
         RatingCheckpoint.objects.filter(pk=head.pk).update(
             sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
@@ -988,7 +1099,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             matches_total=n, matches_done=n, players=len(players),
         )
         RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
-    clock.lap("publish")
+    clock.lap("publish: head, commit")
 
 
 def _next_run(system: str, covered: int) -> RatingRun | None:

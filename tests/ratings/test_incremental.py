@@ -166,6 +166,57 @@ def test_a_correction_reaching_back_reruns_from_a_checkpoint_before_it(club, com
         check_against_scratch(system)
 
 
+def change_ids(system, players):
+    """The primary keys of the published rating changes of `players`."""
+    run_id = RatingSystemState.objects.get(system=system).published_run_id
+    return set(RatingChange.objects.filter(run_id=run_id, player__in=players).values_list("pk", flat=True))
+
+
+def test_a_correction_rewrites_only_the_players_it_reaches(make_player, finish, no_enqueue, committed):
+    """Two circles of six that meet only late: a corrected winner in one leaves the other's
+    published rows standing (the same rows); a back-dated match between them, renumbering the
+    matches after it, and a correction after that still publish what a recompute does."""
+    east = [make_player(name=f"E{n}") for n in range(6)]
+    west = [make_player(name=f"W{n}") for n in range(6)]
+    rng = random.Random(11)
+    matches = []
+    with committed():
+        for number in range(90):  # 1 January to 1 June
+            a, b = rng.sample(east if number % 2 else west, 2)
+            matches.append(finish(a, b, length=rng.choice([1, 3, 5, 7]), winner=rng.choice("ab"), day=number * 1.7))
+    for system in SYSTEMS:
+        services.rating_recompute_now(system=system)
+    runs = {system: RatingSystemState.objects.get(system=system).published_run_id for system in SYSTEMS}
+    standing = {system: change_ids(system, west) for system in SYSTEMS}
+
+    corrected = matches[81]  # east, day 137.7, May
+    flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
+    with committed():
+        games.match_final_score_record(match=corrected, score_a=flipped[0], score_b=flipped[1])
+    publish_owed()
+    for system in SYSTEMS:
+        assert RatingSystemState.objects.get(system=system).published_run_id == runs[system]
+        assert change_ids(system, west) == standing[system]
+        assert len(standing[system]) == 2 * 45
+        check_against_scratch(system)
+
+    with committed():
+        finish(east[0], west[0], length=5, winner="b", day=130)
+    publish_owed()
+    for system in SYSTEMS:
+        check_against_scratch(system)
+
+    corrected = matches[84]  # west, day 142.8
+    flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
+    with committed():
+        games.match_final_score_record(match=corrected, score_a=flipped[0], score_b=flipped[1])
+    runs = {system: RatingSystemState.objects.get(system=system).published_run_id for system in SYSTEMS}
+    publish_owed()
+    for system in SYSTEMS:
+        assert RatingSystemState.objects.get(system=system).published_run_id == runs[system]
+        check_against_scratch(system)
+
+
 def test_a_change_within_the_matches_that_settle_crawford_runs_in_full(club, committed):
     players, matches = club
     run_id = RatingSystemState.objects.get(system="crawford").published_run_id
