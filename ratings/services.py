@@ -1019,11 +1019,6 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             pk=run.pk, status=RunStatus.RUNNING
         ).exists():
             raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
-        if connection.vendor == "postgresql":
-            # the commit need not wait for the log to reach the disk: a crash just after it
-            # loses the whole transaction, pending rows included, and the next run redoes it
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
         _delete_changes_since(published, players[rewritten], start.sequence + rows_from[rewritten])
         if len(rows):
             _write(RatingChange, CHANGE_COLUMNS, _change_values(published, history, result, rows, start.sequence),
