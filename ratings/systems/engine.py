@@ -10,6 +10,7 @@ arrays, every player new).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from ratings.systems.history import MatchRecord, PlayerRating, ProgressCallback, RunResult, collector_paused
@@ -20,7 +21,7 @@ except ImportError:  # numpy is missing: the scalar engine rates every history
     batches = None
 
 
-class RatingEngine:
+class RatingEngine(ABC):
     state_floats: tuple[str, ...] = ()
     """The names of the floating-point columns of a player's working state (`rate_state`)."""
 
@@ -37,13 +38,13 @@ class RatingEngine:
         """The system settled as a run that found `value` (`settled_value`)."""
         return self
 
+    @abstractmethod
     def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True):
         """Rate `history` (`batches.HistoryArrays`) continuing from every player's working
         state (`new_state`, or a run's `state`): the arithmetic of a whole run, so that a history
         rated in pieces, each from the state the one before left, gives the same numbers to the
         last bit as rated in one piece. Returns a `batches.ArrayRun` whose `state` is the state
-        after it."""
-        raise NotImplementedError
+        after it. Every engine has its own (`FibsRating`, `CrawfordRating`)."""
 
     def run(
         self,
