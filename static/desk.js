@@ -98,7 +98,13 @@
   document.addEventListener("htmx:sendError", function (e) {
     unsaved(e.detail.elt, "Not saved: no connection to the server. What you typed is kept: try again.");
   });
-  document.addEventListener("htmx:afterSettle", function () { restoreFilter(); focusAsked(); });
+  // Only a redrawn desk moves the focus to what the server asked for: a panel loaded into a row
+  // (walkover, table) must not send the cursor back to the score field the last action named.
+  document.addEventListener("htmx:afterSettle", function (e) {
+    restoreFilter();
+    var target = e.detail && e.detail.target;
+    if (target && target.id === "desk-main") focusAsked();
+  });
   document.addEventListener("keydown", function (e) {
     if (e.key === "/" && !e.target.matches("input, select, textarea")) {
       var find = document.getElementById("qf-find");
