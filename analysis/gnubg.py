@@ -177,21 +177,25 @@ def without_dice(match_id):
     return base64.b64encode(bits.to_bytes(len(raw), "little")).decode().rstrip("=")
 
 
-def cube_equities(analysis, cubeinfo, length):
-    """No double, double/take and double/pass in normalised equity (EMG) for the player on roll, as
-    GNU Backgammon's statistics count them: in match play its cube figures are match winning chances,
-    turned into EMG by `mwc2eq` at the decision's cube and score; passing is worth +1 EMG."""
-    nd, dt = analysis["nd-cubeful-eq"], analysis["dt-cubeful-eq"]
+def cube_figures(analysis, cube, owner, side, length, score, crawford):
+    """The cube decision of `side` from the analysis GNU Backgammon keeps with a move or a double:
+    (no double, double/take, double/pass, the best action's equity, whether doubling is best, the
+    verb). Equities are normalised (EMG), as GNU Backgammon's statistics count them: in match play
+    its cube figures are match winning chances, turned into EMG by `mwc2eq` at the decision's cube
+    and score; passing is worth +1 EMG. Doubling is best when double/take and pass are both at
+    least no double, and is then worth the smaller of the two."""
+    nd, dt, dp = analysis["nd-cubeful-eq"], analysis["dt-cubeful-eq"], 1.0
     if length:
-        nd, dt = gnubg.mwc2eq(nd, cubeinfo), gnubg.mwc2eq(dt, cubeinfo)
-    return nd, dt, 1.0
+        info = gnubg.cubeinfo(cube, owner, side, length, score, crawford)
+        nd, dt = gnubg.mwc2eq(nd, info), gnubg.mwc2eq(dt, info)
+    double = dt >= nd and dp >= nd
+    return nd, dt, dp, min(dt, dp) if double else nd, double, "Redouble" if owner == side else "Double"
 
 
-def best_cube(nd, dt, dp):
-    """GNU Backgammon's best cube action: (equity of the best action, whether doubling is best)."""
-    if dt >= nd and dp >= nd:
-        return min(dt, dp), True
-    return nd, False
+def cube_decision(base, move, position_id, played, best, lost, skill, no_dice):
+    """A cube decision as `decisions` lists it (`no_dice`: shown before the roll)."""
+    return dict(base, move=move, kind="cube", position_id=position_id, dice=[], played=played, best=best,
+                equity_lost=lost, skill=skill, no_dice=no_dice)
 
 
 def decisions(match):
@@ -213,17 +217,13 @@ def decisions(match):
             if action == "double":
                 offer = None
                 if "nd-cubeful-eq" in analysis:
-                    info_cube = gnubg.cubeinfo(cube, owner, side, length, score, crawford)
-                    nd, dt, dp = cube_equities(analysis, info_cube, length)
-                    best, double = best_cube(nd, dt, dp)
+                    nd, dt, dp, best, double, verb = cube_figures(analysis, cube, owner, side, length, score, crawford)
                     offer = dict(board=record.get("board", ""), dt=dt, dp=dp, side=side)
                     lost = best - min(dt, dp)
                     if lost > 0:
-                        verb = "Redouble" if owner == side else "Double"
                         right = ("Too good to %%s" %% verb.lower()) if nd > dp else "No %%s" %% verb.lower()
-                        found.append(dict(base, move=turn + 1, kind="cube", position_id=offer["board"], dice=[],
-                                          played=verb, best=right, equity_lost=lost,
-                                          skill=analysis.get("skill", ""), no_dice=True))
+                        found.append(cube_decision(base, turn + 1, offer["board"], verb, right, lost,
+                                                   analysis.get("skill", ""), True))
                 continue
             if action in ("take", "drop"):
                 if offer is not None:
@@ -231,9 +231,8 @@ def decisions(match):
                     lost = (dt - dp) if action == "take" else (dp - dt)
                     if lost > 0:
                         played, right = ("Take", "Pass") if action == "take" else ("Pass", "Take")
-                        found.append(dict(base, move=turn + 1, kind="cube", position_id=offer["board"], dice=[],
-                                          played=played, best=right, equity_lost=lost,
-                                          skill=analysis.get("skill", ""), no_dice=False))
+                        found.append(cube_decision(base, turn + 1, offer["board"], played, right, lost,
+                                                   analysis.get("skill", ""), False))
                 if action == "take":
                     cube, owner = cube * 2, side
                 offer = None
@@ -243,16 +242,12 @@ def decisions(match):
             turn += 1
             board = record.get("board", "")
             if "nd-cubeful-eq" in analysis:
-                info_cube = gnubg.cubeinfo(cube, owner, side, length, score, crawford)
-                nd, dt, dp = cube_equities(analysis, info_cube, length)
-                best, double = best_cube(nd, dt, dp)
+                nd, dt, dp, best, double, verb = cube_figures(analysis, cube, owner, side, length, score, crawford)
                 lost = best - nd
                 if double and lost > 1e-6:
-                    verb = "Redouble" if owner == side else "Double"
-                    found.append(dict(base, move=turn, kind="cube", position_id=board, dice=[],
-                                      played="No %%s" %% verb.lower(),
-                                      best="%%s, %%s" %% (verb, "take" if dp > dt else "pass"), equity_lost=lost,
-                                      skill=analysis.get("cube-skill", ""), no_dice=True))
+                    found.append(cube_decision(base, turn, board, "No %%s" %% verb.lower(),
+                                               "%%s, %%s" %% (verb, "take" if dp > dt else "pass"), lost,
+                                               analysis.get("cube-skill", ""), True))
             if analysis.get("moves"):
                 moves = analysis["moves"]
                 chosen = analysis.get("imove", 0)

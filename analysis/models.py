@@ -104,3 +104,12 @@ class Decision(models.Model):
     class Meta:
         ordering = ["analysis", "rank"]
         constraints = [models.UniqueConstraint(fields=["analysis", "rank"], name="analysis_decision_rank_unique")]
+
+    OFFERS = ("Double", "Redouble")
+    RESPONSES = ("Take", "Pass")
+
+    @property
+    def before_roll(self) -> bool:
+        """A cube decision not to double (`played` "No double", "No redouble"): it was made
+        before the roll it is numbered with, in the position the player could have doubled in."""
+        return self.kind == DecisionKind.CUBE and self.played not in self.OFFERS + self.RESPONSES

@@ -8,12 +8,8 @@ from django.db.models import Avg, Count, Sum
 
 from games.models import Game, Match
 
-from .models import AnalysisStatus, Decision, MatchAnalysis, PlayerAnalysis
+from .models import AnalysisStatus, Decision, DecisionKind, MatchAnalysis, PlayerAnalysis
 from .services import analysis_program
-
-
-RESPONSES = ("Take", "Pass")
-OFFERS = ("Double", "Redouble")
 
 
 def _frame_of(moves: list[dict] | None, roll: int) -> int | None:
@@ -27,33 +23,33 @@ def _frame_of(moves: list[dict] | None, roll: int) -> int | None:
     return None
 
 
-def _cube_frame_of(moves: list[dict] | None, roll: int, played: str) -> int | None:
-    """The replay frame of a cube decision made before the `roll`-th roll: the double offered, the
+def _cube_frame_of(moves: list[dict] | None, decision: Decision) -> int | None:
+    """The replay frame of a cube decision made before its roll (`decision.move`): the double offered, the
     take or pass that answered it, or (no double) the position the player could have doubled in."""
     moves = moves or []
     seen, before = 0, 0
     for index, action in enumerate(moves, start=1):
         if action.get("type") != "cube":
             seen += 1
-            if seen == roll:
+            if seen == decision.move:
                 break
             before = index
-    if played not in OFFERS + RESPONSES:
+    if decision.before_roll:
         return before
     for index in range(before + 1, len(moves) + 1):
         action = moves[index - 1]
         if action.get("type") != "cube":
             return None
         verb = action.get("action")
-        if (verb == "double") == (played in OFFERS):
+        if (verb == "double") == (decision.played in Decision.OFFERS):
             return index
     return None
 
 
 def decision_frame(moves: list[dict] | None, decision) -> int | None:
     """The replay frame where a decision shows: after a chequer play, at (or before) a cube action."""
-    if decision.kind == "cube":
-        return _cube_frame_of(moves, decision.move, decision.played)
+    if decision.kind == DecisionKind.CUBE:
+        return _cube_frame_of(moves, decision)
     return _frame_of(moves, decision.move)
 
 
@@ -61,7 +57,7 @@ def _move_number(moves: list[dict] | None, decision, frame: int | None) -> int |
     """The decision's move number as the match file and the replay's captions count them."""
     if frame is None or not moves:
         return None
-    if decision.kind == "cube" and decision.played not in OFFERS + RESPONSES:
+    if decision.before_roll:
         frame = _frame_of(moves, decision.move)  # no double: the move of the roll that followed
         if frame is None:
             return None
