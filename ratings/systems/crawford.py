@@ -242,7 +242,7 @@ class CrawfordRating(RatingEngine):
         if self.parameters.estimate_initial_deviation:
             system = type(self)(self._estimated_from_arrays(history))
             return system._rate_new_arrays(history, progress, keep_changes)
-        return self._rate_arrays(history, self._new_states(history.players), progress, keep_changes)
+        return self._rate_arrays(history, self.new_state(history.players), progress, keep_changes)
 
     def estimated_for(self, records: Sequence[MatchRecord]) -> CrawfordRating:
         """This system with a new player's deviation estimated from `records` (a history in time
@@ -263,7 +263,7 @@ class CrawfordRating(RatingEngine):
         parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
         for _ in range(params.ESTIMATE_ROUNDS):
             system = type(self)(parameters)
-            run = system._rate_arrays(history, system._new_states(history.players), None, False)
+            run = system._rate_arrays(history, system.new_state(history.players), None, False)
             estimate = population_deviation(run.rating.tolist(), run.deviation.tolist(), run.matches.tolist())
             if estimate is None:
                 break
@@ -297,10 +297,6 @@ class CrawfordRating(RatingEngine):
     # -- state export and import: the incremental recompute (`RatingEngine.rate_state`) --
 
     state_floats = ("mu", "phi", "sigma2", "log_sigma2", "last_day")
-
-    def new_state(self, players: int) -> dict:
-        """The working state of `players` new players."""
-        return self._new_states(players)
 
     def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True) -> batches.ArrayRun:
         if self.parameters.estimate_initial_deviation:
@@ -338,7 +334,7 @@ class CrawfordRating(RatingEngine):
             return self
         return type(self)(self.parameters.with_initial_deviation(value))
 
-    def _new_states(self, players: int) -> dict:
+    def new_state(self, players: int) -> dict:
         np = batches.np
         p = self.parameters
         sigma2 = p.initial_volatility * p.initial_volatility
@@ -366,7 +362,7 @@ class CrawfordRating(RatingEngine):
                 system = self.estimated_for(records)
             return system._run_in_batches(records, progress, keep_changes, starting_ratings)
         history, players, played = batches.records_as_arrays(records, list(starting_ratings))
-        states = self._new_states(history.players)
+        states = self.new_state(history.players)
         for i, start in enumerate(starting_ratings.values()):
             for key, value in zip(states, self._state_from(start)):
                 states[key][i] = value

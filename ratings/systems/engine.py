@@ -39,6 +39,16 @@ class RatingEngine(ABC):
         return self
 
     @abstractmethod
+    def new_state(self, players: int) -> dict:
+        """The working state of `players` new players: each of `state_floats`, `experience` and
+        `matches`, an array over the players."""
+
+    @abstractmethod
+    def public_of(self, state: dict) -> tuple:
+        """(rating, deviation, volatility, provisional) per player of a working state, as a run
+        gives them (deviation and volatility None where the system keeps none)."""
+
+    @abstractmethod
     def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True):
         """Rate `history` (`batches.HistoryArrays`) continuing from every player's working
         state (`new_state`, or a run's `state`): the arithmetic of a whole run, so that a history

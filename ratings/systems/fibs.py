@@ -127,10 +127,7 @@ class FibsRating(RatingEngine):
         return state["rating"], None, None, state["experience"] < EXPERIENCED_AFTER
 
     def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
-        np = batches.np
-        rating = np.full(history.players, self.initial_rating)
-        zeros = np.zeros(history.players, dtype=np.int64)
-        return self._rate_arrays(history, rating, zeros, zeros.copy(), progress, keep_changes)
+        return self.rate_state(history, self.new_state(history.players), progress, keep_changes)
 
     def _run_in_batches(
         self,
