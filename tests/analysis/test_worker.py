@@ -1,21 +1,16 @@
 """A real Celery worker analyses an uploaded match file, and a killed worker's analysis is done again
 by the next one without anybody asking (CI runs these on PostgreSQL and Redis)."""
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
 from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
-from tests.support import broker_reachable, database_url
+from tests.support import Workers, broker_reachable
 
 PROJECT = Path(__file__).resolve().parents[2]
 MATFILES = PROJECT.parent / "shared" / "data" / "matfiles"
@@ -40,29 +35,13 @@ def start_worker(transactional_db, tmp_path):
     from config.celery import app
 
     app.control.purge()
-    started = []
+    workers = Workers(tmp_path, CRAWFORD_ANALYSIS="1")
 
     def start(**environment):
-        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-               "CRAWFORD_ANALYSIS": "1", **environment}
-        log_path = tmp_path / f"worker{len(started)}.log"
-        log = log_path.open("w")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--without-gossip",
-             "--without-mingle", "--without-heartbeat", "--loglevel=INFO", "-B",
-             "--schedule", str(tmp_path / f"beat{len(started)}")],
-            cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        process.log, process.handle = log_path, log
-        started.append(process)
-        return process
+        return workers.start(f"worker{len(workers.started)}", beat=True, **environment)
 
     yield start
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.handle.close()
+    workers.stop()
 
 
 def wait_for(condition, *, timeout, process):
@@ -105,8 +84,7 @@ def test_an_analysis_a_killed_worker_left_is_done_by_the_next_worker_without_a_r
     match_id = upload(staff_api, LONG)
     wait_for(lambda: MatchAnalysis.objects.filter(match_id=match_id, status=AnalysisStatus.RUNNING).exists(),
              timeout=60, process=first)
-    first.send_signal(signal.SIGKILL)
-    first.wait(timeout=10)
+    Workers.kill(first)
     assert MatchAnalysis.objects.get(match_id=match_id).status == AnalysisStatus.RUNNING
     killed_at = time.monotonic()
     second = start_worker(CRAWFORD_ANALYSIS_STALE_SECONDS="3", CRAWFORD_ANALYSIS_SWEEP_SECONDS="2")

@@ -14,6 +14,11 @@ CLOSED_PORT = "redis://127.0.0.1:1/0"
 """A broker address where nothing listens, as when Redis is down."""
 
 
+class WorkerKilled(BaseException):
+    """What a killed worker looks like from inside: not an Exception, so nothing catches it, and
+    nothing after the line that raises it runs, no clean-up either."""
+
+
 @pytest.fixture
 def finish(make_player):
     """finish(a, b, length, winner="a", day=0, **fields): a finished match with its final score."""

@@ -18,14 +18,12 @@ from games.imports import (
 from games.models import ImportJob, Match, Player
 from ratings import services
 
+from .conftest import WorkerKilled
+
 pytestmark = pytest.mark.django_db
 
 ROWS = ("played_on,player_a,player_b,length,score_a,score_b,source_id\n"
         + "".join(f"2025-01-{day:02d},Anna,Bo,3,3,{day % 3},r{day}\n" for day in range(1, 8)))
-
-
-class WorkerKilled(BaseException):
-    """What a killed worker looks like from inside: not an Exception, nothing catches it."""
 
 
 @pytest.fixture

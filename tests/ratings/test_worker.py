@@ -1,27 +1,18 @@
 """A real Celery worker on Redis and PostgreSQL rates what the services record (CI runs these)."""
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from games import services as games
 from games.models import Match, MatchStatus, Player
 from ratings import selectors, services
 from ratings.models import RatingRun, RatingSystemState, RunStatus
-from tests.support import broker_reachable
-from tests.support import database_url as _database_url
+from tests.support import Workers, broker_reachable
 
 from .conftest import OPENING
-
-PROJECT = Path(__file__).resolve().parents[2]
 
 
 pytestmark = [
@@ -34,27 +25,13 @@ pytestmark = [
 
 @pytest.fixture
 def worker(transactional_db, tmp_path):
-    """A `celery -A config worker` process on the test database; terminated afterwards."""
+    """A `celery -A config worker` process on the test database; stopped afterwards."""
     from config.celery import app
 
     app.control.purge()
-    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
-    log = (tmp_path / "worker.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--without-gossip",
-         "--without-mingle", "--without-heartbeat", "--loglevel=INFO"],
-        cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    process.log = tmp_path / "worker.log"
-    yield process
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    log.close()
+    workers = Workers(tmp_path)
+    yield workers.start("worker")
+    workers.stop()
 
 
 def wait_for(condition, timeout=60.0, every=0.2, process=None):
@@ -117,8 +94,7 @@ def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_co
     (run,) = services.rating_recompute_request(system="crawford")
     wait_for(lambda: RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, matches_done__gt=0).exists(),
              every=0.05, process=worker)
-    worker.send_signal(signal.SIGKILL)
-    worker.wait(timeout=10)
+    Workers.kill(worker)
 
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING and 0 < run.matches_done < run.matches_total

@@ -5,8 +5,6 @@ Nothing here makes a new request after the fault: the periodic check (beat) does
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from itertools import pairwise
@@ -20,60 +18,15 @@ from ratings import selectors, tasks
 from ratings.models import RatingRun, RatingSystemState, RunStatus
 
 from .conftest import OPENING
-from .test_worker import PROJECT, _database_url, _long_history, pytestmark  # noqa: F401 (pytestmark: the skips)
+from tests.support import Workers
+
+from .test_worker import _long_history, pytestmark  # noqa: F401 (pytestmark: the skips)
 
 STALE_SECONDS = 2
 """The workers here take a run as dead after this long without a heartbeat (300 s in production)."""
 
 CHECK_SECONDS = 1
 """And run the periodic check this often (30 s in production)."""
-
-
-class Workers:
-    """`celery -A config worker` processes on the test database, each in its own process group
-    so that a kill takes its embedded beat along, as when the machine loses the worker."""
-
-    def __init__(self, tmp_path):
-        self.tmp_path = tmp_path
-        self.started = []
-
-    def start(self, name, *, beat=False, stale=STALE_SECONDS, pool="solo", command="worker"):
-        """A worker (`command="worker"`, with its beat when `beat`) or a lone beat (`"beat"`)."""
-        env = {
-            **os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-            "RATINGS_RUN_STALE_SECONDS": str(stale), "RATINGS_CHECK_SECONDS": str(CHECK_SECONDS),
-        }
-        args = [sys.executable, "-m", "celery", "-A", "config", command, "--loglevel=INFO"]
-        if command == "worker":
-            args += [f"--pool={pool}", "--concurrency=1", f"--hostname={name}@%h", "--without-gossip",
-                     "--without-mingle", "--without-heartbeat"]
-        if beat or command == "beat":
-            args += ["--beat"] * (command == "worker") + [f"--schedule={self.tmp_path / name}-beat"]
-        log = self.tmp_path / f"{name}.log"
-        process = subprocess.Popen(args, cwd=PROJECT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-        process.log = log
-        self.started.append(process)
-        return process
-
-    @staticmethod
-    def kill(process):
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-    def logs(self, tail=2500):
-        return "\n".join(f"--- {p.log.name}\n{p.log.read_text()[-tail:]}" for p in self.started)
-
-    def stop(self):
-        for process in self.started:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in self.started:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
 
 
 def _clear_broker():
@@ -88,7 +41,7 @@ def _clear_broker():
 @pytest.fixture
 def workers(transactional_db, tmp_path):
     _clear_broker()
-    started = Workers(tmp_path)
+    started = Workers(tmp_path, RATINGS_RUN_STALE_SECONDS=str(STALE_SECONDS), RATINGS_CHECK_SECONDS=str(CHECK_SECONDS))
     yield started
     started.stop()
     _clear_broker()
@@ -171,8 +124,8 @@ def test_a_worker_killed_mid_run_is_healed_by_the_next_worker_with_no_further_re
 def test_two_workers_given_the_same_work_many_times_rate_each_system_once(workers):
     anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
     _long_history(matches=30_000)
-    workers.start("one", beat=True, stale=60)
-    workers.start("two", beat=True, stale=60)  # two beats: a deployment that got it wrong
+    workers.start("one", beat=True, RATINGS_RUN_STALE_SECONDS="60")
+    workers.start("two", beat=True, RATINGS_RUN_STALE_SECONDS="60")  # two beats: a deployment that got it wrong
     record_win(anna, bo, day=1)
     queued = list(RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True))
     for _ in range(3):  # the same messages again, as a redelivery would send them
