@@ -15,15 +15,15 @@ systems' published ratings answer every request, with no further request. The ti
 import argparse
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PROJECT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.scratch import Worker, scratch_database, server_of, wait  # noqa: E402
 
 
 def skip(reason: str) -> None:
@@ -44,11 +44,7 @@ def reachable(database_url: str, broker_url: str) -> tuple[dict, dict]:
         redis.Redis.from_url(broker_url, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
         skip(f"Redis at {broker_url} does not answer: {error}")
-    import dj_database_url
-
-    config = dj_database_url.parse(database_url)
-    server = {"host": config["HOST"] or None, "port": config["PORT"] or None, "user": config["USER"] or None,
-              "password": config["PASSWORD"] or None, "dbname": "postgres", "autocommit": True, "connect_timeout": 3}
+    config, server = server_of(database_url)
     try:
         psycopg.connect(**server).close()
     except psycopg.Error as error:
@@ -81,39 +77,6 @@ def load_history(players: int, matches: int, opening: datetime) -> None:
         )
 
 
-class Worker:
-    def __init__(self, name: str, env: dict, folder: Path, beat: bool) -> None:
-        args = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", f"--hostname={name}@%h",
-                "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO"]
-        if beat:
-            args += ["--beat", f"--schedule={folder / name}-beat"]
-        self.log = folder / f"{name}.log"
-        self.process = subprocess.Popen(args, cwd=PROJECT, env=env, stdout=self.log.open("w"),
-                                        stderr=subprocess.STDOUT, start_new_session=True)
-
-    def ready(self) -> bool:
-        return "ready." in self.log.read_text()
-
-    def kill(self, sig=signal.SIGKILL) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, sig)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-
-
-def wait(condition, timeout: float, every: float = 0.02):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(every)
-    raise TimeoutError(f"gave up after {timeout} s")
-
-
 def nothing_owed() -> bool:
     from ratings.models import RatingRun, RatingSystemState, RunStatus
 
@@ -136,7 +99,7 @@ def one_round(args, env: dict, folder: Path, opening: datetime, round_number: in
         match = games.match_create(player_a=anna, player_b=bo, length=1, played_on=opening + timedelta(days=day))
         games.game_record(match=match, number=1, game=games.GameInput(winner=day % 2))
 
-    first = Worker(f"first{round_number}", env, folder, beat=False)
+    first = Worker(f"first{round_number}", env, folder)
     second = None
     try:
         wait(first.ready, 60)
@@ -176,60 +139,42 @@ def main(argv=None) -> None:
 
     database_url = os.environ.get("DATABASE_URL", "")
     broker_url = os.environ.get("CELERY_BROKER_URL", "")
-    config, server = reachable(database_url, broker_url)
-    import psycopg
+    config, _ = reachable(database_url, broker_url)
+    print(f"ratings faults: (re)creating scratch database {config['NAME']}_faults; purging the queue at {broker_url}")
+    with scratch_database(database_url, "_faults", keep=args.keep_database) as scratch_url:
+        import redis
 
-    scratch = f"{config['NAME']}_faults"
-    print(f"ratings faults: (re)creating scratch database {scratch!r}; purging the queue at {broker_url}")
-    with psycopg.connect(**server) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
-        admin.execute(f'CREATE DATABASE "{scratch}"')
-    scratch_url = database_url.rsplit("/", 1)[0] + "/" + scratch
-    os.environ["DATABASE_URL"] = scratch_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
+        from config.celery import app
+        from ratings import services
 
-    django.setup()
-    import redis
-    from django.core.management import call_command
-    from django.db import connections
+        def clear_broker() -> None:
+            app.control.purge()
+            redis.Redis.from_url(broker_url).delete("unacked", "unacked_index")
 
-    from config.celery import app
-    from ratings import services
-
-    def clear_broker() -> None:
-        app.control.purge()
-        redis.Redis.from_url(broker_url).delete("unacked", "unacked_index")
-
-    env = {**os.environ, "DATABASE_URL": scratch_url, "CELERY_BROKER_URL": broker_url,
-           "RATINGS_RUN_STALE_SECONDS": str(args.stale), "RATINGS_CHECK_SECONDS": str(args.check)}
-    opening = datetime(2020, 1, 1, 12, tzinfo=UTC)
-    try:
-        clear_broker()
-        call_command("migrate", verbosity=0)
-        load_history(args.players, args.matches, opening)
-        for system in ("fibs", "crawford"):
-            services.rating_recompute_now(system=system)
-        print(f"history: {args.matches:,} matches among {args.players:,} players; workers: "
-              f"RATINGS_RUN_STALE_SECONDS={args.stale}, RATINGS_CHECK_SECONDS={args.check:g}")
-        with tempfile.TemporaryDirectory() as folder:
-            rounds = []
-            for number in range(args.rounds):
-                result = one_round(args, env, Path(folder), opening, number)
-                rounds.append(result)
-                print(f"  round {number + 1}: killed during a {result['system']} run; second worker ready after "
-                      f"{result['ready']:.1f} s, dead run taken over after {result['taken_over']:.1f} s, "
-                      f"every owed result rated after {result['healed']:.1f} s (a run takes {result['run']:.1f} s)")
-                clear_broker()
-        healed = sorted(result["healed"] for result in rounds)
-        print(f"killed worker to owed results rated: median {healed[len(healed) // 2]:.1f} s, "
-              f"worst {healed[-1]:.1f} s over {len(healed)} rounds")
-    finally:
-        clear_broker()
-        connections.close_all()
-        if not args.keep_database:
-            with psycopg.connect(**server) as admin:
-                admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+        env = {**os.environ, "DATABASE_URL": scratch_url, "CELERY_BROKER_URL": broker_url,
+               "RATINGS_RUN_STALE_SECONDS": str(args.stale), "RATINGS_CHECK_SECONDS": str(args.check)}
+        opening = datetime(2020, 1, 1, 12, tzinfo=UTC)
+        try:
+            clear_broker()
+            load_history(args.players, args.matches, opening)
+            for system in ("fibs", "crawford"):
+                services.rating_recompute_now(system=system)
+            print(f"history: {args.matches:,} matches among {args.players:,} players; workers: "
+                  f"RATINGS_RUN_STALE_SECONDS={args.stale}, RATINGS_CHECK_SECONDS={args.check:g}")
+            with tempfile.TemporaryDirectory() as folder:
+                rounds = []
+                for number in range(args.rounds):
+                    result = one_round(args, env, Path(folder), opening, number)
+                    rounds.append(result)
+                    print(f"  round {number + 1}: killed during a {result['system']} run; second worker ready after "
+                          f"{result['ready']:.1f} s, dead run taken over after {result['taken_over']:.1f} s, "
+                          f"every owed result rated after {result['healed']:.1f} s (a run takes {result['run']:.1f} s)")
+                    clear_broker()
+            healed = sorted(result["healed"] for result in rounds)
+            print(f"killed worker to owed results rated: median {healed[len(healed) // 2]:.1f} s, "
+                  f"worst {healed[-1]:.1f} s over {len(healed)} rounds")
+        finally:
+            clear_broker()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ threads enter results of matches played now through the service layer
 intervals. A poller watches the published rating changes of both systems; the figures are
 the time from the result being entered to both systems publishing it: p50, p95 and max. Then
 one result six months back is corrected (its winner changed), and the time until both
-systems publish the correction is printed.
+systems publish the correction is printed, then the time until both runs have also rewritten
+the checkpoints after it (which they do once the correction is published).
 
 The broker's database is flushed first: give one no one else uses.
 """
@@ -24,21 +25,19 @@ import argparse
 import os
 import random
 import re
-import secrets
 import signal
-import statistics
-import subprocess
 import sys
+import tempfile
 import threading
 import time
 from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PROJECT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ratings_history import synthetic_history  # noqa: E402
+from bench.scratch import Worker, scratch_database, wait  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -79,21 +78,6 @@ def load_history(history, players: int, shift: timedelta) -> list[int]:
         cursor.execute(f"ANALYZE {Player._meta.db_table}")
     print(f"  {players:,} players (bulk_create) and {len(history):,} matches (COPY) loaded in {time.perf_counter() - started:.1f} s")
     return ids
-
-
-def start_worker(log_path: Path) -> subprocess.Popen:
-    env = {**os.environ, "RATINGS_RUN_STALE_SECONDS": "120"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=prefork",
-         "--concurrency=2", "--hostname=latency@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=PROJECT, env=env, stdout=log_path.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while "ready" not in log_path.read_text():
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text()[-3000:])
-        time.sleep(0.2)
-    return process
 
 
 class Published:
@@ -199,35 +183,15 @@ def main(argv: list[str] | None = None) -> None:
     broker = os.environ.get("CELERY_BROKER_URL", "")
     if not url.startswith(("postgres://", "postgresql://")) or not broker.startswith("redis://"):
         sys.exit("set DATABASE_URL to a PostgreSQL database and CELERY_BROKER_URL to a Redis database")
-    import dj_database_url
-    import psycopg
     import redis
 
-    config = dj_database_url.parse(url)
-    scratch = f"{config['NAME']}_bench"
-    server = dict(host=config["HOST"] or None, port=config["PORT"] or None, user=config["USER"] or None,
-                  password=config["PASSWORD"] or None, dbname="postgres", autocommit=True)
-    print(f"Scratch database {scratch!r} (re)created; broker {broker} flushed")
-    with psycopg.connect(**server) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
-        admin.execute(f'CREATE DATABASE "{scratch}"')
+    print(f"Scratch database {url.rsplit('/', 1)[-1]}_bench (re)created; broker {broker} flushed")
     redis.Redis.from_url(broker).flushdb()
-    os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + scratch
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    import django
+    with scratch_database(url, "_bench", keep=args.keep_database), tempfile.TemporaryDirectory() as folder:
+        from django.db import connections
 
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connections
+        from ratings import services
 
-    from games import services as games
-    from games.models import Match
-    from ratings import services
-
-    worker = None
-    try:
-        call_command("migrate", verbosity=0)
         started = time.perf_counter()
         history = synthetic_history(args.matches, args.players, seed=args.seed)
         print(f"  synthetic history of {len(history):,} matches in {time.perf_counter() - started:.1f} s")
@@ -240,51 +204,58 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {name:<9} full recompute (with checkpoints) in {time.perf_counter() - started:5.1f} s "
                   f"({run.matches_total:,} matches)")
         connections.close_all()
-        log_path = Path(f"/tmp/ratings_latency_worker_{os.getpid()}.log")
-        worker = start_worker(log_path)
-        watcher = Published()
-        poller = threading.Thread(target=watcher.watch)
-        poller.start()
-        started = time.perf_counter()
-        threads = [threading.Thread(target=writer, args=(n, ids, args.results, watcher, args.seed))
-                   for n in range(args.writers)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        wait_for(watcher, 120)
-        took = time.perf_counter() - started
-        latencies = list(watcher.latencies.values())
-        print(f"\nResults at the end of history: {len(latencies)} from {args.writers} writers in {took:.1f} s "
-              f"({len(watcher.waiting)} never published)")
-        if latencies:
-            print(f"  entered → published (both systems): p50 {percentile(latencies, 0.5):.2f} s, "
-                  f"p95 {percentile(latencies, 0.95):.2f} s, max {max(latencies):.2f} s")
+        # two processes, one a system at a time
+        worker = Worker("latency", {**os.environ, "RATINGS_RUN_STALE_SECONDS": "120"}, Path(folder),
+                        pool=("--pool=prefork", "--concurrency=2"))
+        try:
+            wait(worker.ready, 60, every=0.2)
+            measure(args, ids, last_day, worker.log)
+        finally:
+            worker.kill(signal.SIGTERM)
 
-        back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
-        match = Match.objects.filter(played_on=back).order_by("id").first()
-        flipped = (0, match.length) if match.winner_id == match.player_a_id else (match.length, 0)
-        entered, offset = time.perf_counter(), log_path.stat().st_size
-        games.match_final_score_record(match=match, score_a=flipped[0], score_b=flipped[1])
-        watcher.expect(match.pk, match.player_a_id, entered, won=flipped[0] > flipped[1])
-        wait_for(watcher, 300)
-        watcher.done.set()
-        poller.join()
-        figure = watcher.latencies.get(match.pk)
-        print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
-              + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
-        print_runs_after(log_path, offset)
-    finally:
-        if worker is not None and worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGTERM)
-            try:
-                worker.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(worker.pid, signal.SIGKILL)
-        connections.close_all()
-        if not args.keep_database:
-            with psycopg.connect(**server) as admin:
-                admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+
+def measure(args, ids: list[int], last_day, log_path: Path) -> None:
+    """The writers' results at the end of history, then the correction six months back."""
+    from games import services as games
+    from games.models import Match
+    from ratings.models import RatingRun, RunStatus
+
+    watcher = Published()
+    poller = threading.Thread(target=watcher.watch)
+    poller.start()
+    started = time.perf_counter()
+    threads = [threading.Thread(target=writer, args=(n, ids, args.results, watcher, args.seed))
+               for n in range(args.writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wait_for(watcher, 120)
+    took = time.perf_counter() - started
+    latencies = list(watcher.latencies.values())
+    print(f"\nResults at the end of history: {len(latencies)} from {args.writers} writers in {took:.1f} s "
+          f"({len(watcher.waiting)} never published)")
+    if latencies:
+        print(f"  entered → published (both systems): p50 {percentile(latencies, 0.5):.2f} s, "
+              f"p95 {percentile(latencies, 0.95):.2f} s, max {max(latencies):.2f} s")
+
+    back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
+    match = Match.objects.filter(played_on=back).order_by("id").first()
+    flipped = (0, match.length) if match.winner_id == match.player_a_id else (match.length, 0)
+    entered, offset = time.perf_counter(), log_path.stat().st_size
+    games.match_final_score_record(match=match, score_a=flipped[0], score_b=flipped[1])
+    watcher.expect(match.pk, match.player_a_id, entered, won=flipped[0] > flipped[1])
+    wait_for(watcher, 300)
+    watcher.done.set()
+    poller.join()
+    figure = watcher.latencies.get(match.pk)
+    print(f"Correction of a result six months back ({back:%Y-%m-%d}, of {last_day:%Y-%m-%d}): "
+          + (f"published by both systems in {figure:.2f} s" if figure is not None else "never published"))
+    # the runs go on to rewrite their checkpoints after publishing: let them finish
+    wait(lambda: not RatingRun.objects.filter(status=RunStatus.RUNNING).exists(), 300, every=0.1)
+    done = time.perf_counter() - entered
+    print(f"  both runs done, checkpoints after it rewritten too, {done:.2f} s after the correction was entered")
+    print_runs_after(log_path, offset)
 
 
 if __name__ == "__main__":
