@@ -252,7 +252,10 @@ class RatingCheckpoint(models.Model):
     (`after_match_id` −1, so matches on that instant follow), the head (`head`) after the last
     rated match. `system_key`
     names the system the states were rated with (its parameters, as settled for the history)
-    and `settled_value` what its settling found (crawford: a new player's deviation)."""
+    and `settled_value` what its settling found (crawford: a new player's deviation).
+
+    A change that reaches back publishes first and rewrites the checkpoints after it next: until
+    then they are not `ready`, and no run resumes from them."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+")
     head = models.BooleanField(default=False)
@@ -261,6 +264,7 @@ class RatingCheckpoint(models.Model):
     after_match_id = models.BigIntegerField(default=-1)
     system_key = models.TextField()
     settled_value = models.FloatField(null=True, blank=True)
+    ready = models.BooleanField(default=True)
 
     class Meta:
         indexes = [models.Index(fields=["run", "sequence"], name="rating_checkpoint_run")]

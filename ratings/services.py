@@ -64,7 +64,7 @@ from .models import (
     RunStatus,
     SystemChoice,
 )
-from .systems import SYSTEMS, UnknownRatingSystemError, get_system
+from .systems import SYSTEMS, get_system
 from .systems.batches import HistoryArrays
 from .systems.resume import rate_in_pieces
 from .systems.skill import luck_adjusted_scores
@@ -353,24 +353,12 @@ HISTORY_COLUMNS = ("id", "played_on", "player_a_id", "player_b_id", "length", "w
                    "luck_a__luck_adjusted_result")
 
 
-HISTORY_ROW = np.dtype([
-    ("fields", ">i2"),
-    ("id_size", ">i4"), ("id", ">i8"),
-    ("played_on_size", ">i4"), ("played_on", ">i8"),
-    ("player_a_size", ">i4"), ("player_a", ">i8"),
-    ("player_b_size", ">i4"), ("player_b", ">i8"),
-    ("length_size", ">i4"), ("length", ">i2"),
-    ("a_won_size", ">i4"), ("a_won", "?"),
-    ("luck_size", ">i4"), ("luck", ">f8"),
-])
-"""One row of the history in PostgreSQL's binary COPY format (no column is ever null)."""
-
-COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
-COPY_TRAILER = b"\xff\xff"
+HISTORY_TYPES = ("int8", "int8", "int8", "int8", "int2", "bool", "float8")
+"""The PostgreSQL types of a history row as the COPY below sends it (none is ever null)."""
 
 
 def _history_from_postgres(matches) -> RatedHistory:
-    """The history by a binary COPY of the query, read straight into arrays."""
+    """The history by a binary COPY of the query, read with psycopg's typed rows."""
     sql, params = matches.order_by().values_list(*HISTORY_COLUMNS).query.sql_with_params()
     statement = (
         "COPY (SELECT h.id::int8, (extract(epoch FROM h.played_on) * 1000000)::int8, h.player_a_id::int8, "
@@ -378,23 +366,21 @@ def _history_from_postgres(matches) -> RatedHistory:
         f"FROM ({sql}) AS h (id, played_on, player_a_id, player_b_id, length, winner_id, luck) "
         "ORDER BY h.played_on, h.id) TO STDOUT (FORMAT BINARY)"
     )
-    buffer = bytearray()
     with connection.cursor() as cursor:
         # Django's debug cursor (DEBUG, or a test counting queries) has a copy() that takes no
         # parameters: copy on psycopg's own cursor, and log the statement where Django logs
         logged = cursor.debug_sql(statement, params) if hasattr(cursor, "debug_sql") else nullcontext()
         with logged, cursor.cursor.copy(statement, params) as copy:
-            for block in copy:
-                buffer += block
-    if not buffer.startswith(COPY_SIGNATURE):
-        raise RuntimeError("PostgreSQL's COPY answered in an unknown format")
-    extension = int.from_bytes(buffer[15:19], "big")
-    body = memoryview(buffer)[19 + extension : len(buffer) - len(COPY_TRAILER)]
-    rows = np.frombuffer(body, dtype=HISTORY_ROW)
-    return RatedHistory.from_columns(
-        rows["id"], rows["played_on"], rows["player_a"], rows["player_b"], rows["length"], rows["a_won"],
-        luck_adjusted_scores(rows["luck"].astype(np.float64)),
+            copy.set_types(HISTORY_TYPES)
+            rows = list(copy.rows())
+    ids, played_on, player_a, player_b, lengths, a_won, luck = (
+        np.array(column, dtype=dtype) for column, dtype in zip(
+            zip(*rows) if rows else [()] * 7,
+            (np.int64, np.int64, np.int64, np.int64, np.int64, bool, np.float64),
+        )
     )
+    del rows
+    return RatedHistory.from_columns(ids, played_on, player_a, player_b, lengths, a_won, luck_adjusted_scores(luck))
 
 
 def rated_history(*, after: tuple[datetime, int] | None = None) -> RatedHistory:
@@ -441,50 +427,19 @@ RATING_COLUMNS = (
     "last_played", "provisional",
 )
 
-COPY_FIELDS = {"int8": ">i8", "int4": ">i4", "int2": ">i2", "bool": "?", "float8": ">f8", "timestamptz": ">i8"}
-"""How binary COPY sends each type: big-endian, timestamps in microseconds since 2000."""
-
-POSTGRES_EPOCH_MICROS = 946_684_800_000_000
-"""2000-01-01 UTC, where PostgreSQL's timestamps count from, in microseconds since 1970."""
-
-COPY_BLOCK = 65_536
-"""Rows a binary COPY sends at a time."""
-
-
 def _copy_rows(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
-    """Write `rows` rows with PostgreSQL's binary COPY, laid out by numpy a column at a time
-    (no Python object per value).
+    """Write `rows` rows with PostgreSQL's binary COPY, as psycopg's typed rows.
 
     `values` maps each column to (PostgreSQL type, array or scalar, or None for NULL);
-    timestamps are microseconds since 1970 UTC; a text column is one string for every row."""
-    layout = [("fields", ">i2")]
-    for column in columns:
-        kind, value = values[column]
-        layout.append((f"{column}_size", ">i4"))
-        if value is not None:
-            layout.append((column, f"S{len(value.encode())}" if kind == "text" else COPY_FIELDS[kind]))
-    table = np.empty(rows, dtype=np.dtype(layout))
-    table["fields"] = len(columns)
-    for column in columns:
-        kind, value = values[column]
-        if value is None:
-            table[f"{column}_size"] = -1
-            continue
-        table[f"{column}_size"] = table.dtype[column].itemsize
-        if kind == "text":
-            table[column] = value.encode()
-        elif kind == "timestamptz":
-            table[column] = np.asarray(value, dtype=np.int64) - POSTGRES_EPOCH_MICROS
-        else:
-            table[column] = value
+    timestamps are microseconds since 1970 UTC; a scalar (a text, a run's id) is every row's."""
+    lists = _column_lists(values, columns, rows)
     name = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {name} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.write(COPY_SIGNATURE + bytes(8))  # no flags, no header extension
-            for start in range(0, rows, COPY_BLOCK):
-                copy.write(table[start : start + COPY_BLOCK].tobytes())
-            copy.write(COPY_TRAILER)
+            copy.set_types([values[column][0] for column in columns])
+            for row in zip(*(lists[c] for c in columns)):
+                copy.write_row(row)
 
 
 def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray, first_sequence: int = 0) -> dict:
@@ -520,18 +475,16 @@ def _change_values(run_id: int, history: RatedHistory, result, rows: np.ndarray,
 
 def _column_lists(values: dict, columns: tuple[str, ...], rows: int) -> dict:
     """Each column as a list (or an iterator repeating a constant) of Python values, timestamps
-    as datetimes (each distinct one made once)."""
+    (microseconds since 1970) as UTC datetimes."""
     lists = {}
     for column in columns:
         kind, value = values[column]
         if value is None or np.ndim(value) == 0:
             constant = value.item() if hasattr(value, "item") else value
             lists[column] = repeat(constant, rows)
-        elif kind == "timestamptz":
-            moments: dict[int, datetime] = {}
-            lists[column] = [
-                moments[m] if m in moments else moments.setdefault(m, _moment(m)) for m in value.tolist()
-            ]
+        elif kind == "timestamptz":  # numpy makes the datetimes, in C
+            micros = np.asarray(value, dtype=np.int64).astype("datetime64[us]").tolist()
+            lists[column] = [moment.replace(tzinfo=UTC) for moment in micros]
         else:
             lists[column] = value.tolist()
     return lists
@@ -550,44 +503,57 @@ def _write(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
         model.objects.bulk_create((model(**row) for row in _rows(values, columns, rows)), batch_size=BULK_BATCH)
 
 
-def store_changes(run: RatingRun, history: RatedHistory, result, *, run_id: int | None = None,
-                  first_sequence: int = 0) -> None:
+def store_changes(run: RatingRun, history: RatedHistory, result) -> None:
     """Write the run's rating changes for every match of `history`, in chunks (binary COPY on
     PostgreSQL, `bulk_create` elsewhere), touching the heartbeat between them.
 
     Rows go in the order of the `rating_change_history` index, (player, sequence): each lands
     at the right edge of the index, which PostgreSQL appends to cheaply, and a player's history
     lies together in the table."""
+    order, _ = _changes_by_player(history)
+    for start in range(0, len(order), 2 * WRITE_CHUNK):
+        rows = order[start : start + 2 * WRITE_CHUNK]
+        _write(RatingChange, CHANGE_COLUMNS, _change_values(run.pk, history, result, rows), len(rows))
+        _touch(run.pk)
+
+
+def _changes_by_player(history: RatedHistory) -> tuple[np.ndarray, np.ndarray]:
+    """The rating changes' numbers (2·i player A's in match i, 2·i + 1 player B's) in the order
+    of the `rating_change_history` index, (player, sequence), and each one's player (index)."""
     sides = np.empty(2 * len(history), dtype=np.int64)
     sides[0::2] = history.player_a
     sides[1::2] = history.player_b
-    order = np.argsort(sides, kind="stable")
-    del sides
-    for start in range(0, len(order), 2 * WRITE_CHUNK):
-        rows = order[start : start + 2 * WRITE_CHUNK]
-        values = _change_values(run_id or run.pk, history, result, rows, first_sequence)
-        _write(RatingChange, CHANGE_COLUMNS, values, len(rows))
-        _touch(run.pk)
+    return np.argsort(sides, kind="stable"), sides
+
+
+def _write_ratings(run_id: int, system: str, players: np.ndarray, result, last_played: np.ndarray,
+                   chosen: np.ndarray | None = None) -> None:
+    """Write the current ratings of `players` (those `chosen`, a mask, or all) from a run's result."""
+    def pick(column):
+        return column if column is None or chosen is None else column[chosen]
+
+    count = len(players) if chosen is None else int(chosen.sum())
+    if not count:
+        return
+    values = {
+        "run_id": ("int8", run_id),
+        "system": ("text", system),
+        "player_id": ("int8", pick(players)),
+        "rating": ("float8", pick(result.rating)),
+        "deviation": ("float8", pick(result.deviation)),
+        "volatility": ("float8", pick(result.volatility)),
+        "experience": ("int4", pick(result.experience)),
+        "matches": ("int4", pick(result.matches)),
+        "last_played": ("timestamptz", pick(last_played)),
+        "provisional": ("bool", pick(result.provisional)),
+    }
+    _write(Rating, RATING_COLUMNS, values, count)
 
 
 def store_ratings(run: RatingRun, history: RatedHistory, result) -> None:
     """Write the run's current ratings."""
-    players = len(history.players)
-    values = {
-        "run_id": ("int8", run.pk),
-        "system": ("text", run.system),
-        "player_id": ("int8", history.players),
-        "rating": ("float8", result.rating),
-        "deviation": ("float8", result.deviation),
-        "volatility": ("float8", result.volatility),
-        "experience": ("int4", result.experience),
-        "matches": ("int4", result.matches),
-        "last_played": ("timestamptz", history.played_on[result.last_match]),
-        "provisional": ("bool", result.provisional),
-    }
-    if players:
-        _write(Rating, RATING_COLUMNS, values, players)
-    _touch(run.pk, players=players)
+    _write_ratings(run.pk, run.system, history.players, result, history.played_on[result.last_match])
+    _touch(run.pk, players=len(history.players))
 
 
 def publish(run: RatingRun) -> None:
@@ -689,7 +655,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
 
 def checkpoint_months() -> int:
     """How many month checkpoints a system keeps (a change reaching further back reruns in full)."""
-    return getattr(settings, "RATINGS_CHECKPOINT_MONTHS", 12)
+    return settings.RATINGS_CHECKPOINT_MONTHS
 
 
 def _micros(moment: datetime) -> int:
@@ -718,7 +684,7 @@ def _as_run(settled, pieces):
 
 def checkpoint_days() -> int:
     """How many day checkpoints a system keeps (a result entered late reruns from its day)."""
-    return getattr(settings, "RATINGS_CHECKPOINT_DAYS", 7)
+    return settings.RATINGS_CHECKPOINT_DAYS
 
 
 def _is_month_start(moment: datetime) -> bool:
@@ -784,6 +750,15 @@ def _last_played(history: RatedHistory, last_match: np.ndarray, before: np.ndarr
     return np.where(played, history.played_on[np.where(played, last_match, 0)] if len(history) else 0, before)
 
 
+def _last_matches(history: RatedHistory, cut: int) -> np.ndarray:
+    """Per player (index), his last match among the first `cut` of `history` (−1 if none)."""
+    last = np.full(len(history.players), -1, dtype=np.int64)
+    if cut:
+        np.maximum.at(last, history.player_a[:cut], np.arange(cut))
+        np.maximum.at(last, history.player_b[:cut], np.arange(cut))
+    return last
+
+
 def _store_checkpoints(run_id: int, settled, history: RatedHistory, pieces, moments, cuts) -> None:
     """The full run's checkpoints: one at each month start (`moments`, the history cut at
     `cuts`) and the head, after the last match."""
@@ -794,11 +769,7 @@ def _store_checkpoints(run_id: int, settled, history: RatedHistory, pieces, mome
         checkpoint = RatingCheckpoint.objects.create(
             run_id=run_id, sequence=cut, after_on=moment, after_match_id=-1, system_key=key, settled_value=value
         )
-        before = history[:cut]
-        last = np.full(len(players), -1, dtype=np.int64)
-        if cut:
-            np.maximum.at(last, before.player_a, np.arange(cut))
-            np.maximum.at(last, before.player_b, np.arange(cut))
+        last = _last_matches(history, cut)
         _write_states(checkpoint.pk, settled, players, state, _last_played(history, last, last), state["matches"] > 0)
     n = len(history)
     head = RatingCheckpoint.objects.create(
@@ -839,7 +810,8 @@ def _resume_point(run: RatingRun) -> Resume | None:
     published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
     if published_id is None:
         return None
-    checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id).order_by("-sequence", "-head", "-after_on"))
+    checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
+        "-sequence", "-head", "-after_on"))
     head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
     system = get_system(run.system)
     if head is None or head.system_key != repr(system.settled_with(head.settled_value)):
@@ -964,13 +936,22 @@ def _changed_since(history: RatedHistory, first: int, touched: np.ndarray) -> np
     return np.array(since, dtype=np.int64)
 
 
+def _holds_published(run: RatingRun, published: int) -> bool:
+    """Inside a transaction: lock the system's state row and tell whether `run` is still running
+    and `published` still its system's published run, so that it may write into it."""
+    state_row = RatingSystemState.objects.select_for_update().get(system=run.system)
+    return state_row.published_run_id == published and RatingRun.objects.filter(
+        pk=run.pk, status=RunStatus.RUNNING).exists()
+
+
 def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
     stored states, then, in one transaction, replace the published run's rows of every player
     the changes reach (`_changed_since`): his rating changes from the match that reaches him
     (every player's from the first changed match when matches are renumbered), his current
-    rating, his state at the later checkpoints and the head; move the head and mark the changes
-    answered. Readers see the published ratings before or after, never a mix."""
+    rating and his state at the head; move the head and mark the changes answered. Readers see
+    the published ratings before or after, never a mix. The checkpoints after the start are
+    rewritten next (`_refresh_checkpoints`), after the ratings are published."""
     start = resume.checkpoint
     settled = resume.settled
     suffix = rated_history(after=(start.after_on, start.after_match_id))
@@ -1001,10 +982,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     rows_from = np.minimum(since, first) if resume.shifted else since  # renumbered from `first`
     changed = (since < n) | touched
     rewritten = (rows_from < n) | touched
-    sides = np.empty(2 * n, dtype=np.int64)
-    sides[0::2] = history.player_a
-    sides[1::2] = history.player_b
-    rows = np.argsort(sides, kind="stable")  # in the order of the history index, (player, sequence)
+    rows, sides = _changes_by_player(history)
     rows = rows[rows // 2 >= rows_from[sides[rows]]]
     del sides
     logger.info("%s run %s: %s of %s players reached, %s of %s rating changes rewritten", run.system, run.pk,
@@ -1014,10 +992,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     published = resume.published_id
     now = timezone.now()
     with transaction.atomic():
-        state_row = RatingSystemState.objects.select_for_update().get(system=run.system)
-        if state_row.published_run_id != published or not RatingRun.objects.filter(
-            pk=run.pk, status=RunStatus.RUNNING
-        ).exists():
+        if not _holds_published(run, published):
             raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
         _delete_changes_since(published, players[rewritten], start.sequence + rows_from[rewritten])
         if len(rows):
@@ -1025,45 +1000,67 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
                    len(rows))
         clock.lap("publish: rating changes")
         _delete_player_rows(Rating, "run_id = %s", [published], players[changed].tolist())
-        if (rated & changed).any():
-            chosen = rated & changed
-            ratings = {
-                "run_id": ("int8", published),
-                "system": ("text", run.system),
-                "player_id": ("int8", players[chosen]),
-                "rating": ("float8", result.rating[chosen]),
-                "deviation": ("float8", None if result.deviation is None else result.deviation[chosen]),
-                "volatility": ("float8", None if result.volatility is None else result.volatility[chosen]),
-                "experience": ("int4", result.experience[chosen]),
-                "matches": ("int4", result.matches[chosen]),
-                "last_played": ("timestamptz", last_played[chosen]),
-                "provisional": ("bool", result.provisional[chosen]),
-            }
-            _write(Rating, RATING_COLUMNS, ratings, int(chosen.sum()))
+        _write_ratings(published, run.system, players, result, last_played, rated & changed)
         clock.lap("publish: ratings")
-        # the checkpoints after the start: those standing keep the states the changes do not
-        # reach; new ones copy the start's for the players who do not play after it
+        # the checkpoints after the start are rewritten once the ratings are published (below);
+        # until then no run resumes from them
         later = RatingCheckpoint.objects.filter(run_id=published, head=False, sequence__gte=start.sequence).exclude(
             pk=start.pk).filter(Q(after_on__gt=start.after_on) if start.after_on is not None else Q())
         standing = {checkpoint.after_on: checkpoint for checkpoint in later}
+        later.update(ready=False)
+        head = resume.head
+        _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], players[changed].tolist())
+        _write_states(head.pk, settled, players, pieces.state, last_played, rated & changed)
+        total = start.sequence + n
+        RatingCheckpoint.objects.filter(pk=head.pk).update(
+            sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
+        )
+        RatingRun.objects.filter(pk=published).update(
+            matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
+            players=Rating.objects.filter(run_id=published).count(),
+        )
+        RatingRun.objects.filter(pk=run.pk).update(heartbeat_at=now, matches_total=n, matches_done=n,
+                                                   players=len(players))
+        RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
+    clock.lap("publish: head, commit")
+    _refresh_checkpoints(run, resume, history, players, pieces, moments, cuts, standing, since, touched, last_before)
+    clock.lap("checkpoints")
+
+
+def _refresh_checkpoints(run: RatingRun, resume: Resume, history: RatedHistory, players: np.ndarray, pieces,
+                         moments: list, cuts: list, standing: dict, since: np.ndarray, touched: np.ndarray,
+                         last_before: np.ndarray) -> None:
+    """After a rerun from `resume` has published: rewrite the published run's checkpoints after
+    its start, in one transaction, and mark them ready; then the run is done. Those standing
+    that were ready keep the states the changes do not reach; the others (new moments, or
+    checkpoints a dead run left unready) copy the start's for the players who do not play after
+    it. The run still holds the system (it is running) so no other run writes meanwhile; if it
+    was superseded, the checkpoints stay unready and runs resume from earlier ones."""
+    start = resume.checkpoint
+    settled = resume.settled
+    published = resume.published_id
+    with transaction.atomic():
+        if not _holds_published(run, published):
+            logger.warning("%s run %s was superseded after publishing: its checkpoints stay unready", run.system,
+                           run.pk)
+            return
+        _touch(run.pk, stage=RunStage.WRITING)
+        kept = {on: checkpoint for on, checkpoint in standing.items() if on in set(moments) and checkpoint.ready}
         _delete_checkpoints(RatingCheckpoint.objects.filter(
-            pk__in=[checkpoint.pk for on, checkpoint in standing.items() if on not in set(moments)]))
+            pk__in=[checkpoint.pk for on, checkpoint in standing.items() if on not in kept]))
         table = connection.ops.quote_name(RatingPlayerState._meta.db_table)
-        keep, kept = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], players.tolist(), inside=False)
+        keep, keep_values = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], players.tolist(),
+                                         inside=False)
         copied = ", ".join(connection.ops.quote_name(c) for c in STATE_COLUMNS[1:])
         for moment, cut, at_cut in zip(moments, cuts, pieces.states_at_cuts):
-            last_match = np.full(len(players), -1, dtype=np.int64)
-            if cut:
-                np.maximum.at(last_match, history.player_a[:cut], np.arange(cut))
-                np.maximum.at(last_match, history.player_b[:cut], np.arange(cut))
-            checkpoint = standing.get(moment)
+            last_match = _last_matches(history, cut)
+            checkpoint = kept.get(moment)
             if checkpoint is not None:
-                if checkpoint.sequence != start.sequence + cut:
-                    RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(sequence=start.sequence + cut)
                 stale = (since < cut) | (touched & (since <= cut))
                 _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [checkpoint.pk], players[stale].tolist())
                 _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
                               stale & (at_cut["matches"] > 0))
+                RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(sequence=start.sequence + cut, ready=True)
                 continue
             checkpoint = RatingCheckpoint.objects.create(
                 run_id=published, sequence=start.sequence + cut, after_on=moment, after_match_id=-1,
@@ -1072,29 +1069,15 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
             with connection.cursor() as cursor:
                 cursor.execute(
                     f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} WHERE {keep}",
-                    [checkpoint.pk, *kept],
+                    [checkpoint.pk, *keep_values],
                 )
             _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
                           at_cut["matches"] > 0)
-        clock.lap("publish: checkpoints")
-        head = resume.head
-        _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], players[changed].tolist())
-        _write_states(head.pk, settled, players, pieces.state, last_played, rated & changed)
-        total = start.sequence + n
-        RatingCheckpoint.objects.filter(pk=head.pk).update(
-            sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
-        )
         _prune_checkpoints(published)
-        RatingRun.objects.filter(pk=published).update(
-            matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
-            players=Rating.objects.filter(run_id=published).count(),
-        )
+        now = timezone.now()
         RatingRun.objects.filter(pk=run.pk).update(
             status=RunStatus.DONE, stage=RunStage.PUBLISHED, finished_at=now, heartbeat_at=now,
-            matches_total=n, matches_done=n, players=len(players),
         )
-        RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
-    clock.lap("publish: head, commit")
 
 
 def _next_run(system: str, covered: int) -> RatingRun | None:

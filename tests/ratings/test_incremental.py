@@ -16,7 +16,7 @@ from ratings import services
 from ratings.models import Rating, RatingChange, RatingCheckpoint, RatingPending, RatingRun, RatingSystemState
 from ratings.systems import params
 
-from .conftest import OPENING
+from .conftest import OPENING, WorkerKilled
 
 pytestmark = pytest.mark.django_db
 
@@ -286,10 +286,6 @@ def make_change(rng, step, seed, players, matches, make_player, finish, day):
     return day
 
 
-class WorkerKilled(BaseException):
-    """The process dies: nothing after this line of the worker runs, no clean-up either."""
-
-
 def test_a_worker_killed_while_publishing_leaves_the_old_ratings_and_the_check_heals_it(
     club, finish, committed, monkeypatch, settings
 ):
@@ -381,3 +377,113 @@ def test_the_luck_adjusted_system_publishes_incrementally_what_a_recompute_from_
     publish_owed()
     check_against_scratch("skill")
     check_against_scratch("crawford")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readers_during_an_incremental_publish_see_the_old_list_or_the_new_never_a_mix(
+    club, committed, monkeypatch
+):
+    """A reader on another connection, reading the rating list over and over while a correction
+    reaching most players is published, sees the old list whole until the commit and the new one
+    after it. Each write inside the publishing transaction is slowed so that reads fall inside it."""
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections writing and reading at once: PostgreSQL (SQLite locks the file)")
+    import threading
+    import time
+
+    from ratings import selectors
+
+    def read():
+        return [(r.player_id, r.rating, r.deviation) for r in selectors.rating_list(system="crawford")]
+
+    before = read()
+    players, matches = club
+    corrected = matches[10]
+    flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
+    inside = threading.Event()
+    writes = services._write
+
+    def slow_write(*args, **kwargs):
+        inside.set()
+        time.sleep(0.05)
+        return writes(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_write", slow_write)
+    seen, stop = [], threading.Event()
+
+    def reader():
+        try:
+            while not stop.is_set():
+                seen.append((inside.is_set(), read()))
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        with committed():
+            games.match_final_score_record(match=corrected, score_a=flipped[0], score_b=flipped[1])
+        publish_owed()
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    after = read()
+
+    assert inside.is_set() and after != before
+    assert {tuple(rows) for _, rows in seen} <= {tuple(before), tuple(after)}
+    while_publishing = [rows for during, rows in seen if during]
+    assert while_publishing and while_publishing[0] == before  # reads inside the transaction: the old list
+
+
+def test_a_correction_publishes_before_its_checkpoints_are_rewritten_and_a_death_between_only_slows_the_next(
+    club, finish, committed, monkeypatch, settings, no_enqueue
+):
+    """A correction reaching back publishes its ratings first and rewrites the checkpoints after
+    it next. A worker dying in between leaves the published ratings right and those checkpoints
+    unready: later runs resume from a ready checkpoint before them and rewrite them whole."""
+    settings.RATINGS_CHECKPOINT_DAYS = 0  # month checkpoints only: 1 February, March and April
+    services.rating_recompute_now(system="fibs")
+    players, matches = club
+    run_id = RatingSystemState.objects.get(system="fibs").published_run_id
+
+    def ready():
+        return list(RatingCheckpoint.objects.filter(run_id=run_id, head=False).order_by("sequence")
+                    .values_list("after_on__month", "ready"))
+
+    assert ready() == [(2, True), (3, True), (4, True)]
+    corrected = matches[20]  # day 34, February
+    flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
+    with committed():
+        games.match_final_score_record(match=corrected, score_a=flipped[0], score_b=flipped[1])
+
+    def die(*args, **kwargs):
+        raise WorkerKilled
+
+    monkeypatch.setattr(services, "_prune_checkpoints", die)  # inside the rewrite of the checkpoints
+    with pytest.raises(WorkerKilled):
+        services.rating_recompute_owed(system="fibs")
+    monkeypatch.undo()
+    assert RatingRun.objects.filter(system="fibs", status="failed").count() == 1
+    assert not RatingPending.objects.filter(system="fibs").exists()  # published: nothing owed
+    assert ready() == [(2, True), (3, False), (4, False)]
+    incremental = published("fibs")
+
+    with committed():  # a result at the end resumes from the head
+        finish(players[1], players[2], length=5, winner="b", day=118)
+    services.rating_run_process(run_id=no_enqueue[-1])  # as the worker does with the run a new result sends
+    assert RatingRun.objects.filter(system="fibs", status="done").latest("finished_at").matches_total == 1
+    assert ready() == [(2, True), (3, False), (4, False)]
+
+    corrected = matches[60]  # day 102, April: March and April unready, so from February
+    flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
+    with committed():
+        games.match_final_score_record(match=corrected, score_a=flipped[0], score_b=flipped[1])
+    services.rating_run_process(run_id=no_enqueue[-1])
+    latest = RatingRun.objects.filter(system="fibs", status="done").latest("finished_at")
+    assert latest.matches_total == 71 - 18  # from 1 February (day 31: match 18 on) to the end
+    assert ready() == [(2, True), (3, True), (4, True)]
+    assert RatingSystemState.objects.get(system="fibs").published_run_id == run_id
+    check_against_scratch("fibs")
+    assert incremental != published("fibs")
