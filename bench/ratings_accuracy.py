@@ -20,9 +20,10 @@ crawford's parameters are fitted by a coordinate search over round grids on the 
 of every set together, never on a held-out match: the values that beat FIBS by the most on
 the set where they beat it least (minimax of the log-loss difference, so that the defaults win
 everywhere rather than on average). The effective length S(N) (its constant C) is fitted on the
-sets played with real dice and cube only (real results, bots), by their mean: the simulator's
-games are a model whose length effect is its own, and the real set of one player against
-strangers, with nearly all matches of 3 to 7 points, says little about 1 or 17 points. The fit is also repeated from rolling origins (fit on the first 50%, 60%,
+real players' results only (bglab_online.csv and any --data file), by their mean, and stays the
+FIBS length S(N) = N unless they favour another value by more than LENGTH_MARGIN: bots are not
+people, a simulator's games are a model whose length effect is its own, and the real set of one
+player against strangers, with nearly all matches of 3 to 7 points, cannot tell C apart. The fit is also repeated from rolling origins (fit on the first 50%, 60%,
 70% of each set, score the next 10%) to show that the chosen values are stable and that their
 advantage holds on every block that follows a fit.
 
@@ -31,7 +32,7 @@ bootstrap interval of each model's log loss minus FIBS's, the same per match len
 reliability table (the favourite's predicted chance against how often the favourite won).
 Models compared: FIBS; crawford with the fitted parameters (the defaults in
 ratings/systems/params.py); crawford with S(N) as a table per length (fitted on the fitting parts
-of the sets played with real dice and cube, for each length with LENGTH_MATCHES there); Whole-
+of the real sets, for each length with LENGTH_MATCHES there); Whole-
 History Rating (bench/whr.py; its w and s₀ chosen per set on the fitting part, refitted every
 WHR_BLOCK matches and forecasting the next from the past only); crawford with its fallback RD
 fixed (not estimated);
@@ -88,13 +89,20 @@ deviation is estimated from each history (`population_deviation`); what is fitte
 the estimate starts from and falls back to when a history has too few established players to
 tell (bglab: one player against strangers)."""
 
+FIBS_LENGTH_CONSTANT = 2.0
+"""C = 2: S(N) = N, the length FIBS's formula uses and decades of online play stand on."""
+LENGTH_MARGIN = 0.001
+"""C leaves the FIBS length only when the real sets' fitting parts favour another value by more
+than this (mean log loss against FIBS): on bglab_online.csv every C from 0.5 to 3 lies within
+0.0003 of the others, noise that would otherwise choose the curve (the first fit took 0.5)."""
+
 LENGTH_MULTIPLIERS = (0.5, 0.7, 1.0, 1.4, 2.0)
 """The per-length table of S(N) is searched over these multiples of the curve's S(N)."""
 LENGTH_MULTIPLIERS_QUICK = (0.6, 1.0, 1.6)
 """--quick: fewer multiples (the machine is shared; the full run is the record)."""
 LENGTH_MATCHES = 100
 """A length enters the table only with at least this many matches in the fitting parts of the
-sets played with real dice and cube; the others keep the curve."""
+real sets; the others keep the curve."""
 
 WHR_GRID = {"step": (1.0, 3.0, 8.0), "spread": (100.0, 200.0, 350.0)}
 WHR_GRID_QUICK = {"step": (3.0,), "spread": (100.0, 300.0)}
@@ -111,6 +119,9 @@ PREVIOUS = CrawfordParameters(
     initial_deviation=300.0, initial_volatility=0.005, tau=0.05, length_constant=1.0, match_growth=0.0,
     estimate_initial_deviation=False,
 )
+CLUB_SPREADS = (0.6, 1.0)
+"""The simulated clubs' skill spreads: a club of regulars, and one where beginners play experts
+(--quick: the first)."""
 RELIABILITY_BINS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 1.0001)
 
 
@@ -159,14 +170,15 @@ def results_csv(path: Path, kind: str = "real") -> DataSet:
     return DataSet(path.name, kind, history)
 
 
-def simulated_club(seed: int) -> DataSet:
-    """A simulated club (drifting skills, arrivals and departures, uneven activity)."""
-    matches, info = drifting_club(random.Random(seed))
+def simulated_club(seed: int, skill_spread: float = 0.6) -> DataSet:
+    """A simulated club (drifting skills, arrivals and departures, uneven activity); its players'
+    skill spread as `drifting_club` takes it (0.6 regulars, 1.0 beginners beside experts)."""
+    matches, info = drifting_club(random.Random(seed), skill_spread=skill_spread)
     start = date(2023, 1, 1)
     history = [MatchRecord(i, start + timedelta(days=day), a, b, length, "a" if a_won else "b")
                for i, (day, a, b, length, a_won, _) in enumerate(matches)]
     return DataSet(f"simulated club, seed {seed} ({info['players']} players, skill drift "
-                   f"{info['drift_per_year']:.2f}/year)", "simulated", history)
+                   f"{info['drift_per_year']:.2f}/year, spread {skill_spread:g})", "simulated", history)
 
 
 # ---------------------------------------------------------------- predictions and scores
@@ -208,11 +220,12 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
     """Coordinate search over `GRIDS`: each parameter in turn set to its value that does best
     against FIBS on the set where it does worst (the largest log loss minus FIBS's on the first
     `share` of each set; ties by the mean difference), for `rounds` rounds or until nothing
-    changes; C by the mean over the sets not simulated. Only matches before each set's cut are ever run. Fitting the worst set rather than
-    the mean keeps one set, or one player's long history, from choosing for all."""
+    changes; C by the mean over the real sets, the FIBS length unless they favour another by
+    more than LENGTH_MARGIN. Only matches before each set's cut are ever run. Fitting the worst
+    set rather than the mean keeps one set, or one player's long history, from choosing for all."""
     parts = [(s.history[:s.cut(share)], s.a_won[:s.cut(share)]) for s in sets]
     fibs = [float(log_losses(predictions(h, None), won).mean()) for h, won in parts]
-    played = [s.kind != "simulated" for s in sets]
+    played = [s.kind == "real" for s in sets]
     memo: dict[tuple, list[float]] = {}
 
     def differences(values: dict) -> list[float]:
@@ -225,7 +238,7 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
 
     def loss(values: dict, *, length: bool = False) -> tuple[float, float]:
         """(the worst set's log loss minus FIBS's, the mean of that over the sets); for the
-        length curve (the mean over the sets played with real dice and cube, the worst)."""
+        length curve (the mean over the real sets, the worst)."""
         if length:
             chosen = [d for d, p in zip(differences(values), played) if p]
             return float(np.mean(chosen)), max(chosen)
@@ -236,9 +249,18 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
     for round_number in range(1, rounds + 1):
         before = dict(values)
         for name, grid in GRIDS.items():
-            # the length curve from matches played with real dice and cube only
-            length = name == "length_constant"
-            values[name] = min(grid, key=lambda v: (loss({**values, name: v}, length=length), v))
+            if name == "length_constant":
+                # the length curve from real players' results only, and the FIBS length unless
+                # they favour another value by more than LENGTH_MARGIN
+                scored = {v: loss({**values, name: v}, length=True) for v in grid}
+                best = min(grid, key=lambda v: (scored[v], v))
+                fibs_length = scored[FIBS_LENGTH_CONSTANT][0] - scored[best][0] <= LENGTH_MARGIN
+                values[name] = FIBS_LENGTH_CONSTANT if fibs_length else best
+                if verbose:
+                    print("    C on the real sets' fitting parts: " + ", ".join(
+                        f"{v:g} {scored[v][0]:+.5f}" for v in grid) + f" → {values[name]:g}")
+                continue
+            values[name] = min(grid, key=lambda v: (loss({**values, name: v}), v))
         if verbose:
             print(f"  round {round_number}: " + ", ".join(f"{k} {v:g}" for k, v in values.items())
                   + "  worst set − fibs {:+.5f}, mean {:+.5f}".format(*loss(values)) + f" ({len(memo)} runs)")
@@ -250,10 +272,10 @@ def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: b
 def fit_length_table(sets: list[DataSet], share: float, values: dict, multipliers: Sequence[float],
                      *, verbose: bool) -> dict[int, float]:
     """S(N) per length, with the other parameters at `values`: each length with enough matches
-    (LENGTH_MATCHES in the fitting parts of the sets played with real dice and cube) in turn set
+    (LENGTH_MATCHES in the fitting parts of the real sets) in turn set
     to the multiple of the curve's S(N) that gives the least mean log loss on those fitting
     parts; one pass, the longest lengths last. Only matches before each set's cut are run."""
-    played = [s for s in sets if s.kind != "simulated"]
+    played = [s for s in sets if s.kind == "real"]
     parts = [(s.history[:s.cut(share)], s.a_won[:s.cut(share)]) for s in played]
     counts = Counter(record.length for history, _ in parts for record in history)
     curve = parameters_of(values)
@@ -397,7 +419,7 @@ def main(argv: list[str] | None = None) -> None:
 
     sets = [results_csv(path) for path in (*REAL_SETS, *args.data)]
     sets.append(results_csv(LEAGUE_CSV, "bots"))
-    sets += [simulated_club(args.seed + i) for i in range(clubs)]
+    sets += [simulated_club(args.seed + i, spread) for i, spread in zip(range(clubs), CLUB_SPREADS)]
     print("Data sets (each cut by date: the first 80% to fit on, the last 20% held out):")
     for data in sets:
         players = len({p for r in data.history for p in (r.player_a, r.player_b)})
@@ -405,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
               f" {data.history[0].played_on} to {data.history[-1].played_on}")
 
     print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"
-          " on the set where they beat it least; C by the mean over the sets not simulated):")
+          " on the set where they beat it least; C on the real sets, the FIBS length unless they favour another):")
     # --quick checks the defaults: one round of the search from them (the full run starts from START)
     defaults = CrawfordParameters()
     values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True,
@@ -415,7 +437,7 @@ def main(argv: list[str] | None = None) -> None:
     agree = all(getattr(current, name) == getattr(fitted, name) for name in GRIDS)
     print(f"  ratings/systems/params.py {'holds these values' if agree else 'DIFFERS: update it to these values'}")
 
-    print("\nFitting S(N) per length on the first 80% of the sets played with real dice and cube (the other"
+    print("\nFitting S(N) per length on the first 80% of the real sets (the other"
           " parameters as fitted; mean log loss per multiple of the curve's S):")
     table = fit_length_table(sets, FIT_SHARE, values, LENGTH_MULTIPLIERS_QUICK if args.quick else LENGTH_MULTIPLIERS,
                              verbose=True)

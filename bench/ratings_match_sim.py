@@ -112,11 +112,13 @@ def drifting_club(
     mean_stay_days: float = 700.0,
     drift_per_year: float | None = None,
     breaks_per_month: float = 0.06,
+    skill_spread: float = 0.6,
 ) -> tuple[list[tuple[int, str, str, int, bool, float]], dict]:
     """A club's history whose players change: (day, player A, player B, length, A won, skill
     difference A − B on the day) per match.
 
-    * Skill drifts: each player's skill (the scale of `play_match`, population sd 0.6) takes a
+    * Skill drifts: each player's skill (the scale of `play_match`, population sd `skill_spread`: 0.6 a
+      club of regulars, 1.0 one where beginners play experts) takes a
       Gaussian random walk, `drift_per_year` being the standard deviation of a year's change.
       When not given, it is drawn log-uniformly between 0.1 and 0.6, and a fit never sees it.
     * Players arrive and leave: `founders` at the start, then arrivals at random days; each
@@ -138,7 +140,7 @@ def drifting_club(
     def arrive(day: int, newcomer: bool) -> None:
         players.append({
             "name": f"C{len(players):03d}",
-            "skill": rng.gauss(-0.3 if newcomer else 0.0, 0.6),
+            "skill": rng.gauss(-0.5 * skill_spread if newcomer else 0.0, skill_spread),
             "learning": rng.uniform(0.0, 0.4) if newcomer else 0.0,
             "from": day,
             "to": day + rng.expovariate(1.0 / mean_stay_days),

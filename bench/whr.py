@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ratings.systems import MatchRecord
+from ratings.systems import CrawfordParameters, MatchRecord, params
 from ratings.systems.history import day_number
 
 POINTS = math.log(10.0) / 2000.0
@@ -40,12 +40,13 @@ class WhrParameters:
 
     step: float = 3.0
     spread: float = 200.0
-    length_constant: float = 1.5
+    length_constant: float = params.LENGTH_CONSTANT
     tolerance: float = 1e-5
     sweeps: int = 60
 
     def factor(self, length: int) -> float:
-        return math.sqrt(1.0 + self.length_constant * (length - 1) / 2.0)
+        """sqrt(S(N)), S(N) the effective length crawford uses with this C."""
+        return math.sqrt(CrawfordParameters(length_constant=self.length_constant).effective_length(length))
 
 
 class WholeHistory:

@@ -44,21 +44,23 @@ ESTIMATE_ROUNDS = 3
 ESTIMATED_DEVIATION_RANGE = (60.0, 400.0)
 """The estimate is kept within these bounds (rating points)."""
 
-INITIAL_VOLATILITY = 0.06
+INITIAL_VOLATILITY = 0.09
 """Volatility of a new player (Glicko-2 scale): the deviation grows by σ² per PERIOD_DAYS away,
-with σ 0.06 as RD → √(RD² + 10.4²·months away) in rating points; τ lets σ rise for a player
+with σ 0.09 as RD → √(RD² + 15.6²·months away) in rating points; τ lets σ rise for a player
 whose results surprise. Fitted: bench/ratings_accuracy.py."""
 
 TAU = 1.2
 """System constant τ, how fast volatility may change. Fitted: bench/ratings_accuracy.py."""
 
-LENGTH_CONSTANT = 3.0
-"""C in the effective match length S(N) = 1 + C·(N − 1)/2: S(1) = 1, S(3) = 4, S(5) = 7,
-S(7) = 10, S(11) = 16, S(17) = 25 (C = 2 would be FIBS's N). Fitted on the sets played with
-real dice and cube (bglab_online.csv and league.csv), by their mean: bench/ratings_accuracy.py.
-The bot league pulls it up (alone it prefers about 3), the real set down (alone about 0.5 to 1).
-A table of S(N) per length (CrawfordParameters.effective_lengths) was fitted too and did not
-beat the curve on the held-out matches, so there is none by default."""
+LENGTH_CONSTANT = 2.0
+"""C in the effective match length S(N) = 1 + C·(N − 1)/2: with C = 2, S(N) = N, the length of
+FIBS's formula: S(3) = 3, S(7) = 7, S(17) = 17. Chosen on real players' results only
+(bglab_online.csv; a federation adds its own with `--data`): there every C from 0.5 to 3 lies
+within 0.0003 of the others in log loss, so the bench keeps the FIBS length unless real results
+favour another by more than 0.001 (bench/ratings_accuracy.py, LENGTH_MARGIN). The bot league
+and the simulated clubs do not choose it: bots are not people, and a simulator's length effect
+is its own. A table of S(N) per length (CrawfordParameters.effective_lengths) was fitted too and
+did not beat the curve on the held-out matches, so there is none by default."""
 
 PERIOD_DAYS = 30.0
 """Days in one rating period: the deviation grows by σ² (Glicko-2 scale) per 30 days away.
