@@ -13,6 +13,11 @@ deviation estimated on the first 80%) and textbook Glicko-2 (σ 0.06, τ 0.5, RD
 both deviations in the forecast) minus FIBS's. Nothing is fitted here: the defaults were chosen
 by bench/ratings_accuracy.py, and this bench shows how they travel to clubs they were not
 chosen on. About 5 minutes with two seeds.
+
+--sensitivity also scores, on every club's first 80% (the part a fit would use), crawford with
+other volatilities σ and system constants τ, the rest at the defaults: how much the choice of
+σ matters on clubs of every kind, and how little τ does (each match is a rating period of its
+own, and one result barely moves Glicko-2's volatility). About 5 minutes more.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -35,6 +43,8 @@ MATCHES = 2800
 FOUNDERS = 30
 ARRIVALS_PER_YEAR = 14.0
 HELD_OUT = 0.2
+VOLATILITIES = (0.06, 0.09, 0.12, 0.18)
+TAUS = (0.2, 5.0)
 
 
 def club(seed: int, spread: float, drift: float) -> tuple[DataSet, int]:
@@ -47,17 +57,39 @@ def club(seed: int, spread: float, drift: float) -> tuple[DataSet, int]:
     return DataSet(f"club {seed}", "simulated", history), info["players"]
 
 
+def sensitivity(clubs: list[DataSet]) -> None:
+    """crawford with other σ and τ against FIBS on each club's first 80%: mean, worst, clubs won."""
+    defaults = CrawfordParameters()
+    variants = {f"σ {v:g}, τ {defaults.tau:g}": replace(defaults, initial_volatility=v) for v in VOLATILITIES}
+    variants |= {f"σ {defaults.initial_volatility:g}, τ {t:g}": replace(defaults, tau=t) for t in TAUS}
+    differences: dict[str, list[float]] = {name: [] for name in variants}
+    for data in clubs:
+        cut = data.cut(1.0 - HELD_OUT)
+        history, won = data.history[:cut], data.a_won[:cut]
+        fibs = log_losses(predictions(history, None), won).mean()
+        for name, parameters in variants.items():
+            differences[name].append(float(log_losses(predictions(history, parameters), won).mean() - fibs))
+    print("\nOn the clubs' first 80% (crawford − FIBS):")
+    print("| crawford with | mean | worst club | better than FIBS on |")
+    print("|---|---|---|---|")
+    for name, values in differences.items():
+        print(f"| {name} | {np.mean(values):+.5f} | {max(values):+.5f} | {sum(v < 0 for v in values)} of {len(values)} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=2, help="clubs per spread and drift (seeds 1, 2, …)")
+    parser.add_argument("--sensitivity", action="store_true", help="also score other σ and τ on the clubs' first 80%%")
     args = parser.parse_args(argv)
     print("| skill spread | drift / year | seed | players | held out | FIBS | crawford − FIBS | textbook − FIBS |")
     print("|---|---|---|---|---|---|---|---|")
-    totals = {"crawford": [], "textbook": []}
+    totals: dict[str, list[float]] = {"crawford": [], "textbook": []}
+    clubs = []
     for spread in SPREADS:
         for drift in DRIFTS:
             for seed in range(1, args.seeds + 1):
                 data, players = club(seed, spread, drift)
+                clubs.append(data)
                 cut = data.cut(1.0 - HELD_OUT)
                 won = data.a_won[cut:]
                 fibs = log_losses(predictions(data.history, None)[cut:], won).mean()
@@ -67,13 +99,15 @@ def main(argv: list[str] | None = None) -> None:
                 totals["textbook"].append(textbook)
                 print(f"| {spread:g} | {drift:g} | {seed} | {players} | {len(won)} | {fibs:.4f} | {crawford:+.4f} | "
                       f"{textbook:+.4f} |", flush=True)
-    clubs = len(totals["crawford"])
+    count = len(clubs)
     for name, differences in totals.items():
         better = sum(d < 0 for d in differences)
-        print(f"{name}: mean difference from FIBS {sum(differences) / clubs:+.4f}, better than FIBS on {better} "
-              f"of {clubs} clubs, worst {max(differences):+.4f}")
+        print(f"{name}: mean difference from FIBS {sum(differences) / count:+.4f}, better than FIBS on {better} "
+              f"of {count} clubs, worst {max(differences):+.4f}")
     beats = sum(c < t for c, t in zip(totals["crawford"], totals["textbook"]))
-    print(f"crawford better than textbook Glicko-2 on {beats} of {clubs} clubs")
+    print(f"crawford better than textbook Glicko-2 on {beats} of {count} clubs")
+    if args.sensitivity:
+        sensitivity(clubs)
 
 
 if __name__ == "__main__":
