@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> None:
         connections.close_all()
         # two processes, one a system at a time
         worker = Worker("latency", {**os.environ, "RATINGS_RUN_STALE_SECONDS": "120"}, Path(folder),
-                        pool=("--pool=prefork", "--concurrency=2"))
+                        pool="prefork", concurrency=2)
         try:
             wait(worker.ready, 60, every=0.2)
             measure(args, ids, last_day, worker.log)

@@ -3,13 +3,13 @@ the worker must use (the test database, not the configured one), and the workers
 
 import os
 import signal
-import subprocess
-import sys
-from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from django.conf import settings
 from django.db import connection
+
+from bench.scratch import Worker, wait
 
 
 def broker_reachable() -> bool:
@@ -31,58 +31,49 @@ def database_url() -> str:
             f"{db['PORT'] or 5432}/{db['NAME']}")
 
 
-PROJECT = Path(__file__).resolve().parents[1]
-
-
 class Workers:
-    """`celery -A config worker` (or `beat`) processes on the test database, each in its own
-    process group, so that a kill takes its embedded beat along, as when the machine loses the
-    worker, and none outlives its test. `environment` is every worker's, on top of the test's
-    own environment; `start` adds to it."""
+    """Celery workers (or lone beats) on the test database, each a `bench.scratch.Worker` in its
+    own process group; `environment` is every worker's, on top of the test's own environment, and
+    `start` adds to it. `stop` ends them all, so none outlives its test."""
 
     def __init__(self, tmp_path, **environment):
         self.tmp_path = tmp_path
         self.environment = environment
-        self.started = []
+        self.started: list[Worker] = []
+        self.killed: list[Worker] = []
 
-    def start(self, name, *, beat=False, pool="solo", command="worker", **environment):
-        """A worker (`command="worker"`, with its beat when `beat`) or a lone beat (`"beat"`)."""
+    def start(self, name, *, beat=False, pool="solo", command="worker", **environment) -> Worker:
         env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
                **self.environment, **environment}
-        args = [sys.executable, "-m", "celery", "-A", "config", command, "--loglevel=INFO"]
-        if command == "worker":
-            args += [f"--pool={pool}", "--concurrency=1", f"--hostname={name}@%h", "--without-gossip",
-                     "--without-mingle", "--without-heartbeat"]
-        if beat or command == "beat":
-            args += ["--beat"] * (command == "worker") + [f"--schedule={self.tmp_path / name}-beat"]
-        log = self.tmp_path / f"{name}.log"
-        process = subprocess.Popen(args, cwd=PROJECT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-        process.log = log
-        self.started.append(process)
-        return process
+        worker = Worker(name, env, self.tmp_path, beat=beat, pool=pool, command=command)
+        self.started.append(worker)
+        return worker
 
-    @staticmethod
-    def kill(process):
+    def kill(self, worker: Worker) -> None:
         """Kill the worker and its children (its pool, its beat) at once, as a lost machine would."""
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
+        worker.kill()
+        self.killed.append(worker)
 
     def logs(self, tail=2500):
-        return "\n".join(f"--- {p.log.name}\n{p.log.read_text()[-tail:]}" for p in self.started)
+        return "\n".join(f"--- {w.log.name}\n{w.log.read_text()[-tail:]}" for w in self.started)
+
+    def wait_for(self, condition, *, timeout=60.0, every=0.1):
+        """`condition()`'s first true value. The test fails, with the workers' logs, after
+        `timeout` seconds, or at once when a worker it did not kill has stopped."""
+
+        def asked():
+            if any(w.process.poll() is not None for w in self.started if w not in self.killed):
+                pytest.fail(f"a worker stopped\n{self.logs()}")
+            return condition()
+
+        try:
+            return wait(asked, timeout, every)
+        except TimeoutError:
+            pytest.fail(f"gave up waiting after {timeout} s\n{self.logs()}")
 
     def stop(self):
-        """Stop every worker started and its children: SIGTERM, then SIGKILL after 10 s."""
-        for process in self.started:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in self.started:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
-            try:  # the group too: a beat forked by a worker killed without its group
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            process.wait()
+        """Stop every worker started and whatever it forked: SIGTERM, then SIGKILL."""
+        for worker in self.started:
+            worker.send(signal.SIGTERM)
+        for worker in self.started:
+            worker.reap(timeout=10)

@@ -30,27 +30,15 @@ pytestmark = [
 
 
 @pytest.fixture
-def start_worker(transactional_db, tmp_path):
-    """Start `celery -A config worker` processes (with beat) on the test database; all stopped afterwards."""
+def workers(transactional_db, tmp_path):
+    """`celery -A config worker` processes (with beat) that analyse, on the test database; all
+    stopped afterwards."""
     from config.celery import app
 
     app.control.purge()
-    workers = Workers(tmp_path, CRAWFORD_ANALYSIS="1")
-
-    def start(**environment):
-        return workers.start(f"worker{len(workers.started)}", beat=True, **environment)
-
-    yield start
-    workers.stop()
-
-
-def wait_for(condition, *, timeout, process):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    pytest.fail(f"gave up after {timeout} s:\n" + process.log.read_text()[-3000:])
+    started = Workers(tmp_path, CRAWFORD_ANALYSIS="1")
+    yield started
+    started.stop()
 
 
 def upload(staff_api, path: Path) -> int:
@@ -64,10 +52,10 @@ def done(match_id: int) -> bool:
     return MatchAnalysis.objects.filter(match_id=match_id, status=AnalysisStatus.DONE).exists()
 
 
-def test_a_match_file_uploaded_through_the_api_is_analysed_by_the_worker(start_worker, staff_api, api, client):
-    worker = start_worker()
+def test_a_match_file_uploaded_through_the_api_is_analysed_by_the_worker(workers, staff_api, api, client):
+    workers.start("worker", beat=True)
     match_id = upload(staff_api, SAMPLE)
-    wait_for(lambda: done(match_id), timeout=60, process=worker)
+    workers.wait_for(lambda: done(match_id), timeout=60)
     body = api.get(f"/api/v1/matches/{match_id}/analysis/").json()
     assert [round(p["pr"], 2) for p in body["players"]] == [7.22, 26.5]
     page = client.get(f"/matches/{match_id}/").content.decode()
@@ -79,16 +67,16 @@ def test_a_match_file_uploaded_through_the_api_is_analysed_by_the_worker(start_w
     assert "i1awin was lucky by 1.81 points of equity" in page
 
 
-def test_an_analysis_a_killed_worker_left_is_done_by_the_next_worker_without_a_request(start_worker, staff_api):
-    first = start_worker(CRAWFORD_ANALYSIS_PLIES="2")
+def test_an_analysis_a_killed_worker_left_is_done_by_the_next_worker_without_a_request(workers, staff_api):
+    first = workers.start("first", beat=True, CRAWFORD_ANALYSIS_PLIES="2")
     match_id = upload(staff_api, LONG)
-    wait_for(lambda: MatchAnalysis.objects.filter(match_id=match_id, status=AnalysisStatus.RUNNING).exists(),
-             timeout=60, process=first)
-    Workers.kill(first)
+    workers.wait_for(lambda: MatchAnalysis.objects.filter(match_id=match_id, status=AnalysisStatus.RUNNING).exists(),
+                     timeout=60)
+    workers.kill(first)
     assert MatchAnalysis.objects.get(match_id=match_id).status == AnalysisStatus.RUNNING
     killed_at = time.monotonic()
-    second = start_worker(CRAWFORD_ANALYSIS_STALE_SECONDS="3", CRAWFORD_ANALYSIS_SWEEP_SECONDS="2")
-    wait_for(lambda: done(match_id), timeout=120, process=second)
+    workers.start("second", beat=True, CRAWFORD_ANALYSIS_STALE_SECONDS="3", CRAWFORD_ANALYSIS_SWEEP_SECONDS="2")
+    workers.wait_for(lambda: done(match_id), timeout=120)
     analysis = MatchAnalysis.objects.get(match_id=match_id)
     assert analysis.attempts == 2 and analysis.sides.count() == 2
     assert time.monotonic() - killed_at < 120

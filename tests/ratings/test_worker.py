@@ -24,40 +24,28 @@ pytestmark = [
 
 
 @pytest.fixture
-def worker(transactional_db, tmp_path):
-    """A `celery -A config worker` process on the test database; stopped afterwards."""
+def workers(transactional_db, tmp_path):
+    """One `celery -A config worker` process on the test database; stopped afterwards."""
     from config.celery import app
 
     app.control.purge()
-    workers = Workers(tmp_path)
-    yield workers.start("worker")
-    workers.stop()
+    started = Workers(tmp_path)
+    started.start("worker")
+    yield started
+    started.stop()
 
 
-def wait_for(condition, timeout=60.0, every=0.2, process=None):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        if process is not None and process.poll() is not None:
-            pytest.fail("the worker stopped:\n" + process.log.read_text()[-3000:])
-        time.sleep(every)
-    log = process.log.read_text()[-3000:] if process is not None else ""
-    pytest.fail(f"gave up waiting after {timeout} s\n{log}")
-
-
-def test_a_result_recorded_through_the_services_is_rated_by_the_worker(worker):
+def test_a_result_recorded_through_the_services_is_rated_by_the_worker(workers):
     a, b = games.player_create(name="Anna"), games.player_create(name="Bo")
     first = games.match_create(player_a=a, player_b=b, length=1, played_on=OPENING)
     games.game_record(match=first, number=1, game=games.GameInput(winner=0))  # commits, requests a run
-    wait_for(lambda: selectors.rating_list(system="fibs").filter(player=a).exists(), process=worker)
+    workers.wait_for(lambda: selectors.rating_list(system="fibs").filter(player=a).exists())
     assert selectors.rating_list(system="fibs").get(player=a).rating == pytest.approx(1510.0)
 
     second = games.match_create(player_a=a, player_b=b, length=1, played_on=OPENING + timedelta(days=1))
     games.game_record(match=second, number=1, game=games.GameInput(winner=1))
-    wait_for(lambda: selectors.rating_list(system="fibs").get(player=a).matches == 2, process=worker)
-    wait_for(lambda: selectors.rating_list(system="crawford").filter(player=a, matches=2).exists(), process=worker)
+    workers.wait_for(lambda: selectors.rating_list(system="fibs").get(player=a).matches == 2)
+    workers.wait_for(lambda: selectors.rating_list(system="crawford").filter(player=a, matches=2).exists())
     assert RatingRun.objects.filter(status=RunStatus.FAILED).count() == 0
 
 
@@ -82,7 +70,7 @@ def _long_history(players=1_000, matches=60_000):
         )
 
 
-def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_completes(worker, settings):
+def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_completes(workers, settings):
     a, b = games.player_create(name="Anna"), games.player_create(name="Bo")
     games.match_create(player_a=a, player_b=b, length=3, played_on=OPENING - timedelta(days=1))
     Match.objects.filter(player_a=a).update(status=MatchStatus.FINISHED, score_a=3, winner=a)
@@ -92,9 +80,9 @@ def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_co
 
     _long_history()
     (run,) = services.rating_recompute_request(system="crawford")
-    wait_for(lambda: RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, matches_done__gt=0).exists(),
-             every=0.05, process=worker)
-    Workers.kill(worker)
+    workers.wait_for(lambda: RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING, matches_done__gt=0).exists(),
+                     every=0.05)
+    workers.kill(workers.started[0])
 
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING and 0 < run.matches_done < run.matches_total

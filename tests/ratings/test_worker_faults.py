@@ -47,16 +47,6 @@ def workers(transactional_db, tmp_path):
     _clear_broker()
 
 
-def wait_until(condition, workers, timeout=30.0, every=0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(every)
-    pytest.fail(f"gave up waiting after {timeout} s\n{workers.logs()}")
-
-
 def nothing_owed():
     states = list(RatingSystemState.objects.select_related("published_run"))
     return len(states) == 2 and all(
@@ -92,8 +82,8 @@ def test_a_worker_killed_mid_run_is_healed_by_the_next_worker_with_no_further_re
     first = workers.start("first")
     _long_history(matches=40_000)  # a run takes a few seconds
     record_win(anna, bo, day=1)
-    dying = wait_until(
-        lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), workers, every=0.02
+    dying = workers.wait_for(
+        lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), timeout=30, every=0.02
     )
     workers.kill(first)
     killed = time.monotonic()
@@ -104,7 +94,7 @@ def test_a_worker_killed_mid_run_is_healed_by_the_next_worker_with_no_further_re
     # the second worker's periodic check alone (Redis would hand the lost message out again only
     # after its visibility timeout, an hour).
     workers.start("second", beat=True)
-    wait_until(nothing_owed, workers)
+    workers.wait_for(nothing_owed, timeout=30)
     healed = time.monotonic() - killed
     print(f"killed worker healed in {healed:.1f} s (stale after {STALE_SECONDS} s, check every {CHECK_SECONDS} s)")
 
@@ -133,7 +123,7 @@ def test_two_workers_given_the_same_work_many_times_rate_each_system_once(worker
             tasks.ratings_recompute.delay(run_id)
         tasks.ratings_recompute_owed.delay()
 
-    wait_until(lambda: nothing_owed() and broker_idle(), workers)
+    workers.wait_for(lambda: nothing_owed() and broker_idle(), timeout=30)
     for system in ("fibs", "crawford"):
         done = RatingRun.objects.filter(system=system, status=RunStatus.DONE)
         assert done.count() == 1 and done.get().matches_total == 30_001
@@ -154,7 +144,7 @@ def test_a_game_recorded_while_the_broker_was_down_is_rated_once_it_is_back(work
 
     broker.back()
     workers.start("back", beat=True)
-    wait_until(nothing_owed, workers)
+    workers.wait_for(nothing_owed, timeout=30)
     assert selectors.rating_list(system="fibs").get(player=anna).rating == pytest.approx(1510.0)
     assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
 
@@ -168,13 +158,13 @@ def test_a_pool_process_killed_mid_run_leaves_its_worker_alive_and_the_check_hea
     workers.start("beat", command="beat")
     _long_history(matches=40_000)
     record_win(anna, bo, day=1)
-    dying = wait_until(
-        lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), workers, every=0.02
+    dying = workers.wait_for(
+        lambda: RatingRun.objects.filter(status=RunStatus.RUNNING, matches_done__gt=0).first(), timeout=30, every=0.02
     )
-    (pool_process,) = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
+    (pool_process,) = Path(f"/proc/{worker.process.pid}/task/{worker.process.pid}/children").read_text().split()
     os.kill(int(pool_process), signal.SIGKILL)
 
-    wait_until(lambda: nothing_owed() and broker_idle(), workers)
+    workers.wait_for(lambda: nothing_owed() and broker_idle(), timeout=30)
     dying.refresh_from_db()
     assert dying.status == RunStatus.SUPERSEDED and "stopped reporting" in dying.error
     # Celery gives the killed task back (reject_on_worker_lost), but not always before the check
@@ -182,7 +172,7 @@ def test_a_pool_process_killed_mid_run_leaves_its_worker_alive_and_the_check_hea
     # Whatever comes back finds nothing to do; no task is run more than twice.
     log = workers.logs(tail=10**7)
     received = re.findall(r"Task ratings\.recompute\[([-0-9a-f]+)\] received", log)
-    assert worker.poll() is None and "WorkerLostError" in log
+    assert worker.process.poll() is None and "WorkerLostError" in log
     assert 2 <= len(received) <= 3 and max(received.count(task) for task in received) <= 2
     for system in ("fibs", "crawford"):
         assert selectors.rating_list(system=system).get(player=anna).matches == 1
