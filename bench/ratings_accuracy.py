@@ -134,6 +134,11 @@ class DataSet:
     history: list[MatchRecord]
 
     @property
+    def players(self) -> int:
+        """How many players took part."""
+        return len({name for record in self.history for name in (record.player_a, record.player_b)})
+
+    @property
     def a_won(self) -> np.ndarray:
         return np.array([record.winner == "a" for record in self.history])
 
@@ -170,10 +175,11 @@ def results_csv(path: Path, kind: str = "real") -> DataSet:
     return DataSet(path.name, kind, history)
 
 
-def simulated_club(seed: int, skill_spread: float = 0.6) -> DataSet:
+def simulated_club(seed: int, skill_spread: float = 0.6, **club) -> DataSet:
     """A simulated club (drifting skills, arrivals and departures, uneven activity); its players'
-    skill spread as `drifting_club` takes it (0.6 regulars, 1.0 beginners beside experts)."""
-    matches, info = drifting_club(random.Random(seed), skill_spread=skill_spread)
+    skill spread as `drifting_club` takes it (0.6 regulars, 1.0 beginners beside experts), and
+    any other of its settings in `club` (`drift_per_year`, `matches`, …)."""
+    matches, info = drifting_club(random.Random(seed), skill_spread=skill_spread, **club)
     start = date(2023, 1, 1)
     history = [MatchRecord(i, start + timedelta(days=day), a, b, length, "a" if a_won else "b")
                for i, (day, a, b, length, a_won, _) in enumerate(matches)]
@@ -422,8 +428,7 @@ def main(argv: list[str] | None = None) -> None:
     sets += [simulated_club(args.seed + i, spread) for i, spread in zip(range(clubs), CLUB_SPREADS)]
     print("Data sets (each cut by date: the first 80% to fit on, the last 20% held out):")
     for data in sets:
-        players = len({p for r in data.history for p in (r.player_a, r.player_b)})
-        print(f"  {data.name} [{data.kind}]: {len(data.history):,} matches, {players} players,"
+        print(f"  {data.name} [{data.kind}]: {len(data.history):,} matches, {data.players} players,"
               f" {data.history[0].played_on} to {data.history[-1].played_on}")
 
     print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"

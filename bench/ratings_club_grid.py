@@ -23,19 +23,16 @@ own, and one result barely moves Glicko-2's volatility). About 5 minutes more.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from dataclasses import replace
-from datetime import date, timedelta
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ratings_accuracy import TEXTBOOK, DataSet, log_losses, predictions
-from bench.ratings_match_sim import drifting_club
-from ratings.systems import CrawfordParameters, MatchRecord
+from bench.ratings_accuracy import TEXTBOOK, DataSet, log_losses, predictions, simulated_club
+from ratings.systems import CrawfordParameters
 
 SPREADS = (0.6, 1.0, 1.5)
 DRIFTS = (0.1, 0.3, 0.6)
@@ -47,14 +44,10 @@ VOLATILITIES = (0.06, 0.09, 0.12, 0.18)
 TAUS = (0.2, 5.0)
 
 
-def club(seed: int, spread: float, drift: float) -> tuple[DataSet, int]:
-    """A simulated club with the given skill spread and drift, and how many players took part."""
-    matches, info = drifting_club(random.Random(seed), skill_spread=spread, drift_per_year=drift, matches=MATCHES,
-                                  founders=FOUNDERS, arrivals_per_year=ARRIVALS_PER_YEAR)
-    start = date(2023, 1, 1)
-    history = [MatchRecord(i, start + timedelta(days=day), a, b, length, "a" if a_won else "b")
-               for i, (day, a, b, length, a_won, _) in enumerate(matches)]
-    return DataSet(f"club {seed}", "simulated", history), info["players"]
+def club(seed: int, spread: float, drift: float) -> DataSet:
+    """A simulated club of the grid, with the given skill spread and drift."""
+    return simulated_club(seed, spread, drift_per_year=drift, matches=MATCHES, founders=FOUNDERS,
+                          arrivals_per_year=ARRIVALS_PER_YEAR)
 
 
 def sensitivity(clubs: list[DataSet]) -> None:
@@ -88,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     for spread in SPREADS:
         for drift in DRIFTS:
             for seed in range(1, args.seeds + 1):
-                data, players = club(seed, spread, drift)
+                data = club(seed, spread, drift)
                 clubs.append(data)
                 cut = data.cut(1.0 - HELD_OUT)
                 won = data.a_won[cut:]
@@ -97,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
                 textbook = log_losses(predictions(data.history, TEXTBOOK, cut)[cut:], won).mean() - fibs
                 totals["crawford"].append(crawford)
                 totals["textbook"].append(textbook)
-                print(f"| {spread:g} | {drift:g} | {seed} | {players} | {len(won)} | {fibs:.4f} | {crawford:+.4f} | "
+                print(f"| {spread:g} | {drift:g} | {seed} | {data.players} | {len(won)} | {fibs:.4f} | {crawford:+.4f} | "
                       f"{textbook:+.4f} |", flush=True)
     count = len(clubs)
     for name, differences in totals.items():
