@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ratings.systems import CrawfordParameters, MatchRecord, params
 from ratings.systems.history import day_number
@@ -44,9 +45,13 @@ class WhrParameters:
     tolerance: float = 1e-5
     sweeps: int = 60
 
+    @cached_property
+    def _lengths(self) -> CrawfordParameters:
+        return CrawfordParameters(length_constant=self.length_constant)
+
     def factor(self, length: int) -> float:
         """sqrt(S(N)), S(N) the effective length crawford uses with this C."""
-        return math.sqrt(CrawfordParameters(length_constant=self.length_constant).effective_length(length))
+        return math.sqrt(self._lengths.effective_length(length))
 
 
 class WholeHistory:
