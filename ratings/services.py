@@ -66,7 +66,7 @@ from .models import (
 )
 from .systems import SYSTEMS, get_system
 from .systems.batches import HistoryArrays
-from .systems.resume import rate_in_pieces
+from .systems.resume import PiecewiseRun, rate_in_pieces
 from .systems.skill import luck_adjusted_scores
 
 WRITE_CHUNK = 100_000
@@ -1023,43 +1023,61 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
                                                    players=len(players))
         RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
     clock.lap("publish: head, commit")
-    _refresh_checkpoints(run, resume, history, players, pieces, moments, cuts, standing, since, touched, last_before)
+    _refresh_checkpoints(run, resume, Rerun(history, players, pieces, moments, cuts, since, touched, last_before),
+                         standing)
     clock.lap("checkpoints")
 
 
-def _refresh_checkpoints(run: RatingRun, resume: Resume, history: RatedHistory, players: np.ndarray, pieces,
-                         moments: list, cuts: list, standing: dict, since: np.ndarray, touched: np.ndarray,
-                         last_before: np.ndarray) -> None:
+@dataclass(frozen=True)
+class Rerun:
+    """What a rerun from a checkpoint rated, that the checkpoints after it are rewritten from:
+    the matches after the start (`history`, its `players`), the states at the month and day
+    starts after it (`moments`, the history cut at `cuts`, in `pieces`), and per player where
+    the changes reach him (`since`, `touched`) and when he last played before the start."""
+
+    history: RatedHistory
+    players: np.ndarray
+    pieces: PiecewiseRun
+    moments: list
+    cuts: list
+    since: np.ndarray
+    touched: np.ndarray
+    last_before: np.ndarray
+
+
+def _refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing: dict) -> None:
     """After a rerun from `resume` has published: rewrite the published run's checkpoints after
-    its start, in one transaction, and mark them ready; then the run is done. Those standing
-    that were ready keep the states the changes do not reach; the others (new moments, or
-    checkpoints a dead run left unready) copy the start's for the players who do not play after
-    it. The run still holds the system (it is running) so no other run writes meanwhile; if it
-    was superseded, the checkpoints stay unready and runs resume from earlier ones."""
+    its start, in one transaction, and mark them ready; then the run is done. Those `standing`
+    (read before the publish marked them unready) that were ready keep the states the changes
+    do not reach; the others (new moments, or checkpoints a dead run left unready) copy the
+    start's for the players who do not play after it. The run still holds the system (it is
+    running) so no other run writes meanwhile; if it was superseded, the checkpoints stay
+    unready and runs resume from earlier ones."""
     start = resume.checkpoint
     settled = resume.settled
     published = resume.published_id
+    history, players, since, touched = rerun.history, rerun.players, rerun.since, rerun.touched
     with transaction.atomic():
         if not _holds_published(run, published):
             logger.warning("%s run %s was superseded after publishing: its checkpoints stay unready", run.system,
                            run.pk)
             return
         _touch(run.pk, stage=RunStage.WRITING)
-        kept = {on: checkpoint for on, checkpoint in standing.items() if on in set(moments) and checkpoint.ready}
+        moments = set(rerun.moments)
+        kept = {on: checkpoint for on, checkpoint in standing.items() if on in moments and checkpoint.ready}
         _delete_checkpoints(RatingCheckpoint.objects.filter(
             pk__in=[checkpoint.pk for on, checkpoint in standing.items() if on not in kept]))
         table = connection.ops.quote_name(RatingPlayerState._meta.db_table)
         keep, keep_values = _player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], players.tolist(),
                                          inside=False)
         copied = ", ".join(connection.ops.quote_name(c) for c in STATE_COLUMNS[1:])
-        for moment, cut, at_cut in zip(moments, cuts, pieces.states_at_cuts):
-            last_match = _last_matches(history, cut)
+        for moment, cut, at_cut in zip(rerun.moments, rerun.cuts, rerun.pieces.states_at_cuts):
+            last_played = _last_played(history, _last_matches(history, cut), rerun.last_before)
             checkpoint = kept.get(moment)
             if checkpoint is not None:
                 stale = (since < cut) | (touched & (since <= cut))
                 _delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [checkpoint.pk], players[stale].tolist())
-                _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
-                              stale & (at_cut["matches"] > 0))
+                _write_states(checkpoint.pk, settled, players, at_cut, last_played, stale & (at_cut["matches"] > 0))
                 RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(sequence=start.sequence + cut, ready=True)
                 continue
             checkpoint = RatingCheckpoint.objects.create(
@@ -1071,8 +1089,7 @@ def _refresh_checkpoints(run: RatingRun, resume: Resume, history: RatedHistory, 
                     f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} WHERE {keep}",
                     [checkpoint.pk, *keep_values],
                 )
-            _write_states(checkpoint.pk, settled, players, at_cut, _last_played(history, last_match, last_before),
-                          at_cut["matches"] > 0)
+            _write_states(checkpoint.pk, settled, players, at_cut, last_played, at_cut["matches"] > 0)
         _prune_checkpoints(published)
         now = timezone.now()
         RatingRun.objects.filter(pk=run.pk).update(
