@@ -356,6 +356,10 @@ HISTORY_COLUMNS = ("id", "played_on", "player_a_id", "player_b_id", "length", "w
 HISTORY_TYPES = ("int8", "int8", "int8", "int8", "int2", "bool", "float8")
 """The PostgreSQL types of a history row as the COPY below sends it (none is ever null)."""
 
+HISTORY_ROW = np.dtype([("id", np.int64), ("played_on", np.int64), ("player_a", np.int64), ("player_b", np.int64),
+                        ("length", np.int64), ("a_won", bool), ("luck", np.float64)])
+"""The same row as numpy keeps it: the COPY's rows go straight into one array of these."""
+
 
 def _history_from_postgres(matches) -> RatedHistory:
     """The history by a binary COPY of the query, read with psycopg's typed rows."""
@@ -372,13 +376,9 @@ def _history_from_postgres(matches) -> RatedHistory:
         logged = cursor.debug_sql(statement, params) if hasattr(cursor, "debug_sql") else nullcontext()
         with logged, cursor.cursor.copy(statement, params) as copy:
             copy.set_types(HISTORY_TYPES)
-            rows = list(copy.rows())
-    ids, played_on, player_a, player_b, lengths, a_won, luck = (
-        np.array(column, dtype=dtype) for column, dtype in zip(
-            zip(*rows) if rows else [()] * 7,
-            (np.int64, np.int64, np.int64, np.int64, np.int64, bool, np.float64),
-        )
-    )
+            rows = np.fromiter(copy.rows(), dtype=HISTORY_ROW)
+    ids, played_on, player_a, player_b, lengths, a_won, luck = (np.ascontiguousarray(rows[name])
+                                                                 for name in HISTORY_ROW.names)
     del rows
     return RatedHistory.from_columns(ids, played_on, player_a, player_b, lengths, a_won, luck_adjusted_scores(luck))
 
