@@ -39,9 +39,10 @@ fixed (not estimated);
 textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford with the parameters it had
 before the first fit (fitted on constant-skill leagues alone).
 
---quick (about 75 s of processor time): one simulated club, one round of the search starting from
+--quick (about 15 s on a quiet machine): one simulated club, one round of the search starting from
 the defaults (a check that they still hold), smaller grids for the table and WHR, fewer
-resamples, no rolling origins. The full run (about 15 minutes without origins) is the record.
+resamples, no rolling origins. The full run (about 50 s with --no-origins, 100 s with the
+rolling origins) is the record.
 """
 
 from __future__ import annotations
