@@ -193,7 +193,8 @@ def match_file_import(*, text: str, name: str = "match.mat", by=None, progress=N
             )
             if entries:
                 match = services.match_games_record(match=match, games=entries, by=by, reason="imported from a match file")
-            MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by)
+            MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by,
+                                     games_revision=match.games_revision)
             if progress is not None:
                 progress(len(entries), len(entries))
     except (ConflictError, IntegrityError):

@@ -45,6 +45,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, FilteredRelation, Q
 from django.utils import timezone
 
+from analysis.models import current_analysis
 from config.errors import ConflictError
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
@@ -346,7 +347,9 @@ def _rated_matches():
         rated=True,
         winner__isnull=False,
         forfeited_by__isnull=True,
-    ).annotate(luck_a=FilteredRelation("analysis__sides", condition=Q(analysis__sides__side=0)))
+    ).annotate(luck_a=FilteredRelation(
+        "analysis__sides", condition=Q(analysis__sides__side=0) & current_analysis("analysis__", match="")
+    ))
 
 
 HISTORY_COLUMNS = ("id", "played_on", "player_a_id", "player_b_id", "length", "winner_id",
