@@ -6,7 +6,7 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Match, Player
+from games.models import Match, MatchFile, Player
 
 from . import selectors, services
 from .serializers import (
@@ -53,6 +53,10 @@ class MatchAnalysisView(APIView):
             return Response({"detail": "Analysis is off on this server: GNU Backgammon is not installed."},
                             status=status.HTTP_409_CONFLICT)
         if services.analysis_request(match=match, force=True) is None:
+            if MatchFile.objects.filter(match=match).exists():
+                return Response({"detail": "The games of this match were corrected after its match file was"
+                                           " stored: the file no longer describes them, so it is not analysed."},
+                                status=status.HTTP_400_BAD_REQUEST)
             return Response({"detail": "This match has no moves to analyse: only matches stored from a match"
                                        " file can be analysed."}, status=status.HTTP_400_BAD_REQUEST)
         match.refresh_from_db()

@@ -39,6 +39,8 @@ import resource
 import shutil
 import subprocess
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -343,13 +345,14 @@ def _result(raw: dict, plies: int) -> MatchAnalysisResult:
 
 def analyse_files(
     files: dict[str, str], *, plies: int = 0, program: str | None = None, timeout: float = 120.0,
-    memory_bytes: int = 2 * 1024**3,
+    memory_bytes: int = 2 * 1024**3, heartbeat: Callable[[], object] | None = None, heartbeat_every: float = 30.0,
 ) -> dict[str, MatchAnalysisResult | AnalysisError]:
     """Analyse match files (key -> `.mat` text) in one GNU Backgammon process.
 
     Each key answers its figures or the `AnalysisError` that file met; a file GNU Backgammon
     refuses never stops the others. Raises `AnalysisError` when the program is missing, times out
-    as a whole, or dies.
+    as a whole, or dies. `heartbeat()` is called every `heartbeat_every` seconds while GNU
+    Backgammon runs (a long analysis tells the others it is alive).
     """
     path = find_program(program)
     if path is None:
@@ -365,14 +368,24 @@ def analyse_files(
         script = Path(folder, "analyse.py")
         script.write_text(SCRIPT % {"folder": folder, "keys": keys, "plies": plies, "worst": WORST_KEPT}, encoding="utf-8")
         env = {"PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", "DISPLAY": ""}
-        try:
-            completed = subprocess.run(
-                [path, "-t", "-q", "-r", "-p", str(script)], cwd=folder, env=env, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False,
-                preexec_fn=_limits(memory_bytes),
-            )
-        except subprocess.TimeoutExpired:
-            raise AnalysisError(f"GNU Backgammon took longer than {timeout:.0f} s.") from None
+        process = subprocess.Popen(
+            [path, "-t", "-q", "-r", "-p", str(script)], cwd=folder, env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_limits(memory_bytes),
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                output, _ = process.communicate(timeout=max(0.0, min(left, heartbeat_every)))
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    process.kill()
+                    process.communicate()
+                    raise AnalysisError(f"GNU Backgammon took longer than {timeout:.0f} s.") from None
+                if heartbeat is not None:
+                    heartbeat()
+        completed = subprocess.CompletedProcess(process.args, process.returncode, output)
         results: dict[str, MatchAnalysisResult | AnalysisError] = {}
         for name, key in zip(files, keys):
             out = Path(folder, f"{key}.json")

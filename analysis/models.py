@@ -1,7 +1,7 @@
 """GNU Backgammon's analysis of a stored match: per player figures and the worst decisions."""
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Match, Player
@@ -25,6 +25,11 @@ class MatchAnalysis(models.Model):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    games_revision = models.PositiveIntegerField(
+        default=0, db_default=0,
+        help_text="The match's games revision the analysed file describes: once the games change, the analysis is"
+                  " stale (shown so, used by no rating) until a file that matches is analysed.",
+    )
     error = models.TextField(blank=True)
 
     class Meta:
@@ -113,3 +118,12 @@ class Decision(models.Model):
         """A cube decision not to double (`played` "No double", "No redouble"): it was made
         before the roll it is numbered with, in the position the player could have doubled in."""
         return self.kind == DecisionKind.CUBE and self.played not in self.OFFERS + self.RESPONSES
+
+
+def current_analysis(path: str = "", *, match: str | None = None) -> Q:
+    """The condition that an analysis (reached through `path`, e.g. "analysis__") is finished and still
+    describes its match's games (`match`: the path to that match's fields, by default `path` + "match__";
+    "" from the match itself). Figures of a failed, unfinished or stale analysis are never shown as the
+    match's nor used by a rating."""
+    match = f"{path}match__" if match is None else match
+    return Q(**{f"{path}status": AnalysisStatus.DONE, f"{path}games_revision": F(f"{match}games_revision")})

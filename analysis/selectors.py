@@ -8,7 +8,7 @@ from django.db.models import Avg, Count, Sum
 
 from games.models import Game, Match
 
-from .models import AnalysisStatus, Decision, DecisionKind, MatchAnalysis, PlayerAnalysis
+from .models import AnalysisStatus, Decision, DecisionKind, MatchAnalysis, PlayerAnalysis, current_analysis
 from .services import analysis_program
 
 
@@ -87,6 +87,8 @@ def match_analysis(match: Match) -> MatchAnalysisView:
         return MatchAnalysisView("none", None, [], [], available)
     if analysis.status != AnalysisStatus.DONE:
         return MatchAnalysisView(analysis.status, analysis, [], [], available)
+    if analysis.games_revision != match.games_revision:
+        return MatchAnalysisView("stale", analysis, [], [], available)
     sides = list(analysis.sides.order_by("side"))
     decisions = list(analysis.decisions.order_by("rank"))
     games = {g: moves for g, moves in Game.objects.filter(
@@ -101,7 +103,7 @@ def match_analysis(match: Match) -> MatchAnalysisView:
 
 def player_analysis(player_id: int, *, recent: int = 40) -> dict:
     """A player's analysed matches: averages, the PR trend, luck by year, best and worst (3 queries)."""
-    rows = PlayerAnalysis.objects.filter(player_id=player_id, analysis__status=AnalysisStatus.DONE)
+    rows = PlayerAnalysis.objects.filter(current_analysis("analysis__"), player_id=player_id)
     summary = rows.aggregate(matches=Count("id"), pr=Avg("pr"), luck=Sum("luck"),
                              luck_adjusted=Avg("luck_adjusted_result"), actual=Avg("actual_result"))
     points = list(
@@ -129,8 +131,8 @@ def player_analysis(player_id: int, *, recent: int = 40) -> dict:
 def event_pr_table(tournament_id: int) -> list[dict]:
     """Each player's average PR over his analysed matches of an event (one query), best first."""
     rows = (
-        PlayerAnalysis.objects.filter(analysis__match__pairing__flight__tournament_id=tournament_id,
-                                      analysis__status=AnalysisStatus.DONE)
+        PlayerAnalysis.objects.filter(current_analysis("analysis__"),
+                                      analysis__match__pairing__flight__tournament_id=tournament_id)
         .values("player_id", "player__name")
         .annotate(matches=Count("id"), pr=Avg("pr"), luck=Sum("luck"), decisions=Sum("unforced_moves"))
         .order_by("pr", "player__name")
@@ -140,7 +142,7 @@ def event_pr_table(tournament_id: int) -> list[dict]:
 
 def replay_decisions(match: Match, game: int) -> dict[int, list[dict]]:
     """The worst decisions of one game of an analysed match by replay frame (2 queries)."""
-    decisions = list(Decision.objects.filter(analysis__match=match, analysis__status=AnalysisStatus.DONE,
+    decisions = list(Decision.objects.filter(current_analysis("analysis__"), analysis__match=match,
                                              game=game).order_by("rank"))
     if not decisions:
         return {}

@@ -15,7 +15,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Match, MatchFile
@@ -61,8 +62,10 @@ def analysis_request(
     """Queue the analysis of a match stored with its moves; None when there is nothing to analyse
     (no match file) or analysis is off. A finished analysis is redone only with `force` or at
     another depth. `enqueue=False` leaves it queued for the caller to run (the `analyse` command)."""
-    if analysis_program() is None or not MatchFile.objects.filter(match=match).exists():
-        return None
+    if analysis_program() is None or not MatchFile.objects.filter(
+        match=match, games_revision=F("match__games_revision")
+    ).exists():
+        return None  # nothing to analyse: no file, or one that no longer describes the corrected games
     depth = _plies() if plies is None else plies
     with transaction.atomic():
         analysis, created = MatchAnalysis.objects.select_for_update().get_or_create(
@@ -87,8 +90,12 @@ def analysis_claim(*, match_id: int) -> MatchAnalysis | None:
     claimable = Q(status=AnalysisStatus.QUEUED) | Q(
         status=AnalysisStatus.RUNNING, heartbeat_at__lt=now - _stale_after()
     )
+    # The analysis will describe the games its file describes (those of the match, if it has no file).
+    revision = MatchFile.objects.filter(match_id=match_id).values("games_revision")[:1]
+    current = Match.objects.filter(pk=match_id).values("games_revision")[:1]
     claimed = MatchAnalysis.objects.filter(claimable, match_id=match_id, attempts__lt=MAX_ATTEMPTS).update(
-        status=AnalysisStatus.RUNNING, started_at=now, heartbeat_at=now, attempts=F("attempts") + 1
+        status=AnalysisStatus.RUNNING, started_at=now, heartbeat_at=now, attempts=F("attempts") + 1,
+        games_revision=Coalesce(Subquery(revision), Subquery(current)),
     )
     return MatchAnalysis.objects.get(match_id=match_id) if claimed == 1 else None
 
@@ -167,8 +174,15 @@ def analysis_run_many(*, match_ids: list[int]) -> dict[int, MatchAnalysis]:
     files = dict(MatchFile.objects.filter(match_id__in=[a.match_id for a in claimed]).values_list("match_id", "text"))
     timeout = float(getattr(settings, "CRAWFORD_ANALYSIS_TIMEOUT", 120)) * max(1, len(files))
     by_match = {a.match_id: a for a in claimed}
+    def heartbeat() -> None:
+        for analysis in claimed:
+            MatchAnalysis.objects.filter(
+                pk=analysis.pk, status=AnalysisStatus.RUNNING, started_at=analysis.started_at
+            ).update(heartbeat_at=timezone.now())
+
     try:
-        results = gnubg.analyse_files(files, plies=claimed[0].plies, program=program, timeout=timeout)
+        results = gnubg.analyse_files(files, plies=claimed[0].plies, program=program, timeout=timeout,
+                                      heartbeat=heartbeat, heartbeat_every=_stale_after().total_seconds() / 4)
     except gnubg.AnalysisError as error:
         for analysis in claimed:
             _failed(analysis, error, final=False)

@@ -275,6 +275,13 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: no broker configured means tasks run eagerly, in-process.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+_test_process = os.environ.get("PYTEST_XDIST_WORKER", "")
+if TESTING and CELERY_BROKER_URL.startswith("redis") and _test_process[2:].isdigit():
+    # The test suite in parallel (`pytest -n`): each test process, and the workers it starts, gets
+    # a Redis database of its own, so no worker takes another test's tasks.
+    _base, _, _number = CELERY_BROKER_URL.rpartition("/")
+    if _number.isdigit():
+        CELERY_BROKER_URL = f"{_base}/{(int(_number) - 1 - int(_test_process[2:])) % 16}"
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None

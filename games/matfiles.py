@@ -193,7 +193,8 @@ def match_file_import(*, text: str, name: str = "match.mat", by=None, progress=N
             )
             if entries:
                 match = services.match_games_record(match=match, games=entries, by=by, reason="imported from a match file")
-            MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by)
+            MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by,
+                                     games_revision=match.games_revision)
             if progress is not None:
                 progress(len(entries), len(entries))
     except (ConflictError, IntegrityError):
@@ -233,6 +234,14 @@ def _rule_tags(match: Match) -> tuple[tuple[str, str], ...]:
     return tuple(tags)
 
 
+def _entered_without_moves(numbers: list[int]) -> str:
+    """"Game 3 was entered without its moves", "Games 1, 2 and 4 were …"."""
+    if len(numbers) == 1:
+        return f"Game {numbers[0]} was entered without its moves: only its result is written"
+    listed = ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+    return f"Games {listed} were entered without their moves: only their results are written"
+
+
 def match_file_export(match: Match) -> str:
     """The `.mat` text of a stored match, in GNU Backgammon's layout."""
     games = []
@@ -245,10 +254,14 @@ def match_file_export(match: Match) -> str:
             elif entry.get("type") == "cube" and entry.get("action") in _CUBE_WORDS:
                 actions.append(TranscriptCube(entry["side"], _CUBE_WORDS[entry["action"]], entry.get("to")))
         games.append(GameTranscript(game.winner, game.points, tuple(actions)))
+    tags = _rule_tags(match)
+    bare = [number for number, game in enumerate(games, start=1) if not game.actions]
+    if bare:
+        tags += (("Note", _entered_without_moves(bare)),)
     transcript = MatchTranscript(
         players=(match.player_a.name, match.player_b.name),
         match_length=match.length,
         games=tuple(games),
-        tags=_rule_tags(match),
+        tags=tags,
     )
     return write_match_file(transcript, and_the_match=match.status == "finished")

@@ -109,6 +109,10 @@ class Match(models.Model):
     forfeited_by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Raised by every write; guards against lost updates.")
+    games_revision = models.PositiveIntegerField(
+        default=0, db_default=0,
+        help_text="Raised whenever the games or the result change: an analysis holds the revision it analysed.",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
@@ -207,6 +211,9 @@ class MatchFile(models.Model):
     text = models.TextField()
     sha256 = models.CharField(max_length=64, unique=True)
     uploaded_at = models.DateTimeField(auto_now_add=True)
+    games_revision = models.PositiveIntegerField(
+        default=0, db_default=0, help_text="The match's games revision the file describes; a later correction outdates it."
+    )
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

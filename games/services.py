@@ -391,11 +391,16 @@ def _publish(match: Match, score: MatchScore, *, by=None, reason: str = "") -> M
             match.winner = None
             match.finished_at = None
     match.version += 1
+    match.games_revision += 1
     match._history_user = by
     match._change_reason = reason or None
     match.save()
     match_result_changed.send(sender=Match, match=match)
     return match
+
+
+NO_MOVES = object()
+"""Passed as `moves` to store a game without moves (None keeps the stored ones)."""
 
 
 def _store_game(match: Match, record, *, moves, by, game: Game | None = None, reason: str = "") -> Game:
@@ -410,7 +415,9 @@ def _fill_game(match: Match, record, *, moves, by, game: Game | None = None, rea
         setattr(game, field, value)
     game.crawford = record.crawford
     game.score_a_after, game.score_b_after = record.score_after
-    if moves is not None:
+    if moves is NO_MOVES:
+        game.moves = None
+    elif moves is not None:
         game.moves = moves
     game.recorded_by = by
     game._history_user = by
@@ -498,9 +505,16 @@ def game_correct(
         score = _replay(match, outcomes, changed_from=number)
         for stored, record in zip(games, score.games, strict=True):
             changed = stored.number == number
-            moves = game.moves if changed else None
             if not changed and _same_record(stored, record):
                 continue
+            if changed:
+                # The earlier moves describe the earlier game: a correction without moves drops them
+                # (the export then says the game was entered without its moves).
+                moves = game.moves if game.moves is not None else NO_MOVES
+            else:
+                # A later game rescored: its moves still hold unless its Crawford standing changed,
+                # which changes what the cube could do in it.
+                moves = NO_MOVES if stored.crawford != record.crawford else None
             note = (reason or f"game {number} corrected") if changed else f"rescored after correction of game {number}"
             _store_game(match, record, moves=moves, by=by, game=stored, reason=note)
         return _publish(match, score, by=by, reason=reason or f"game {number} corrected")
@@ -554,6 +568,7 @@ def match_final_score_record(
         match.winner = match.player_at(winner)
         match.finished_at = match.finished_at or timezone.now()
         match.version += 1
+        match.games_revision += 1
         match._history_user = by
         match._change_reason = reason or "final score recorded"
         match.save()

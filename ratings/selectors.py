@@ -34,7 +34,7 @@ from config.exports import SafeCsvWriter
 from games.models import Player
 
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
-from .services import system_names
+from .services import system_labels, system_names
 from .systems import PlayerRating, Prediction, get_system
 
 
@@ -66,6 +66,27 @@ def rating_history(*, player_id: int, system: str = "fibs") -> QuerySet[RatingCh
         .select_related("opponent")
         .order_by("sequence")
     )
+
+
+def match_rating_changes(*, match) -> list[dict]:
+    """How a match moved each player's published rating in every enabled system (one query): a
+    row per player (A first) with (label, change or None) per system; empty when no system rated it."""
+    labels = system_labels()
+    runs = Q()
+    for system in labels:
+        runs |= Q(run_id=published_run(system))
+    rows = RatingChange.objects.filter(
+        runs, match_id=match.pk, player_id__in=[match.player_a_id, match.player_b_id]
+    ).values_list("run__system", "player_id", "rating_before", "rating_after", "deviation_after")
+    found: dict[tuple[int, str], dict] = {}
+    for system, player_id, before, after, deviation in rows:
+        found[player_id, system] = {"before": before, "after": after, "delta": after - before, "deviation": deviation}
+    if not found:
+        return []
+    return [
+        {"player": player, "changes": [(label, found.get((player.pk, system))) for system, label in labels.items()]}
+        for player in (match.player_a, match.player_b)
+    ]
 
 
 def rating_map(player_ids: Iterable[int], system: str = "fibs") -> dict[int, float]:

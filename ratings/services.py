@@ -45,6 +45,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, FilteredRelation, Q
 from django.utils import timezone
 
+from analysis.models import current_analysis
 from config.errors import ConflictError
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
@@ -346,7 +347,9 @@ def _rated_matches():
         rated=True,
         winner__isnull=False,
         forfeited_by__isnull=True,
-    ).annotate(luck_a=FilteredRelation("analysis__sides", condition=Q(analysis__sides__side=0)))
+    ).annotate(luck_a=FilteredRelation(
+        "analysis__sides", condition=Q(analysis__sides__side=0) & current_analysis("analysis__", match="")
+    ))
 
 
 HISTORY_COLUMNS = ("id", "played_on", "player_a_id", "player_b_id", "length", "winner_id",
@@ -1226,6 +1229,9 @@ class ResultRow:
     score_a: int
     score_b: int
     source_key: str
+    legacy_key: str | None = None
+    """The key an earlier version gave the same row (it held the site's time zone): a row imported
+    under it counts as imported."""
 
 
 @dataclass
@@ -1332,15 +1338,20 @@ def results_file_read(*, text: str) -> list[ResultRow]:
         source_id = (raw.get("source_id") or "").strip()
         if source_id:
             key = f"csv:{source_id}"
+            legacy = None
         else:
-            content = "|".join(
-                [values[0].isoformat(), values[1].lower(), values[2].lower(), *map(str, values[3:]),
-                 (raw.get("event") or "").strip()]
-            )
+            # The row's identity is the date and time as the file gives them (in UTC when the file
+            # names an offset), never as read in the site's time zone: the same file imported under
+            # another TIME_ZONE is the same rows.
+            as_given = _played_on(raw["played_on"])
+            as_given = as_given.astimezone(UTC).replace(tzinfo=None) if timezone.is_aware(as_given) else as_given
+            rest = [values[1].lower(), values[2].lower(), *map(str, values[3:]), (raw.get("event") or "").strip()]
+            content = "|".join(["given " + as_given.isoformat(), *rest])
             occurrences[content] = occurrences.get(content, 0) + 1
-            content = f"{content}|{occurrences[content]}"
-            key = "csv:" + hashlib.sha256(content.encode()).hexdigest()[:40]
-        rows.append(ResultRow(line, *values, key))
+            key = "csv:" + hashlib.sha256(f"{content}|{occurrences[content]}".encode()).hexdigest()[:40]
+            legacy_content = "|".join([values[0].isoformat(), *rest, str(occurrences[content])])
+            legacy = "csv:" + hashlib.sha256(legacy_content.encode()).hexdigest()[:40]
+        rows.append(ResultRow(line, *values, key, legacy))
     seen: dict[str, int] = {}
     for row in rows:
         if row.source_key in seen:
@@ -1401,10 +1412,9 @@ def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime,
     version; returns how many. The rows go in by COPY on PostgreSQL and by one prepared INSERT
     per batch elsewhere, for the matches and for their history (the ORM's bulk_create spends most
     of its time building SQL: 450 rows/s against several thousand)."""
-    existing = set(
-        Match.objects.filter(source_key__in=[row.source_key for row in rows]).values_list("source_key", flat=True)
-    )
-    fresh = [row for row in rows if row.source_key not in existing]
+    keys = [key for row in rows for key in (row.source_key, row.legacy_key) if key]
+    existing = set(Match.objects.filter(source_key__in=keys).values_list("source_key", flat=True))
+    fresh = [row for row in rows if row.source_key not in existing and row.legacy_key not in existing]
     if not fresh:
         return 0
     adapt = connection.ops.adapt_datetimefield_value

@@ -216,13 +216,16 @@
       if (!rule.parentNode) { svg.appendChild(rule); svg.appendChild(mark); }
       if (out) out.textContent = p.value + " on " + p.date + (index === 0 ? " (start)" : "");
     }
-    svg.addEventListener("pointermove", function (e) {
+    function showAt(e) {
       var box = svg.getBoundingClientRect();
       var x = (e.clientX - box.left) * svg.viewBox.baseVal.width / box.width;
       var best = 0;
       points.forEach(function (p, i) { if (Math.abs(p.x - x) < Math.abs(points[best].x - x)) best = i; });
       show(best);
-    });
+    }
+    /* A mouse hovers, a finger taps (or slides along the chart): each shows that date's value. */
+    svg.addEventListener("pointermove", showAt);
+    svg.addEventListener("pointerdown", showAt);
     svg.addEventListener("focus", function () { show(index); });
     svg.addEventListener("keydown", function (e) {
       var moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: points.length - 1 };

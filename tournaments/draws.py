@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
-from analysis.models import AnalysisStatus, PlayerAnalysis
+from analysis.models import PlayerAnalysis, current_analysis
 
 from . import formats as fm
 from .formats._tree import NOBODY, UNKNOWN, Tree
@@ -349,7 +349,7 @@ def load(flights: list[Flight], *, read_only: bool = False):
     if analysed:
         prs: dict[int, dict[int, float]] = defaultdict(dict)
         for match_id, player_id, pr in PlayerAnalysis.objects.filter(
-            analysis__status=AnalysisStatus.DONE, analysis__match__pairing__flight__in=analysed,
+            current_analysis("analysis__"), analysis__match__pairing__flight__in=analysed,
         ).values_list("analysis__match_id", "player_id", "pr"):
             prs[match_id][player_id] = pr
         for flight_id in analysed:

@@ -223,10 +223,40 @@ def test_the_event_page_and_api_show_the_pr_table_of_its_analysed_matches(
     pairing.refresh_from_db()
     text = SAMPLE.read_text()
     with django_capture_on_commit_callbacks(execute=True):
-        MatchFile.objects.create(match=pairing.match, name="final.mat", text=text, sha256=file_digest(text))
+        MatchFile.objects.create(match=pairing.match, name="final.mat", text=text, sha256=file_digest(text),
+                                 games_revision=pairing.match.games_revision)
     # The file's left player (bgnori, PR 7.22) is the pairing's first player here.
     assert [(r["name"], round(r["pr"], 2), r["matches"]) for r in
             api.get(f"/api/v1/tournaments/{tournament.slug}/analysis/").json()] == [
         (pairing.player_a.name, 7.22, 1), (pairing.player_b.name, 26.5, 1)]
     page = client.get(f"/events/{tournament.slug}/").content.decode()
     assert "Play by the numbers" in page and "<strong>7.22</strong>" in page
+
+
+def test_a_correction_makes_the_analysis_stale_shown_so_and_used_by_no_rating(uploaded, staff_api, api, client):
+    from games import services as games
+    from ratings import services as ratings
+
+    assert round(float(ratings.rated_history().a_score[0]), 4) == 0.9947  # 0.5 + bgnori's 49.47%
+    game = uploaded.games.get(number=1)
+    games.game_correct(match=uploaded, number=1, reason="slip misread",
+                       game=games.GameInput(**{name: getattr(game, name) for name in games.OUTCOME_FIELDS}))
+    assert str(ratings.rated_history().a_score[0]) == "nan"
+    body = api.get(f"/api/v1/matches/{uploaded.pk}/analysis/").json()
+    assert (body["status"], body["players"], body["worst"]) == ("stale", [], [])
+    page = client.get(f"/matches/{uploaded.pk}/").content.decode()
+    assert "were corrected after GNU Backgammon analysed its file" in page
+    assert "<strong>PR" not in client.get(f"/players/{uploaded.player_b_id}/").content.decode()
+    assert api.get(f"/api/v1/players/{uploaded.player_a_id}/analysis/").json()["matches"] == 0
+    redo = staff_api.post(f"/api/v1/matches/{uploaded.pk}/analysis/")
+    assert redo.status_code == 400
+    assert "no longer describes them" in redo.json()["detail"]
+    assert MatchAnalysis.objects.get().status == "done"  # kept as it was, for the record
+
+
+def test_a_failed_analysis_is_used_by_no_rating(uploaded):
+    from ratings import services as ratings
+
+    MatchAnalysis.objects.update(status=AnalysisStatus.FAILED, error="the disk filled up")
+    history = ratings.rated_history()
+    assert history.a_score.size == 1 and str(history.a_score[0]) == "nan"

@@ -41,7 +41,8 @@ def attach(django_capture_on_commit_callbacks):
         pairing.refresh_from_db()
         text = path.read_text()
         with django_capture_on_commit_callbacks(execute=True):
-            MatchFile.objects.create(match=pairing.match, name=path.name, text=text, sha256=file_digest(text))
+            MatchFile.objects.create(match=pairing.match, name=path.name, text=text, sha256=file_digest(text),
+                                     games_revision=pairing.match.games_revision)
 
     return send
 

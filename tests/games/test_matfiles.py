@@ -415,3 +415,46 @@ def timezone_now():
 
 
 from rest_framework.test import APIClient
+
+
+# -- a corrected game is the corrected game --------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_correction_without_moves_drops_the_earlier_moves_and_the_export_says_so(api):
+    from games import services
+
+    run("import_mat", str(MATFILES / CHARLOT))
+    match = Match.objects.get()
+    first = match.games.get(number=1)
+    assert first.moves, "the file gives game 1 its moves"
+    assert (first.winner, first.points) == (1, 2)
+    corrected = services.GameInput(winner=1, kind=1, cube=1)
+    services.game_correct(match=match, number=1, game=corrected, reason="slip misread")
+    first.refresh_from_db()
+    assert first.moves is None
+    assert first.history.order_by("-history_id")[0].moves is None  # the newest version
+    assert first.history.order_by("history_id")[0].moves  # the first version keeps what the file said
+    text = api.get(f"/api/v1/matches/{match.pk}/mat/").content.decode()
+    assert '; [Note "Game 1 was entered without its moves: only its result is written"]' in text.splitlines()
+    report = verify_match_file(text)
+    assert report.ok, report.errors
+    assert [(g.winner, g.points, g.crawford) for g in report.games] == [
+        (1, 1, False), (0, 2, False), (0, 4, False), (0, 3, True)
+    ]
+    assert report.final_score == (9, 1)
+
+
+@pytest.mark.django_db
+def test_a_correction_keeps_the_later_games_moves_while_their_crawford_standing_holds(make_match):
+    from games import services
+
+    match = make_match(length=5)
+    moves = [{"type": "roll", "side": 0, "dice": [3, 1], "steps": [[8, 5], [6, 5]], "line": 1}]
+    services.game_record(match=match, number=1, game=services.GameInput(winner=0, moves=moves))
+    services.game_record(match=match, number=2, game=services.GameInput(winner=1, moves=moves))
+    services.game_correct(match=match, number=1, game=services.GameInput(winner=0, kind=2), reason="a gammon")
+    games = {g.number: g for g in match.games.all()}
+    assert games[1].moves is None
+    assert games[2].moves == moves
+    assert (games[1].points, match.__class__.objects.get(pk=match.pk).score_a) == (2, 2)

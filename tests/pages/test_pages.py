@@ -303,3 +303,17 @@ def test_the_replay_draws_dice_lists_the_moves_and_writes_plays_in_the_board_s_n
     html = client.get(f"/matches/{match.pk}/games/1/").content.decode()
     assert html.count('<li><a href="#frame-1-') == len(game.moves) + 1
     assert html.count('rx="4" fill="#f7f1e3"') + html.count('rx="4" fill="#3b2414"') == 2 * len(game.moves)
+
+
+@pytest.mark.django_db
+def test_a_forfeit_counts_in_no_head_to_head_nor_results_by_length(client, make_player):
+    from games import services as games
+
+    ann, bo = make_player(name="Ann Forfeit"), make_player(name="Bo Forfeit")
+    played = games.match_create(player_a=ann, player_b=bo, length=5)
+    games.match_final_score_record(match=played, score_a=5, score_b=2)
+    given_up = games.match_create(player_a=ann, player_b=bo, length=7)
+    games.match_forfeit(match=given_up, forfeited_by=bo, reason="did not show up")
+    page = client.get(f"/players/{ann.pk}/")
+    assert page.context["head_to_head"] == [{"id": bo.pk, "name": "Bo Forfeit", "won": 1, "lost": 0, "points": 5}]
+    assert page.context["by_length"] == [{"length": 5, "won": 1, "lost": 0}]

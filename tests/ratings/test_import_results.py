@@ -43,6 +43,27 @@ def test_importing_the_same_file_again_adds_nothing(tmp_path, capsys):
     assert Match.objects.count() == 3 and Player.objects.count() == 3
 
 
+def test_the_same_file_imported_under_another_time_zone_adds_nothing(tmp_path, capsys, settings):
+    text = GOOD + "2025-02-08T21:30:00+01:00,Anna,Bo,5,5,0,Club night\n"
+    settings.TIME_ZONE = "Europe/Copenhagen"
+    call_command("import_results", write(tmp_path, text))
+    settings.TIME_ZONE = "America/New_York"
+    call_command("import_results", write(tmp_path, text))
+    assert "imported 0 matches, 4 already there" in capsys.readouterr().out.splitlines()[-1]
+    assert Match.objects.count() == 4
+
+
+def test_rows_imported_under_the_earlier_time_zone_bound_key_are_still_recognised(tmp_path, capsys, settings):
+    settings.TIME_ZONE = "Europe/Copenhagen"
+    rows = services.results_file_read(text=GOOD)
+    services.results_import(rows=rows)
+    for row in rows:  # as an earlier version stored them
+        Match.objects.filter(source_key=row.source_key).update(source_key=row.legacy_key)
+    call_command("import_results", write(tmp_path, GOOD))
+    assert "imported 0 matches, 3 already there" in capsys.readouterr().out
+    assert Match.objects.count() == 3
+
+
 def test_source_ids_are_the_identity_of_a_row(tmp_path):
     text = "played_on,player_a,player_b,length,score_a,score_b,source_id\n2025-01-01,A,B,1,1,0,x1\n2025-01-01,A,B,1,1,0,x2\n"
     call_command("import_results", write(tmp_path, text))

@@ -190,9 +190,10 @@ def _read_player_page(player: Player, system: str) -> dict:
     loose = list(
         game_selectors.matches_of_player(player).filter(pairing__isnull=True).select_related("winner")[:30]
     )
+    # Matches played to their end: a walkover or a forfeit says nothing of how the two play.
     record = (
-        Match.objects.filter(Q(player_a=player) | Q(player_b=player), status__in=[MatchStatus.FINISHED,
-                                                                                   MatchStatus.FORFEITED])
+        Match.objects.filter(Q(player_a=player) | Q(player_b=player), status=MatchStatus.FINISHED,
+                             forfeited_by__isnull=True)
         .values_list("player_a_id", "player_a__name", "player_b_id", "player_b__name", "winner_id", "length")
     )
     head = {}
