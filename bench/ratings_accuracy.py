@@ -160,6 +160,20 @@ class DataSet:
 # ---------------------------------------------------------------- data sets
 
 
+def winner_is_a(row: dict) -> bool:
+    """Whether player A won a row of a results file: by the final score, or, both scores blank
+    (a club's list of winners), player A. A blank score is never read as 0: one score blank and
+    the other given is refused."""
+    score_a, score_b = (row["score_a"] or "").strip(), (row["score_b"] or "").strip()
+    if not score_a and not score_b:
+        return True
+    if not score_a or not score_b:
+        raise ValueError(f"one score given and the other blank: {row}")
+    if int(score_a) == int(score_b):
+        raise ValueError(f"equal scores name no winner: {row}")
+    return int(score_a) > int(score_b)
+
+
 def results_csv(path: Path, kind: str = "real") -> DataSet:
     """A results file in the import_results format. Rows without a date (older rows of some
     exports) keep their place and take the first date of the file."""
@@ -168,7 +182,7 @@ def results_csv(path: Path, kind: str = "real") -> DataSet:
     first = next(row["played_on"] for row in rows if row["played_on"])
     history = []
     for match_id, row in enumerate(rows):
-        a_won = int(row["score_a"]) > int(row["score_b"])
+        a_won = winner_is_a(row)
         played_on = date.fromisoformat((row["played_on"] or first)[:10])
         history.append(MatchRecord(match_id, played_on, row["player_a"], row["player_b"], int(row["length"]),
                                    "a" if a_won else "b"))
