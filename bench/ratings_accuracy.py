@@ -424,66 +424,55 @@ def report_origins(sets: list[DataSet], rounds: int, rng: np.random.Generator, r
 
 # ---------------------------------------------------------------- main
 
+REAL_WEIGHTS = {"club_history.csv": 1.0, "league_athens.csv": 1.0, "bglab_online.csv": 0.25}
+"""Each real set's weight in the pooled figures and in the fit: how much it tells about clubs and
+federations whose members meet again and again. bglab is one player against about a thousand
+strangers, most met once: it counts a quarter. A --data file counts 1."""
+CLUB_SETS = tuple(DATA / "realdata" / name for name in REAL_WEIGHTS)
+QUICK_GRID = {"initial_deviation": (100.0, 150.0), "initial_volatility": (0.06, 0.09, 0.12)}
+"""--quick: one round over these values only, from the defaults (a check that they still hold)."""
+
 
 def main(argv: list[str] | None = None) -> None:
+    from ratings import calibration
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="one simulated club, one round of the fit from the defaults, smaller grids, fewer resamples")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the simulated clubs and the bootstrap")
+                        help="one round of the fit over a small grid from the defaults, fewer resamples")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the bootstrap")
     parser.add_argument("--data", type=Path, action="append", default=[],
                         help="another file of real results (import_results format); may be repeated")
-    parser.add_argument("--no-origins", action="store_true", help="skip the rolling-origin fits (always skipped by --quick)")
     args = parser.parse_args(argv)
-    rounds, resamples, clubs = (1, 1000, 1) if args.quick else (3, 2000, 2)
     started = time.perf_counter()
     rng = np.random.default_rng(args.seed)
+    resamples = 1000 if args.quick else 2000
 
-    sets = [results_csv(path) for path in (*REAL_SETS, *args.data)]
-    sets.append(results_csv(LEAGUE_CSV, "bots"))
-    sets += [simulated_club(args.seed + i, spread) for i, spread in zip(range(clubs), CLUB_SPREADS)]
-    print("Data sets (each cut by date: the first 80% to fit on, the last 20% held out):")
-    for data in sets:
-        print(f"  {data.name} [{data.kind}]: {len(data.history):,} matches, {data.players} players,"
-              f" {data.history[0].played_on} to {data.history[-1].played_on}")
+    samples = []
+    for path in (*CLUB_SETS, *args.data):
+        data = results_csv(path)
+        samples.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
+        print(f"  {data.name}: {len(data.history):,} matches, {data.players} players, {data.history[0].played_on}"
+              f" to {data.history[-1].played_on}, held out from {data.history[data.cut(FIT_SHARE)].played_on}"
+              f" ({len(data.history) - data.cut(FIT_SHARE)} matches), weight {samples[-1].weight:g}")
 
-    print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"
-          " on the set where they beat it least; C on the real sets, the FIBS length unless they favour another):")
-    # --quick checks the defaults: one round of the search from them (the full run starts from START)
     defaults = CrawfordParameters()
-    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True,
-                            start={name: getattr(defaults, name) for name in GRIDS} if args.quick else None)
-    fitted = parameters_of(values)
-    current = CrawfordParameters()
-    agree = all(getattr(current, name) == getattr(fitted, name) for name in GRIDS)
-    print(f"  ratings/systems/params.py {'holds these values' if agree else 'DIFFERS: update it to these values'}")
+    print("\nFit on the first 80% of every real set (rolling origins 50/60/70%, the next 10% each, online and"
+          " frozen; weighted mean of log loss − FIBS):")
+    fitted, objective = calibration.fit(samples, defaults, grid=QUICK_GRID if args.quick else calibration.GRID,
+                                        rounds=1 if args.quick else 2, log=lambda line: print("  " + line))
+    print(f"  defaults (ratings/systems/params.py): {calibration.describe(defaults)}")
+    print(f"  fitted:                               {calibration.describe(fitted)}"
+          + ("  (the same)" if fitted == defaults else ""))
 
-    print("\nFitting S(N) per length on the first 80% of the real sets (the other"
-          " parameters as fitted; mean log loss per multiple of the curve's S):")
-    table = fit_length_table(sets, FIT_SHARE, values, LENGTH_MULTIPLIERS_QUICK if args.quick else LENGTH_MULTIPLIERS,
-                             verbose=True)
-    print("  table: " + ", ".join(f"S({n}) = {v:g}" for n, v in table.items())
-          + f"  (params.py: {dict(current.effective_lengths) or 'none'})")
-
-    print("\nWhole-History Rating, w and s₀ chosen per set on its fitting part (C as fitted):")
-    grid = WHR_GRID_QUICK if args.quick else WHR_GRID
-    whr = {data.name: fit_whr(data, values["length_constant"], grid, verbose=True) for data in sets}
-
-    models = {"fibs": None, "crawford": fitted, "crawford, S(N) table": replace(fitted, effective_lengths=table),
-              "whole-history rating": None, f"crawford, RD {fitted.initial_deviation:g} fixed": replace(fitted, estimate_initial_deviation=False),
-              "textbook glicko-2": TEXTBOOK, "crawford before": PREVIOUS}
-    summary = {}
-    for data in sets:
-        intervals = report_set(data, {**models, "whole-history rating": whr[data.name]}, rng, resamples)
-        summary[data.name] = (data.kind, intervals)
-    print("\nSummary, held-out log loss minus FIBS's [95% paired bootstrap interval]:")
-    for name, (kind, intervals) in summary.items():
-        print(f"  {name[:64]} [{kind}]")
-        for model in ("crawford", "crawford, S(N) table", "whole-history rating"):
-            mean, low, high = intervals[model]
-            verdict = "better" if high < 0 else "worse" if low > 0 else "better, interval spans 0" if mean < 0 else "worse, interval spans 0"
-            print(f"    {model:<24} {mean:+.4f} [{low:+.4f}, {high:+.4f}]  {verdict}")
-    if not (args.no_origins or args.quick):
-        report_origins(sets, rounds, rng, resamples)
+    models = {"fibs": None, "crawford": defaults}
+    if fitted != defaults:
+        models["fitted"] = fitted
+    models["textbook"] = TEXTBOOK
+    for mode in calibration.MODES:
+        print(f"\nHeld out (the last 20% of each set; {'each match forecast from everything before it' if mode == 'online' else 'forecast from the ratings at the cut, no updates'}):")
+        comparison = calibration.compare(samples, models, mode)
+        for line in calibration.format_comparison(comparison, "fibs", rng, resamples):
+            print(line)
     print(f"\nDone in {time.perf_counter() - started:.0f} s.")
 
 

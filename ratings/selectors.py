@@ -35,6 +35,7 @@ from games.models import Player
 
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
 from .services import system_names
+from .calibrated import system_in_force
 from .systems import PlayerRating, Prediction, get_system
 
 
@@ -177,7 +178,7 @@ def match_forecast(
         errors["b"] = ["A player cannot play himself."]
     if errors:
         raise ValidationError(errors)
-    engine = get_system(system)
+    engine = system_in_force(system)  # this site's adopted parameters, if any
     rating_a = player_rating(player=found["a"], system=system)
     rating_b = player_rating(player=found["b"], system=system)
     if system == "crawford":

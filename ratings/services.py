@@ -64,7 +64,8 @@ from .models import (
     RunStatus,
     SystemChoice,
 )
-from .systems import SYSTEMS, get_system
+from .calibrated import system_in_force
+from .systems import SYSTEMS
 from .systems.batches import HistoryArrays
 from .systems.resume import PiecewiseRun, rate_in_pieces
 from .systems.skill import luck_adjusted_scores
@@ -625,7 +626,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         history = rated_history()
         clock.lap("load")
         _touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
-        system = get_system(run.system)
+        system = system_in_force(run.system)  # this site's adopted parameters, if any
         arrays = _arrays(history, system)
         settled = system.settled_for(arrays)
         moments = _checkpoint_starts(history.played_on, None)
@@ -813,7 +814,7 @@ def _resume_point(run: RatingRun) -> Resume | None:
     checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
         "-sequence", "-head", "-after_on"))
     head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
-    system = get_system(run.system)
+    system = system_in_force(run.system)  # this site's adopted parameters, if any
     if head is None or head.system_key != repr(system.settled_with(head.settled_value)):
         return None
     ids = set(pending)
