@@ -91,3 +91,14 @@ def test_only_a_staff_member_adopts_and_only_a_winning_candidate(make_user):
     with pytest.raises(CommandError, match="Adopting needs a staff member's confirmation: --by USERNAME."):
         call_command("calibrate_ratings", "--adopt", str(refused.pk))
     assert calibrated.calibration_in_force() is None and player.is_staff is False
+
+
+def test_the_admin_shows_calibrations_without_changing_them(client, django_user_model):
+    found = RatingCalibration.objects.create(status=CalibrationStatus.REFUSED, matches=141, reason="Too few.")
+    client.force_login(django_user_model.objects.create_superuser("root", password="pw-root-12345"))
+    listing = client.get("/admin/ratings/ratingcalibration/")
+    assert listing.status_code == 200 and "Refused: too little history" in listing.content.decode()
+    assert client.get("/admin/ratings/ratingcalibration/add/").status_code == 403
+    assert client.get(f"/admin/ratings/ratingcalibration/{found.pk}/change/").status_code == 200
+    assert client.post(f"/admin/ratings/ratingcalibration/{found.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert RatingCalibration.objects.filter(pk=found.pk).exists()
