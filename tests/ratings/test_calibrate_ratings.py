@@ -102,3 +102,13 @@ def test_the_admin_shows_calibrations_without_changing_them(client, django_user_
     assert client.get(f"/admin/ratings/ratingcalibration/{found.pk}/change/").status_code == 200
     assert client.post(f"/admin/ratings/ratingcalibration/{found.pk}/delete/", {"post": "yes"}).status_code == 403
     assert RatingCalibration.objects.filter(pk=found.pk).exists()
+
+
+def test_a_long_history_is_fitted_on_its_latest_matches(staff, capsys, monkeypatch):
+    services.results_import(rows=federation_rows(players=20, weeks=30, drift=25.0))
+    monkeypatch.setattr(calibrated, "MIN_MATCHES", 100)
+    monkeypatch.setattr(calibrated, "FIT_MATCHES", 120)
+    call_command("calibrate_ratings")
+    found = RatingCalibration.objects.get()
+    assert found.matches == 120
+    assert found.reason.startswith("Fitted on the first 80% of 120 rated matches (the latest of 141); on the last 27 it does not beat")
