@@ -112,3 +112,25 @@ def test_a_long_history_is_fitted_on_its_latest_matches(staff, capsys, monkeypat
     found = RatingCalibration.objects.get()
     assert found.matches == 120
     assert found.reason.startswith("Fitted on the first 80% of 120 rated matches (the latest of 141); on the last 27 it does not beat")
+
+
+def test_the_monthly_fit_is_off_by_default_and_only_proposes(settings, make_player, finish):
+    assert "ratings-calibrate" not in settings.CELERY_BEAT_SCHEDULE
+    finish(make_player(name="Ann"), make_player(name="Bo"), 5)
+    from ratings.tasks import ratings_calibrate
+
+    found = RatingCalibration.objects.get(pk=ratings_calibrate())
+    assert (found.status, found.matches, found.created_by) == (CalibrationStatus.REFUSED, 1, None)
+
+
+def test_switched_on_the_fit_is_sent_on_the_first_of_every_month():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'; django.setup(); "
+            "from django.conf import settings; entry = settings.CELERY_BEAT_SCHEDULE['ratings-calibrate']; "
+            "s = entry['schedule']; print(entry['task'], sorted(s.day_of_month), sorted(s.hour), sorted(s.minute))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "DEBUG": "1", "RATINGS_CALIBRATE_MONTHLY": "1"}).stdout
+    assert shown.strip() == "ratings.calibrate [1] [3] [0]"
