@@ -25,9 +25,9 @@ length and as a reliability table. Models: FIBS, crawford with the defaults (par
 as fitted (when it differs), textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N) and, in the full
 run, Whole-History Rating (bench/whr.py; w and s₀ fitted the same way).
 
---quick (under a minute on a loaded two-core machine): one round of the fit over a small grid from the
-defaults (a check that they still hold), no WHR, fewer resamples. The full run (about 4 minutes
-without WHR, more with it) is the record.
+--quick (15 s of CPU; 50 s to 2 minutes of wall time on the shared two-core machine): one round
+of the fit over a small grid from the defaults (a check that they still hold), no WHR, fewer
+resamples. The full run (477 s on the same machine, WHR's fit about half of it) is the record.
 
 The simulated clubs and the bot league of the earlier fits remain in `simulated_club` and
 LEAGUE_CSV for bench/ratings_club_grid.py.
