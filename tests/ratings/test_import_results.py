@@ -161,6 +161,11 @@ def test_a_list_of_winners_without_scores_is_stored_with_player_a_as_winner_and_
     assert services.rated_history().a_won.tolist() == [True, True]
     page = client.get(f"/matches/{matches[0].pk}/").content.decode()
     assert "No final score was recorded." in page and "0 – 0" not in page
+    anna = matches[0].player_a
+    player_page = client.get(f"/players/{anna.pk}/").content.decode()
+    assert "None" not in player_page and "0–0" not in player_page and ">won</a>" in player_page and ">lost</a>" in player_page
+    home = client.get("/").content.decode()
+    assert "0–0" not in home and "None" not in home and "Anna beat Bo" in home and ">won</td>" in home
 
 
 def test_one_blank_score_beside_a_given_one_is_refused_and_nothing_is_stored(tmp_path):
