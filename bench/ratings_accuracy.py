@@ -1,48 +1,36 @@
-"""How well the rating systems predict match results, and the fit of crawford's parameters.
+"""How well the rating systems forecast real clubs' matches, and the fit of crawford's defaults.
 
-    python bench/ratings_accuracy.py [--quick] [--seed 7] [--data RESULTS.csv ...] [--no-origins]
+    python bench/ratings_accuracy.py [--quick] [--seed 7] [--data RESULTS.csv ...]
 
-Every data set is replayed in time order and every match is predicted before it is rated (the
-`expected` chance a run stores), so a score is always of a forecast made from the past alone.
+Data: the real histories in /work/shared/data/realdata/ (`club_history.csv`, a club whose 59
+members meet again and again; `league_athens.csv`, an inter-club league; `bglab_online.csv`, one
+online player against a thousand strangers) and any `--data` file in the `import_results` format
+(`played_on,player_a,player_b,length,score_a,score_b`; both scores blank: player_a won). Each set
+counts in the pooled figures and in the fit by how much it tells about clubs and federations
+(REAL_WEIGHTS: the two clubs 1, bglab a quarter), not by the worst set.
 
-Data sets:
+Time-series validation (`ratings.calibration`, the same code `manage.py calibrate_ratings` runs
+on a site's own history), in two forecast modes, both printed:
 
-* real results: /work/shared/data/realdata/bglab_online.csv, and any `--data` file in the
-  `import_results` format (`played_on,player_a,player_b,length,score_a,score_b`): a federation
-  can check the defaults on its own history;
-* league.csv: GNU Backgammon bots of known, constant strength (/work/shared/data/league.csv);
-* simulated clubs (bench/ratings_match_sim.py `drifting_club`): skill that drifts at a rate drawn
-  at random and never shown to the fit, players who arrive and leave, uneven activity, matches
-  played game by game with gammons, cube and the Crawford rule.
+* online: each match forecast from everything before it, as the site publishes;
+* frozen: the history up to a cut rated, the period after it forecast from those ratings alone
+  (no updates; deviations grown to each match's day), as a federation predicting next season.
 
-Time-series validation: each set is cut by date, the first 80% to fit on, the last 20% held out.
-crawford's parameters are fitted by a coordinate search over round grids on the fitting part
-of every set together, never on a held-out match: the values that beat FIBS by the most on
-the set where they beat it least (minimax of the log-loss difference, so that the defaults win
-everywhere rather than on average). The effective length S(N) (its constant C) is fitted on the
-real players' results only (bglab_online.csv and any --data file), by their mean, and stays the
-FIBS length S(N) = N unless they favour another value by more than LENGTH_MARGIN: bots are not
-people, a simulator's games are a model whose length effect is its own, and the real set of one
-player against strangers, with nearly all matches of 3 to 7 points, cannot tell C apart. The fit is also repeated from rolling origins (fit on the first 50%, 60%,
-70% of each set, score the next 10%) to show that the chosen values are stable and that their
-advantage holds on every block that follows a fit.
+The fit sees the first 80% of each set by date only: rolling origins at 50%, 60% and 70%, each
+scoring the next 10%, in both modes; crawford's parameters by a coordinate search over
+`calibration.GRID` from the defaults (the weighted mean over the sets, mean over the modes, of
+log loss − FIBS). The last 20% of each set is held out and scored once: per set, pooled
+(weighted) with a paired bootstrap 95% interval against FIBS (resampled within each set), per
+length and as a reliability table. Models: FIBS, crawford with the defaults (params.py), crawford
+as fitted (when it differs), textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N) and, in the full
+run, Whole-History Rating (bench/whr.py; w and s₀ fitted the same way).
 
-For each set, on its held-out matches: log loss and Brier score of every model, the paired
-bootstrap interval of each model's log loss minus FIBS's, the same per match length, and a
-reliability table (the favourite's predicted chance against how often the favourite won).
-Models compared: FIBS; crawford with the fitted parameters (the defaults in
-ratings/systems/params.py); crawford with S(N) as a table per length (fitted on the fitting parts
-of the real sets, for each length with LENGTH_MATCHES there); Whole-
-History Rating (bench/whr.py; its w and s₀ chosen per set on the fitting part, refitted every
-WHR_BLOCK matches and forecasting the next from the past only); crawford with its fallback RD
-fixed (not estimated);
-textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N); and crawford with the parameters it had
-before the first fit (fitted on constant-skill leagues alone).
+--quick (15 s of CPU; 50 s to 2 minutes of wall time on the shared two-core machine): one round
+of the fit over a small grid from the defaults (a check that they still hold), no WHR, fewer
+resamples. The full run (477 s on the same machine, WHR's fit about half of it) is the record.
 
---quick (about 15 s on a quiet machine): one simulated club, one round of the search starting from
-the defaults (a check that they still hold), smaller grids for the table and WHR, fewer
-resamples, no rolling origins. The full run (about 50 s with --no-origins, 100 s with the
-rolling origins) is the record.
+The simulated clubs and the bot league of the earlier fits remain in `simulated_club` and
+LEAGUE_CSV for bench/ratings_club_grid.py.
 """
 
 from __future__ import annotations
@@ -52,11 +40,8 @@ import csv
 import random
 import sys
 import time
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, timedelta
-from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -68,62 +53,16 @@ from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
 
 DATA = Path("/work/shared/data")
-REAL_SETS = (DATA / "realdata" / "bglab_online.csv",)
 LEAGUE_CSV = DATA / "league.csv"
-FIT_SHARE = 0.8
-ORIGINS = (0.5, 0.6, 0.7)
-ORIGIN_BLOCK = 0.1
-
-GRIDS = {
-    "length_constant": (0.5, 1.0, 1.5, 2.0, 3.0),
-    "initial_deviation": (100.0, 150.0, 200.0, 300.0),
-    "initial_volatility": (0.02, 0.04, 0.06, 0.09, 0.12, 0.18, 0.25, 0.35),
-    "tau": (0.2, 0.5, 0.8, 1.2),
-    "match_growth": (0.0, 0.5, 1.0, 2.0, 4.0),
-}
-"""The values the fit may choose from, per parameter. C = 2 is S(N) = N, the FIBS length."""
-
-START = {"length_constant": 2.0, "initial_deviation": 200.0, "initial_volatility": 0.06, "tau": 0.5,
-         "match_growth": 0.0}
-"""Where the coordinate search starts: textbook Glicko-2 with the FIBS length. A new player's
-deviation is estimated from each history (`population_deviation`); what is fitted is the value
-the estimate starts from and falls back to when a history has too few established players to
-tell (bglab: one player against strangers)."""
-
-FIBS_LENGTH_CONSTANT = 2.0
-"""C = 2: S(N) = N, the length FIBS's formula uses and decades of online play stand on."""
-LENGTH_MARGIN = 0.001
-"""C leaves the FIBS length only when the real sets' fitting parts favour another value by more
-than this (mean log loss against FIBS): on bglab_online.csv every C from 0.5 to 3 lies within
-0.0003 of the others, noise that would otherwise choose the curve (the first fit took 0.5)."""
-
-LENGTH_MULTIPLIERS = (0.5, 0.7, 1.0, 1.4, 2.0)
-"""The per-length table of S(N) is searched over these multiples of the curve's S(N)."""
-LENGTH_MULTIPLIERS_QUICK = (0.6, 1.0, 1.6)
-"""--quick: fewer multiples (the machine is shared; the full run is the record)."""
-LENGTH_MATCHES = 100
-"""A length enters the table only with at least this many matches in the fitting parts of the
-real sets; the others keep the curve."""
-
-WHR_GRID = {"step": (1.0, 3.0, 8.0), "spread": (100.0, 200.0, 350.0)}
-WHR_GRID_QUICK = {"step": (3.0,), "spread": (100.0, 300.0)}
-"""Whole-History Rating's Wiener step w (points per √day) and new-player spread s₀, chosen per
-set on its fitting part alone: fit on the first 60%, forecast 60-80% block by block."""
 WHR_BLOCK = 20
-"""Matches per block of the WHR forecasts (never splitting a day): refit, then predict the next."""
+"""Matches per block of the online WHR forecasts (never splitting a day): refit, then predict the next."""
+FIBS_LENGTH_CONSTANT = 2.0
 
 TEXTBOOK = CrawfordParameters(
     initial_deviation=350.0, initial_volatility=0.06, tau=0.5, length_constant=2.0, match_growth=0.0,
     estimate_initial_deviation=False,
 )
-PREVIOUS = CrawfordParameters(
-    initial_deviation=300.0, initial_volatility=0.005, tau=0.05, length_constant=1.0, match_growth=0.0,
-    estimate_initial_deviation=False,
-)
-CLUB_SPREADS = (0.6, 1.0)
-"""The simulated clubs' skill spreads: a club of regulars, and one where beginners play experts
-(--quick: the first)."""
-RELIABILITY_BINS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 1.0001)
+FIT_SHARE = 0.8
 
 
 @dataclass
@@ -160,6 +99,20 @@ class DataSet:
 # ---------------------------------------------------------------- data sets
 
 
+def winner_is_a(row: dict) -> bool:
+    """Whether player A won a row of a results file: by the final score, or, both scores blank
+    (a club's list of winners), player A. A blank score is never read as 0: one score blank and
+    the other given is refused."""
+    score_a, score_b = (row["score_a"] or "").strip(), (row["score_b"] or "").strip()
+    if not score_a and not score_b:
+        return True
+    if not score_a or not score_b:
+        raise ValueError(f"one score given and the other blank: {row}")
+    if int(score_a) == int(score_b):
+        raise ValueError(f"equal scores name no winner: {row}")
+    return int(score_a) > int(score_b)
+
+
 def results_csv(path: Path, kind: str = "real") -> DataSet:
     """A results file in the import_results format. Rows without a date (older rows of some
     exports) keep their place and take the first date of the file."""
@@ -168,7 +121,7 @@ def results_csv(path: Path, kind: str = "real") -> DataSet:
     first = next(row["played_on"] for row in rows if row["played_on"])
     history = []
     for match_id, row in enumerate(rows):
-        a_won = int(row["score_a"]) > int(row["score_b"])
+        a_won = winner_is_a(row)
         played_on = date.fromisoformat((row["played_on"] or first)[:10])
         history.append(MatchRecord(match_id, played_on, row["player_a"], row["player_b"], int(row["length"]),
                                    "a" if a_won else "b"))
@@ -209,267 +162,96 @@ def log_losses(chances: np.ndarray, a_won: np.ndarray) -> np.ndarray:
     return -np.log(np.where(a_won, chances, 1.0 - chances))
 
 
-def paired_bootstrap(differences: np.ndarray, rng: np.random.Generator, resamples: int) -> tuple[float, float, float]:
-    """Mean of the per-match differences and its 95% percentile bootstrap interval."""
-    n = len(differences)
-    means = np.sort(differences[rng.integers(0, n, size=(resamples, n))].mean(axis=1))
-    return float(differences.mean()), float(means[int(0.025 * resamples)]), float(means[int(0.975 * resamples) - 1])
-
-
-def parameters_of(values: dict) -> CrawfordParameters:
-    return CrawfordParameters(**values, estimate_initial_deviation=True, effective_lengths={})
-
-
-# ---------------------------------------------------------------- the fit
-
-
-def fit_parameters(sets: list[DataSet], share: float, rounds: int, *, verbose: bool, start: dict | None = None) -> dict:
-    """Coordinate search over `GRIDS`: each parameter in turn set to its value that does best
-    against FIBS on the set where it does worst (the largest log loss minus FIBS's on the first
-    `share` of each set; ties by the mean difference), for `rounds` rounds or until nothing
-    changes; C by the mean over the real sets, the FIBS length unless they favour another by
-    more than LENGTH_MARGIN. Only matches before each set's cut are ever run. Fitting the worst
-    set rather than the mean keeps one set, or one player's long history, from choosing for all."""
-    parts = [(s.history[:s.cut(share)], s.a_won[:s.cut(share)]) for s in sets]
-    fibs = [float(log_losses(predictions(h, None), won).mean()) for h, won in parts]
-    played = [s.kind == "real" for s in sets]
-    memo: dict[tuple, list[float]] = {}
-
-    def differences(values: dict) -> list[float]:
-        key = tuple(sorted(values.items()))
-        if key not in memo:
-            parameters = parameters_of(values)
-            memo[key] = [float(log_losses(predictions(h, parameters), won).mean()) - f
-                         for (h, won), f in zip(parts, fibs)]
-        return memo[key]
-
-    def loss(values: dict, *, length: bool = False) -> tuple[float, float]:
-        """(the worst set's log loss minus FIBS's, the mean of that over the sets); for the
-        length curve (the mean over the real sets, the worst)."""
-        if length:
-            chosen = [d for d, p in zip(differences(values), played) if p]
-            return float(np.mean(chosen)), max(chosen)
-        chosen = differences(values)
-        return max(chosen), float(np.mean(chosen))
-
-    values = dict(START if start is None else start)
-    for round_number in range(1, rounds + 1):
-        before = dict(values)
-        for name, grid in GRIDS.items():
-            if name == "length_constant":
-                # the length curve from real players' results only, and the FIBS length unless
-                # they favour another value by more than LENGTH_MARGIN
-                scored = {v: loss({**values, name: v}, length=True) for v in grid}
-                best = min(grid, key=lambda v: (scored[v], v))
-                fibs_length = scored[FIBS_LENGTH_CONSTANT][0] - scored[best][0] <= LENGTH_MARGIN
-                values[name] = FIBS_LENGTH_CONSTANT if fibs_length else best
-                if verbose:
-                    print("    C on the real sets' fitting parts: " + ", ".join(
-                        f"{v:g} {scored[v][0]:+.5f}" for v in grid) + f" → {values[name]:g}")
-                continue
-            values[name] = min(grid, key=lambda v: (loss({**values, name: v}), v))
-        if verbose:
-            print(f"  round {round_number}: " + ", ".join(f"{k} {v:g}" for k, v in values.items())
-                  + "  worst set − fibs {:+.5f}, mean {:+.5f}".format(*loss(values)) + f" ({len(memo)} runs)")
-        if values == before:
-            break
-    return values
-
-
-def fit_length_table(sets: list[DataSet], share: float, values: dict, multipliers: Sequence[float],
-                     *, verbose: bool) -> dict[int, float]:
-    """S(N) per length, with the other parameters at `values`: each length with enough matches
-    (LENGTH_MATCHES in the fitting parts of the real sets) in turn set
-    to the multiple of the curve's S(N) that gives the least mean log loss on those fitting
-    parts; one pass, the longest lengths last. Only matches before each set's cut are run."""
-    played = [s for s in sets if s.kind == "real"]
-    parts = [(s.history[:s.cut(share)], s.a_won[:s.cut(share)]) for s in played]
-    counts = Counter(record.length for history, _ in parts for record in history)
-    curve = parameters_of(values)
-    table: dict[int, float] = {}
-
-    memo: dict[tuple, float] = {}
-
-    def loss(candidate: dict[int, float]) -> float:
-        key = tuple(sorted(candidate.items()))
-        if key not in memo:
-            parameters = replace(curve, effective_lengths=dict(candidate))
-            memo[key] = float(np.mean([log_losses(predictions(h, parameters), won).mean() for h, won in parts]))
-        return memo[key]
-
-    for length in sorted(n for n, count in counts.items() if count >= LENGTH_MATCHES):
-        base = curve.effective_length(length)
-        scored = {m: loss(table if m == 1.0 else {**table, length: round(base * m, 2)}) for m in multipliers}
-        best = min(scored, key=lambda m: (scored[m], abs(m - 1.0)))
-        table[length] = round(base * best, 2)
-        if verbose:
-            print(f"    {length:>2}-point: {counts[length]:>4} matches to fit on, curve S {base:.2f}, "
-                  + ", ".join(f"×{m:g} {scored[m]:.5f}" for m in multipliers) + f"  → S {table[length]:.2f}")
-    if verbose:
-        rare = sorted(n for n, count in counts.items() if count < LENGTH_MATCHES)
-        print("    too few matches for a value of their own (the curve): "
-              + ", ".join(f"{n} ({counts[n]})" for n in rare))
-    return table
-
-
-def whr_chances(data: DataSet, parameters: WhrParameters, start: int, end: int) -> np.ndarray:
-    return np.array(forecasts(data.history, start, end, parameters, WHR_BLOCK))
-
-
-def fit_whr(data: DataSet, length_constant: float, grid: dict, *, verbose: bool) -> WhrParameters:
-    """WHR's w and s₀ for one set, on its fitting part alone: fit on the first 60% and forecast
-    the next 20% block by block; the pair with the least log loss there."""
-    start, end = data.cut(FIT_SHARE - 0.2), data.cut(FIT_SHARE)
-    won = data.a_won[start:end]
-    scored = {}
-    for step in grid["step"]:
-        for spread in grid["spread"]:
-            parameters = WhrParameters(step=step, spread=spread, length_constant=length_constant)
-            scored[parameters] = float(log_losses(whr_chances(data, parameters, start, end), won).mean())
-    best = min(scored, key=scored.get)
-    if verbose:
-        print(f"  WHR on {data.name[:40]}: " + ", ".join(f"w {p.step:g} s₀ {p.spread:g} {v:.4f}"
-                                                        for p, v in scored.items())
-              + f"  → w {best.step:g}, s₀ {best.spread:g}")
-    return best
-
-
-# ---------------------------------------------------------------- reports
-
-
-def report_set(data: DataSet, models: dict[str, CrawfordParameters | WhrParameters | None],
-               rng: np.random.Generator, resamples: int) -> dict:
-    """The held-out figures of one set; returns {model: (difference, low, high)} against FIBS."""
-    start = data.cut(FIT_SHARE)
-    won = data.a_won[start:]
-    lengths = data.lengths[start:]
-    chances = {name: whr_chances(data, p, start, len(data.history)) if isinstance(p, WhrParameters)
-               else predictions(data.history, p, start)[start:] for name, p in models.items()}
-    losses = {name: log_losses(chance, won) for name, chance in chances.items()}
-    estimated = CrawfordRating(models["crawford"]).estimated_for(data.history[:start]).parameters
-    print(f"\n{data.name} [{data.kind}]: {len(data.history):,} matches, held out the last {len(won):,}"
-          f" (from {data.history[start].played_on}); crawford's new-player deviation, estimated on the"
-          f" matches before: {estimated.initial_deviation:.0f}")
-    intervals = {}
-    for name in models:
-        brier = float(((chances[name] - won) ** 2).mean())
-        line = f"  {name:<24} log loss {losses[name].mean():.4f}  Brier {brier:.4f}"
-        if name != "fibs":
-            intervals[name] = paired_bootstrap(losses[name] - losses["fibs"], rng, resamples)
-            mean, low, high = intervals[name]
-            line += f"   − fibs {mean:+.4f} [{low:+.4f}, {high:+.4f}]"
-        print(line)
-    table = "crawford, S(N) table"
-    print("  per length (held out): matches, log loss fibs, crawford, crawford with the S(N) table,"
-          " crawford − fibs [95% interval], favourite's chance vs win rate (fibs; crawford; table)")
-    for length in sorted(set(lengths.tolist())):
-        rows = lengths == length
-        if rows.sum() < 5:
-            continue
-        cells = []
-        for name in ("fibs", "crawford", table):
-            favourite = np.maximum(chances[name][rows], 1.0 - chances[name][rows])
-            favourite_won = (chances[name][rows] >= 0.5) == won[rows]
-            cells.append(f"{favourite.mean():.2f} v {favourite_won.mean():.2f}")
-        mean, low, high = paired_bootstrap(losses["crawford"][rows] - losses["fibs"][rows], rng, resamples)
-        print(f"    {length:>2}-point {int(rows.sum()):>5}   {losses['fibs'][rows].mean():.4f}"
-              f"  {losses['crawford'][rows].mean():.4f}  {losses[table][rows].mean():.4f}"
-              f"  {mean:+.4f} [{low:+.4f}, {high:+.4f}]   " + "; ".join(cells))
-    print("  reliability (held out): favourite's predicted chance in bins, matches / mean predicted / won")
-    for name in ("fibs", "crawford"):
-        favourite = np.maximum(chances[name], 1.0 - chances[name])
-        favourite_won = (chances[name] >= 0.5) == won
-        cells = []
-        for low, high in pairwise(RELIABILITY_BINS):
-            rows = (favourite >= low) & (favourite < high)
-            if rows.any():
-                cells.append(f"{low:.2f}-{min(high, 1.0):.2f}: {int(rows.sum())}/{favourite[rows].mean():.3f}/"
-                             f"{favourite_won[rows].mean():.3f}")
-        print(f"    {name:<9} " + "  ".join(cells))
-    return intervals
-
-
-def report_origins(sets: list[DataSet], rounds: int, rng: np.random.Generator, resamples: int) -> None:
-    """Rolling origins: fit on each set's first 50%, 60%, 70%; score the next 10% of each."""
-    print("\nRolling origins: fit on every set's history up to the origin, score each set's next"
-          f" {ORIGIN_BLOCK:.0%} (crawford − fibs, log loss, 95% interval)")
-    for origin in ORIGINS:
-        values = fit_parameters(sets, origin, rounds, verbose=False)
-        parameters = parameters_of(values)
-        print(f"  origin {origin:.0%}: fitted " + ", ".join(f"{k} {v:g}" for k, v in values.items()))
-        for data in sets:
-            start, end = data.cut(origin), data.cut(origin + ORIGIN_BLOCK)
-            history = data.history[:end]
-            won = data.a_won[start:end]
-            fibs = log_losses(predictions(history, None)[start:], won)
-            crawford = log_losses(predictions(history, parameters, start)[start:], won)
-            mean, low, high = paired_bootstrap(crawford - fibs, rng, resamples)
-            print(f"    {data.name[:58]:<58} {len(won):>4} matches  fibs {fibs.mean():.4f}  crawford "
-                  f"{crawford.mean():.4f}  {mean:+.4f} [{low:+.4f}, {high:+.4f}]")
-
-
 # ---------------------------------------------------------------- main
+
+REAL_WEIGHTS = {"club_history.csv": 1.0, "league_athens.csv": 1.0, "bglab_online.csv": 0.25}
+"""Each real set's weight in the pooled figures and in the fit: how much it tells about clubs and
+federations whose members meet again and again. bglab is one player against about a thousand
+strangers, most met once: it counts a quarter. A --data file counts 1."""
+CLUB_SETS = tuple(DATA / "realdata" / name for name in REAL_WEIGHTS)
+QUICK_GRID = {"initial_deviation": (100.0, 150.0), "initial_volatility": (0.06, 0.09, 0.12)}
+"""--quick: one round over these values only, from the defaults (a check that they still hold)."""
+
+
+WHR_CHOICES = {"step": (1.5, 4.0), "spread": (120.0, 250.0)}
+"""Whole-History Rating's Wiener step w (points per √day) and new-player spread s₀, chosen like
+crawford's parameters: on the rolling origins of the fitting parts, pooled, both modes."""
+
+
+@dataclass(frozen=True)
+class WhrForecaster:
+    """Whole-History Rating as a forecaster for `ratings.calibration`: online, refitted after every
+    block of WHR_BLOCK matches and forecasting the next from the past alone; frozen, fitted on the
+    matches before the period and forecasting it whole."""
+
+    parameters: WhrParameters
+
+    def __call__(self, history, mode: str, start: int, end: int) -> np.ndarray:
+        block = WHR_BLOCK if mode == "online" else max(1, end - start)
+        return np.array(forecasts(history, start, end, self.parameters, block))
+
+
+def fit_whr_pooled(samples, calibration, *, log) -> WhrForecaster:
+    """WHR's (w, s₀) with the least objective of `calibration.fit`'s kind (mean over both modes of
+    the weighted mean over the sets of log loss − FIBS on the rolling origins' blocks)."""
+    fibs = {(s.name, mode): float(calibration.fitting_losses(s.history, None, mode).mean())
+            for s in samples for mode in calibration.MODES}
+    scored = {}
+    for step in WHR_CHOICES["step"]:
+        for spread in WHR_CHOICES["spread"]:
+            model = WhrForecaster(WhrParameters(step=step, spread=spread, length_constant=FIBS_LENGTH_CONSTANT))
+            scored[model] = float(np.mean([calibration.pooled(
+                [float(calibration.fitting_losses(s.history, model, mode).mean()) - fibs[s.name, mode] for s in samples],
+                samples) for mode in calibration.MODES]))
+            log(f"WHR w {step:g}, s₀ {spread:g}: fitting objective {scored[model]:+.5f}")
+    return min(scored, key=scored.get)
 
 
 def main(argv: list[str] | None = None) -> None:
+    from ratings import calibration
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="one simulated club, one round of the fit from the defaults, smaller grids, fewer resamples")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the simulated clubs and the bootstrap")
+                        help="one round of the fit over a small grid from the defaults, fewer resamples")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the bootstrap")
     parser.add_argument("--data", type=Path, action="append", default=[],
                         help="another file of real results (import_results format); may be repeated")
-    parser.add_argument("--no-origins", action="store_true", help="skip the rolling-origin fits (always skipped by --quick)")
     args = parser.parse_args(argv)
-    rounds, resamples, clubs = (1, 1000, 1) if args.quick else (3, 2000, 2)
     started = time.perf_counter()
     rng = np.random.default_rng(args.seed)
+    resamples = 1000 if args.quick else 2000
 
-    sets = [results_csv(path) for path in (*REAL_SETS, *args.data)]
-    sets.append(results_csv(LEAGUE_CSV, "bots"))
-    sets += [simulated_club(args.seed + i, spread) for i, spread in zip(range(clubs), CLUB_SPREADS)]
-    print("Data sets (each cut by date: the first 80% to fit on, the last 20% held out):")
-    for data in sets:
-        print(f"  {data.name} [{data.kind}]: {len(data.history):,} matches, {data.players} players,"
-              f" {data.history[0].played_on} to {data.history[-1].played_on}")
+    samples = []
+    for path in (*CLUB_SETS, *args.data):
+        data = results_csv(path)
+        samples.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
+        print(f"  {data.name}: {len(data.history):,} matches, {data.players} players, {data.history[0].played_on}"
+              f" to {data.history[-1].played_on}, held out from {data.history[data.cut(FIT_SHARE)].played_on}"
+              f" ({len(data.history) - data.cut(FIT_SHARE)} matches), weight {samples[-1].weight:g}")
 
-    print("\nFitting crawford's parameters on the first 80% of every set (the values that beat FIBS by the most"
-          " on the set where they beat it least; C on the real sets, the FIBS length unless they favour another):")
-    # --quick checks the defaults: one round of the search from them (the full run starts from START)
     defaults = CrawfordParameters()
-    values = fit_parameters(sets, FIT_SHARE, rounds, verbose=True,
-                            start={name: getattr(defaults, name) for name in GRIDS} if args.quick else None)
-    fitted = parameters_of(values)
-    current = CrawfordParameters()
-    agree = all(getattr(current, name) == getattr(fitted, name) for name in GRIDS)
-    print(f"  ratings/systems/params.py {'holds these values' if agree else 'DIFFERS: update it to these values'}")
+    print("\nFit on the first 80% of every real set (rolling origins 50/60/70%, the next 10% each, online and"
+          " frozen; weighted mean of log loss − FIBS):")
+    fitted, objective = calibration.fit(samples, defaults, grid=QUICK_GRID if args.quick else calibration.GRID,
+                                        rounds=1 if args.quick else 2, log=lambda line: print("  " + line))
+    print(f"  defaults (ratings/systems/params.py): {calibration.describe(defaults)}")
+    print(f"  fitted:                               {calibration.describe(fitted)}"
+          + ("  (the same)" if fitted == defaults else ""))
 
-    print("\nFitting S(N) per length on the first 80% of the real sets (the other"
-          " parameters as fitted; mean log loss per multiple of the curve's S):")
-    table = fit_length_table(sets, FIT_SHARE, values, LENGTH_MULTIPLIERS_QUICK if args.quick else LENGTH_MULTIPLIERS,
-                             verbose=True)
-    print("  table: " + ", ".join(f"S({n}) = {v:g}" for n, v in table.items())
-          + f"  (params.py: {dict(current.effective_lengths) or 'none'})")
-
-    print("\nWhole-History Rating, w and s₀ chosen per set on its fitting part (C as fitted):")
-    grid = WHR_GRID_QUICK if args.quick else WHR_GRID
-    whr = {data.name: fit_whr(data, values["length_constant"], grid, verbose=True) for data in sets}
-
-    models = {"fibs": None, "crawford": fitted, "crawford, S(N) table": replace(fitted, effective_lengths=table),
-              "whole-history rating": None, f"crawford, RD {fitted.initial_deviation:g} fixed": replace(fitted, estimate_initial_deviation=False),
-              "textbook glicko-2": TEXTBOOK, "crawford before": PREVIOUS}
-    summary = {}
-    for data in sets:
-        intervals = report_set(data, {**models, "whole-history rating": whr[data.name]}, rng, resamples)
-        summary[data.name] = (data.kind, intervals)
-    print("\nSummary, held-out log loss minus FIBS's [95% paired bootstrap interval]:")
-    for name, (kind, intervals) in summary.items():
-        print(f"  {name[:64]} [{kind}]")
-        for model in ("crawford", "crawford, S(N) table", "whole-history rating"):
-            mean, low, high = intervals[model]
-            verdict = "better" if high < 0 else "worse" if low > 0 else "better, interval spans 0" if mean < 0 else "worse, interval spans 0"
-            print(f"    {model:<24} {mean:+.4f} [{low:+.4f}, {high:+.4f}]  {verdict}")
-    if not (args.no_origins or args.quick):
-        report_origins(sets, rounds, rng, resamples)
+    models = {"fibs": None, "crawford": defaults}
+    if fitted != defaults:
+        models["fitted"] = fitted
+    models["textbook"] = TEXTBOOK
+    if not args.quick:
+        print("\nWhole-History Rating (bench/whr.py, S(N) = N), w and s₀ fitted the same way:")
+        whr = fit_whr_pooled(samples, calibration, log=lambda line: print("  " + line))
+        print(f"  chosen: w {whr.parameters.step:g}, s₀ {whr.parameters.spread:g}")
+        models["WHR"] = whr
+    for mode in calibration.MODES:
+        print(f"\nHeld out (the last 20% of each set; {'each match forecast from everything before it' if mode == 'online' else 'forecast from the ratings at the cut, no updates'}):")
+        comparison = calibration.compare(samples, models, mode)
+        for line in calibration.format_comparison(comparison, "fibs", rng, resamples):
+            print(line)
     print(f"\nDone in {time.perf_counter() - started:.0f} s.")
 
 

@@ -327,6 +327,16 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# The monthly fit of crawford's parameters on this site's own history (`ratings.calibrate`, the
+# 1st of each month at 03:00): off by default. It only proposes; a staff member adopts
+# (`manage.py calibrate_ratings --adopt ID --by USERNAME`).
+RATINGS_CALIBRATE_MONTHLY = env_bool("RATINGS_CALIBRATE_MONTHLY", False)
+if RATINGS_CALIBRATE_MONTHLY:
+    from celery.schedules import crontab
+
+    CELERY_BEAT_SCHEDULE["ratings-calibrate"] = {"task": "ratings.calibrate",
+                                                 "schedule": crontab(minute=0, hour=3, day_of_month=1)}
+
 # Analysis with GNU Backgammon, a separate program run by the worker (off where it is missing).
 CRAWFORD_ANALYSIS = env_bool("CRAWFORD_ANALYSIS", True)
 CRAWFORD_GNUBG = os.environ.get("CRAWFORD_GNUBG", "gnubg")

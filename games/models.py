@@ -101,8 +101,9 @@ class Match(models.Model):
 
     # Derived from the games by the services.
     status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS)
-    score_a = models.PositiveIntegerField(default=0)
-    score_b = models.PositiveIntegerField(default=0)
+    # None for both: a result imported from a list of winners, with no final score.
+    score_a = models.PositiveIntegerField(default=0, null=True, blank=True)
+    score_b = models.PositiveIntegerField(default=0, null=True, blank=True)
     crawford_game = models.PositiveSmallIntegerField(null=True, blank=True)
     post_crawford = models.BooleanField(default=False)
     winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import reverse
 
-from .models import OfficialList, RatingRun, RatingSystemState
+from .models import OfficialList, RatingCalibration, RatingRun, RatingSystemState
 
 
 @admin.register(RatingRun)
@@ -48,6 +48,26 @@ class OfficialListAdmin(admin.ModelAdmin):
     def view_on_site(self, obj):
         """The list on the public rating list page (its rows are too many for an admin page)."""
         return f"{reverse('rating-list')}?system={obj.system}&list={obj.pk}"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingCalibration)
+class RatingCalibrationAdmin(admin.ModelAdmin):
+    """Fits of crawford's parameters on this site's history (`calibrate_ratings`): shown, never
+    edited here; adopting is the command's, on a staff member's confirmation."""
+
+    list_display = ["id", "system", "status", "matches", "created_at", "adopted_at", "adopted_by"]
+    list_filter = ["system", "status"]
+    readonly_fields = ["system", "status", "parameters", "matches", "reason", "report", "created_at", "created_by",
+                       "adopted_at", "adopted_by"]
 
     def has_add_permission(self, request):
         return False

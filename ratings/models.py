@@ -294,3 +294,43 @@ class RatingPlayerState(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["checkpoint", "player_id"], name="rating_state_player")]
+
+
+class CalibrationStatus(models.TextChoices):
+    REFUSED = "refused", "Refused: too little history"
+    NOT_BETTER = "not_better", "Not better than the parameters in force"
+    CANDIDATE = "candidate", "Candidate: wins, awaiting a staff member's confirmation"
+    ADOPTED = "adopted", "Adopted"
+    SUPERSEDED = "superseded", "Superseded by a later adoption"
+
+
+class RatingCalibration(models.Model):
+    """Parameters of the variance-adjusted rating fitted on this site's own history
+    (`manage.py calibrate_ratings`, `ratings.calibration`), with the figures that judged them.
+
+    A fit that wins against the parameters in force by a margin its interval supports is a
+    *candidate*; a staff member adopts it, which reruns the history with it. The latest adopted
+    row is what every run uses (`ratings.calibrated.system_in_force`); none: the defaults in
+    `ratings/systems/params.py`. `report` keeps the held-out figures as the command printed
+    them; `reason` says in a sentence why it was adopted, or why not."""
+
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, default=SystemChoice.CRAWFORD)
+    status = models.CharField(max_length=12, choices=CalibrationStatus.choices)
+    parameters = models.JSONField(default=dict, blank=True)
+    matches = models.PositiveIntegerField(help_text="Rated matches the fit saw (its history's whole length).")
+    reason = models.TextField()
+    report = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    adopted_at = models.DateTimeField(null=True, blank=True)
+    adopted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["system", "status", "-adopted_at"], name="rating_calibration_status")]
+
+    def __str__(self) -> str:
+        return f"{self.system} calibration {self.pk}: {self.get_status_display()}"

@@ -34,6 +34,7 @@ from config.exports import SafeCsvWriter
 from games.models import Player
 
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
+from .calibrated import system_in_force
 from .services import system_labels, system_names
 from .systems import PlayerRating, Prediction, get_system
 
@@ -198,7 +199,7 @@ def match_forecast(
         errors["b"] = ["A player cannot play himself."]
     if errors:
         raise ValidationError(errors)
-    engine = get_system(system)
+    engine = system_in_force(system)  # this site's adopted parameters, if any
     rating_a = player_rating(player=found["a"], system=system)
     rating_b = player_rating(player=found["b"], system=system)
     if system == "crawford":

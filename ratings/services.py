@@ -65,7 +65,8 @@ from .models import (
     RunStatus,
     SystemChoice,
 )
-from .systems import SYSTEMS, get_system
+from .calibrated import system_in_force
+from .systems import SYSTEMS
 from .systems.batches import HistoryArrays
 from .systems.resume import PiecewiseRun, rate_in_pieces
 from .systems.skill import luck_adjusted_scores
@@ -628,7 +629,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         history = rated_history()
         clock.lap("load")
         _touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
-        system = get_system(run.system)
+        system = system_in_force(run.system)  # this site's adopted parameters, if any
         arrays = _arrays(history, system)
         settled = system.settled_for(arrays)
         moments = _checkpoint_starts(history.played_on, None)
@@ -816,7 +817,7 @@ def _resume_point(run: RatingRun) -> Resume | None:
     checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
         "-sequence", "-head", "-after_on"))
     head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
-    system = get_system(run.system)
+    system = system_in_force(run.system)  # this site's adopted parameters, if any
     if head is None or head.system_key != repr(system.settled_with(head.settled_value)):
         return None
     ids = set(pending)
@@ -1226,12 +1227,16 @@ class ResultRow:
     player_a: str
     player_b: str
     length: int
-    score_a: int
-    score_b: int
+    score_a: int | None  # both None: no final score given, player_a won
+    score_b: int | None
     source_key: str
     legacy_key: str | None = None
     """The key an earlier version gave the same row (it held the site's time zone): a row imported
     under it counts as imported."""
+
+    @property
+    def a_won(self) -> bool:
+        return self.score_a is None or self.score_a > self.score_b
 
 
 @dataclass
@@ -1290,12 +1295,21 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
         return f"{name_a} cannot play himself", None
     try:
         length = _whole(raw["length"], "length")
-        score_a = _whole(raw["score_a"], "score_a")
-        score_b = _whole(raw["score_b"], "score_b")
     except ValueError as error:
         return str(error), None
     if not 1 <= length <= 99:
         return f"length must be between 1 and 99 points, not {length}", None
+    blank_a, blank_b = not (raw["score_a"] or "").strip(), not (raw["score_b"] or "").strip()
+    if blank_a and blank_b:  # a list of winners, as many clubs keep: player_a won; no score is invented
+        return None, (played_on, name_a, name_b, length, None, None)
+    if blank_a or blank_b:
+        return ("give both scores, or leave both blank when player_a won "
+                f"(score_{'a' if blank_a else 'b'} is blank)"), None
+    try:
+        score_a = _whole(raw["score_a"], "score_a")
+        score_b = _whole(raw["score_b"], "score_b")
+    except ValueError as error:
+        return str(error), None
     if score_a < 0 or score_b < 0:
         return "scores cannot be negative", None
     if score_a == score_b:
@@ -1310,7 +1324,8 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
 def results_file_read(*, text: str) -> list[ResultRow]:
     """Validate every row of a results CSV (header `played_on,player_a,player_b,length,score_a,
     score_b`, optional `event` and `source_id`, other columns ignored; separated by commas,
-    semicolons or tabs; header names in any case; empty rows skipped). Raises
+    semicolons or tabs; header names in any case; empty rows skipped). Both scores blank: player_a
+    won and the match is stored without a final score (never as 0-0); one blank is refused. Raises
     `ResultsFileError` listing every bad row by line number."""
     text = text.lstrip("\ufeff")
     first = text.split("\n", 1)[0]
@@ -1424,7 +1439,7 @@ def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime,
     values = []
     for row in fresh:
         player_a, player_b = ids[row.player_a.lower()], ids[row.player_b.lower()]
-        winner = player_a if row.score_a > row.score_b else player_b
+        winner = player_a if row.a_won else player_b
         values.append((player_a, player_b, row.length, adapt(row.played_on), row.source_key, row.score_a,
                        row.score_b, winner))
     _insert_rows(Match, varying, values, common)

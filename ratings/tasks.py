@@ -23,3 +23,13 @@ def ratings_recompute_owed() -> list[int]:
     """The periodic check (Celery beat): take over runs whose worker died and rate whatever is
     owed. Returns the ids of the runs published."""
     return [run.pk for run in services.rating_recompute_owed()]
+
+
+@shared_task(name="ratings.calibrate", ignore_result=True)
+def ratings_calibrate() -> int:
+    """The monthly fit of crawford's parameters on this site's history (Celery beat, only when
+    RATINGS_CALIBRATE_MONTHLY is on). It stores what it found; adopting waits for a staff member.
+    Returns the calibration's id."""
+    from .calibrated import rating_calibration_fit
+
+    return rating_calibration_fit().pk

@@ -28,10 +28,11 @@ from config.errors import ConflictError
 from config.exports import SafeCsvWriter
 from games.models import Player
 
-from . import selectors, services
+from . import calibrated, selectors, services
 from .api import official_list_csv_response
+from .calibration import describe
 from .models import RatingSystemState, RunStatus, SystemChoice
-from .systems import fibs, params
+from .systems import CrawfordParameters, fibs, params
 
 PAGE_SIZE = 50
 SORTS = {
@@ -304,8 +305,12 @@ def rating_formula(request):
         (d, [round(100 * fibs.underdog_chance(d, n), 1) for n in lengths]) for d in differences
     ]
     accuracy = selectors.rating_accuracy()
+    in_force, latest = calibrated.calibrations_shown()
     return render(request, "ratings/formula.html", {
         "nav": "ratings",
+        "calibration_in_force": in_force,
+        "parameters_in_force": describe(calibrated.parameters_from(in_force.parameters) if in_force else CrawfordParameters()),
+        "latest_calibration": latest,
         "params": params,
         "accuracy": _accuracy_table(accuracy),
         "accuracy_matches": max((a.overall.matches for a in accuracy.values()), default=0),

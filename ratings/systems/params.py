@@ -8,6 +8,11 @@ where it beats it least, every match forecast before it was rated. The last 20% 
 held out and scored, and the fit repeated from rolling origins (50%, 60%, 70%). Change them
 only together with a new run of that bench.
 
+Judged again on real clubs' histories (club_history.csv, league_athens.csv, bglab_online.csv;
+rolling origins, online and frozen forecasts, `ratings.calibration`): no change fitted there
+beat these values by a margin its interval supports, and no model tried beat FIBS beyond noise
+(docs/ratings.md, "Judged on real clubs"). A site fits its own with `manage.py calibrate_ratings`.
+
 A new player's deviation is not a fixed number: each run estimates it from the history it
 rates (ESTIMATE_INITIAL_DEVIATION), since the bot league, the online site and the clubs are
 spread very differently (the fit's best fixed value differed from set to set, 100 to 400).

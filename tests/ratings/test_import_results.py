@@ -164,3 +164,43 @@ def test_a_player_renamed_since_an_import_is_found_by_the_next_import(tmp_path):
     report = services.results_import(rows=services.results_file_read(text=later))
     assert (report.imported, report.players_created) == (1, [])
     assert Match.objects.filter(player_a__name="Anna Berg").count() == 2
+
+
+WINNERS = """played_on,player_a,player_b,length,score_a,score_b
+2025-02-01,Anna,Bo,5,,
+2025-02-08,Carl,Anna,7, , 
+"""
+
+
+def test_a_list_of_winners_without_scores_is_stored_with_player_a_as_winner_and_no_score(tmp_path, capsys, client):
+    call_command("import_results", write(tmp_path, WINNERS))
+    assert "imported 2 matches, 0 already there, 3 new players" in capsys.readouterr().out
+    matches = list(Match.objects.order_by("played_on").select_related("winner"))
+    assert [(m.score_a, m.score_b, m.winner.name, m.status) for m in matches] == [
+        (None, None, "Anna", MatchStatus.FINISHED), (None, None, "Carl", MatchStatus.FINISHED),
+    ]
+    assert services.rated_history().a_won.tolist() == [True, True]
+    page = client.get(f"/matches/{matches[0].pk}/").content.decode()
+    assert "No final score was recorded." in page and "0 – 0" not in page
+    anna = matches[0].player_a
+    player_page = client.get(f"/players/{anna.pk}/").content.decode()
+    assert "None" not in player_page and "0–0" not in player_page and ">won</a>" in player_page and ">lost</a>" in player_page
+    home = client.get("/").content.decode()
+    assert "0–0" not in home and "None" not in home and "Anna beat Bo" in home and ">won</td>" in home
+
+
+def test_one_blank_score_beside_a_given_one_is_refused_and_nothing_is_stored(tmp_path):
+    text = "played_on,player_a,player_b,length,score_a,score_b\n2025-02-01,Anna,Bo,5,5,\n2025-02-01,Bo,Carl,5,,3\n"
+    with pytest.raises(CommandError) as raised:
+        call_command("import_results", write(tmp_path, text))
+    message = str(raised.value)
+    assert "line 2: give both scores, or leave both blank when player_a won (score_b is blank)" in message
+    assert "line 3: give both scores, or leave both blank when player_a won (score_a is blank)" in message
+    assert Match.objects.count() == 0
+
+
+def test_the_real_club_list_of_winners_imports_whole(tmp_path, capsys):
+    call_command("import_results", Path("/work/shared/data/realdata/league_athens.csv"))
+    assert "imported 884 matches, 0 already there, 77 new players" in capsys.readouterr().out
+    assert Match.objects.filter(score_a__isnull=True, score_b__isnull=True).count() == 884
+    assert services.rated_history().a_won.all()
