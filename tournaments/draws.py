@@ -388,6 +388,12 @@ class DrawPlan:
     rules: DrawRules
 
 
+def already_started(flight: Flight) -> ConflictError:
+    """What a TD is told who confirms (or looks at) a first draw that someone else has made."""
+    return ConflictError(f"{flight.name} has already been started by another TD: its draw is made. "
+                         "Nothing of yours was drawn; reload the desk to see it.")
+
+
 def _check_seeds(flight: Flight, seeds: list[int], entries: list[Entry], label) -> None:
     """A seed list names each checked-in player once. A player who is not entered is bad input
     (400); a list that is out of date (a check-in or withdrawal since it was shown) is a conflict

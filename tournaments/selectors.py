@@ -406,7 +406,7 @@ def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_s
     """
     require_td(by, flight.tournament)
     if flight.status != "draft":
-        raise ConflictError(f"{flight.name} has already been started: its draw is made.")
+        raise draws.already_started(flight)
     if not flight.takes_entries:
         raise ValidationError({"non_field_errors": [
             f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})

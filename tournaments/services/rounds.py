@@ -68,8 +68,7 @@ def flight_start(
     with transaction.atomic():
         tournament, flight = _lock_flight(flight, None)
         if flight.status != FlightStatus.DRAFT:
-            raise ConflictError(f"{flight.name} has already been started by another TD: its draw is made. "
-                                "Nothing of yours was drawn; reload the desk to see it.")
+            raise draws.already_started(flight)
         if expected_version is not None and flight.version != expected_version:
             raise ConflictError(f"The settings of {flight.name} were changed by someone else since this draw was "
                                 "shown: look at the draw again before you confirm it.")
