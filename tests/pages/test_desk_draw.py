@@ -110,6 +110,8 @@ def test_a_pair_kept_apart_and_a_pair_made_to_meet_show_in_round_one_then_the_co
     drawn = [(p.slot, p.player_a.name, p.player_b.name) for p in
              Pairing.objects.filter(flight=main).select_related("player_a", "player_b").order_by("slot")]
     assert drawn == shown
+    public = td_client.get(f"/events/{tournament.slug}/").content.decode()
+    assert "The TD&#x27;s order; 1 pair kept apart in round 1; 1 pairing fixed in round 1</dd>" in public
 
 
 def test_a_rule_that_cannot_be_kept_is_refused_beside_the_players_with_the_focus_there(td_client, td):

@@ -60,6 +60,8 @@ def test_moved_seeds_a_pair_kept_apart_and_a_fixed_pairing_are_drawn_exactly_as_
     started = ok(staff_api.post(f"{API}/flights/{main.pk}/start/", {**ask, "version": preview["version"]},
                                 format="json"))
     assert started["status"] == "running"
+    assert started["draw_rules"] == {"apart": [[player[1].pk, player[8].pk]], "fixed": [[player[2].pk, player[3].pk]],
+                                     "moved": True}
     bracket = ok(staff_api.get(f"{API}/flights/{main.pk}/bracket/"))
     assert as_seeds(bracket["rounds"][0]["slots"], player) == [(1, 7), (5, 4), (2, 3), (8, 6)]
     stored = dict(Entry.objects.filter(flight=main).values_list("player_id", "seed"))
