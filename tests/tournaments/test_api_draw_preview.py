@@ -158,10 +158,11 @@ def test_bad_seeds_and_rules_answer_400_by_field_and_change_nothing(staff_api, c
     assert (Flight.objects.get(pk=main.pk).status, Pairing.objects.count()) == ("draft", 0)
 
 
-def test_a_swiss_first_round_keeps_a_pair_apart(staff, staff_api, make_player):
+@pytest.mark.parametrize("format_, options", [("swiss", {}), ("swiss_knockout", {"qualifiers": 2})])
+def test_a_swiss_first_round_keeps_a_pair_apart(staff, staff_api, make_player, format_, options):
     event = services.tournament_create(name="Swiss Night", start_date=datetime.date(2026, 6, 6), by=staff)
-    swiss = services.flight_create(tournament=event, name="Swiss", format="swiss", lengths=[5], swiss_rounds=3,
-                                   by=staff)
+    swiss = services.flight_create(tournament=event, name="Swiss", format=format_, lengths=[5], swiss_rounds=3,
+                                   by=staff, **options)
     player = {}
     for seed in range(1, 6):
         player[seed] = make_player(f"Swiss {seed}")
@@ -177,6 +178,23 @@ def test_a_swiss_first_round_keeps_a_pair_apart(staff, staff_api, make_player):
     assert [(p.slot, seed[p.player_a_id], p.player_b_id and seed[p.player_b_id], p.status)
             for p in Pairing.objects.filter(flight=swiss).order_by("slot")] == [
         ("R1-1", 1, 4, "pending"), ("R1-2", 2, 3, "pending"), ("R1-3", 5, None, "bye")]
+
+
+def test_a_double_elimination_is_drawn_with_its_fixed_pairing_as_previewed(staff, staff_api, make_player):
+    event = services.tournament_create(name="Double Night", start_date=datetime.date(2026, 6, 6), by=staff)
+    double = services.flight_create(tournament=event, name="Double", format="double_elimination", lengths=[5],
+                                    by=staff)
+    player = {}
+    for seed in range(1, 7):
+        player[seed] = make_player(f"Double {seed}")
+        services.entry_check_in(entry=services.entry_add(flight=double, player=player[seed], seed=seed, by=staff),
+                                by=staff)
+    ask = {"fixed": [[player[1].pk, player[6].pk]]}
+    preview = ok(staff_api.post(f"{API}/flights/{double.pk}/draw-preview/", ask, format="json"))
+    assert as_seeds(preview["round"], player) == [(1, 6), (4, 5), (2, None), (3, None)]
+    ok(staff_api.post(f"{API}/flights/{double.pk}/start/", ask, format="json"))
+    bracket = ok(staff_api.get(f"{API}/flights/{double.pk}/bracket/"))
+    assert as_seeds(bracket["rounds"][0]["slots"], player) == [(1, 6), (4, 5), (2, None), (3, None)]
 
 
 def test_a_round_robin_previews_its_first_round_and_takes_moved_seeds_but_no_pair_rules(staff, staff_api,
