@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from config.errors import ConflictError
 from config.exports import SafeCsvWriter
 
 from . import draws, services

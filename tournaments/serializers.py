@@ -96,8 +96,8 @@ class FlightSerializer(serializers.ModelSerializer):
     class Meta:
         model = Flight
         fields = ["id", "tournament", "name", "kind", "format", "position", "lengths", "feeders", "seeding",
-                  "random_seed", "first_round", "draw_rules", "swiss_rounds", "out_after_losses", "tie_breaks", "qualifiers",
-                  "auto_pair", "scoring", "status", "champion", "version"]
+                  "random_seed", "first_round", "draw_rules", "swiss_rounds", "out_after_losses", "tie_breaks",
+                  "qualifiers", "auto_pair", "scoring", "status", "champion", "version"]
 
 
 class FlightCreateSerializer(serializers.Serializer):

@@ -170,4 +170,24 @@ def test_the_desk_and_the_draw_show_ratings_in_the_sites_default_system_as_the_r
     cell = f'<td class="num">{round(crawford[rated[0].pk])}</td>'
     assert cell in td_client.get(f"/desk/{tournament.slug}/").content.decode()
     html = td_client.get(f"/desk/{tournament.slug}/flights/{main.pk}/draw/").content.decode()
-    assert f'<span class="seed-rating" title="Variance-adjusted (Glicko-2)">{round(crawford[rated[0].pk])}</span>' in html
+    label = "Variance-adjusted (Glicko-2)"
+    assert f'<span class="seed-rating" title="{label}">{round(crawford[rated[0].pk])}</span>' in html
+
+
+def test_a_withdrawal_after_the_page_was_drawn_restarts_from_the_seeding_and_says_who(td_client, td, cast):
+    tournament, main, players = cast
+    url = f"/desk/{tournament.slug}/flights/{main.pk}/draw/"
+    html = td_client.get(url).content.decode()
+    html = td_client.post(url, {**state(html), "action": "apart", "pair_a": players[0].pk,
+                                "pair_b": players[7].pk}).content.decode()
+    events.entry_withdraw(entry=main.entries.get(player=players[7]), by=td)
+    moved = td_client.post(url, {**state(html), "move": f"{players[3].pk}:down"})
+    html = moved.content.decode()
+    assert moved.status_code == 409
+    assert (f"The players of Main changed since this draw was shown ({players[7].name} no longer checked in): "
+            f"look at the draw again before you confirm it. The pairs kept apart or made to meet are cleared: Main: "
+            f"{players[7].name} is not in the draw (only checked-in players are).</p>") in html
+    n = [p.name for p in players]
+    assert round_one(html) == [("R1-1", n[0], None), ("R1-2", n[3], n[4]), ("R1-3", n[1], n[6]),
+                               ("R1-4", n[2], n[5])]
+    assert "kept apart</span>" not in html and Pairing.objects.count() == 0

@@ -71,7 +71,8 @@ def check_rules(rules: DrawRules, seed_of: Mapping[CompetitorId, int], *, flight
         for a, b in pairs:
             for player in (a, b):
                 if player not in seed_of:
-                    raise DrawRuleError(field, f"{flight}: {label(player)} is not in the draw (not checked in?).")
+                    raise DrawRuleError(field, f"{flight}: {label(player)} is not in the draw "
+                                               "(only checked-in players are).")
             if a == b:
                 raise DrawRuleError(field, f"{flight}: a pair {kind} needs two different players, "
                                            f"not {label(a)} twice.")
@@ -85,7 +86,8 @@ def check_rules(rules: DrawRules, seed_of: Mapping[CompetitorId, int], *, flight
     for a, b in rules.apart:
         if partner.get(a) == b:
             raise DrawRuleError(
-                "apart", f"{flight}: {label(a)} and {label(b)} are both fixed to meet and kept apart; keep one of the two.")
+                "apart",
+                f"{flight}: {label(a)} and {label(b)} are both fixed to meet and kept apart; keep one of the two.")
 
 
 def apply_rules(

@@ -60,6 +60,8 @@ def desk_draw(request, slug: str, pk: int):
     seeds = [_int(v, "player") for v in post.getlist("seeds")] or None
     apart, fixed = _pairs(post.getlist("apart")), _pairs(post.getlist("fixed"))
     random_seed = int(post["random_seed"]) if post.get("random_seed", "").lstrip("-").isdigit() else None
+    if random_seed is not None and not -(2**63) <= random_seed < 2**63:
+        raise BadRequest("Not a valid draw number.")
     version = _int(post.get("version"), "version") if post.get("version") else None
     action = post.get("action", "")
     focus, alert, rule_error, status = "", "", "", 200
@@ -91,7 +93,7 @@ def desk_draw(request, slug: str, pk: int):
             try:
                 selectors.draw_preview(flight=flight, by=request.user, seeds=seeds, random_seed=random_seed,
                                        apart=wanted[0], fixed=wanted[1])
-            except ValidationError as error:
+            except (ValidationError, ConflictError) as error:
                 rule_error = error_text(error)
             else:
                 apart, fixed = wanted
@@ -121,19 +123,22 @@ def desk_draw(request, slug: str, pk: int):
         seeds = None
         focus = "seed-list"
 
-    try:
-        preview = selectors.draw_preview(flight=flight, by=request.user, seeds=seeds, random_seed=random_seed,
-                                         apart=apart, fixed=fixed)
-    except ConflictError as error:
-        # A seed list overtaken by a check-in or a withdrawal: start again from the seeding method.
-        alert = alert or error_text(error)
-        status = 409
-        preview = selectors.draw_preview(flight=flight, by=request.user, random_seed=random_seed,
-                                         apart=apart, fixed=fixed)
-    except ValidationError as error:
-        alert = alert or error_text(error)
-        status = 400
-        preview = None
+    # A seed list overtaken by a check-in or a withdrawal starts again from the seeding method; rules
+    # that name a player no longer checked in are dropped; either way the TD is told why.
+    preview = None
+    attempts = ((seeds, apart, fixed), (None, apart, fixed), (None, [], []))
+    for number, (tried_seeds, tried_apart, tried_fixed) in enumerate(attempts):
+        try:
+            preview = selectors.draw_preview(flight=flight, by=request.user, seeds=tried_seeds,
+                                             random_seed=random_seed, apart=tried_apart, fixed=tried_fixed)
+        except (ConflictError, ValidationError) as error:
+            status = 409 if isinstance(error, ConflictError) else max(status, 400)
+            said = error_text(error)
+            if number == 1 and (apart or fixed):
+                said = f"The pairs kept apart or made to meet are cleared: {said}"
+            alert = f"{alert} {said}".strip() if said not in alert else alert
+            continue
+        break
     if version is not None and preview is not None and preview["version"] != version and not alert:
         preview["version"] = version  # a later change of the settings is caught at the confirmation
     focus = focus or ("draw-alert" if alert else "")
