@@ -450,4 +450,5 @@ def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_s
         "apart": [list(pair) for pair in plan.rules.apart],
         "fixed": [list(pair) for pair in plan.rules.fixed],
         "feeds": feeds,
+        "absent": [{"id": e.player_id, "name": e.player.name} for e in entries if e.status == EntryStatus.REGISTERED],
     }

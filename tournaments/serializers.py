@@ -216,6 +216,7 @@ class DrawPreviewSerializer(serializers.Serializer):
     apart = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     fixed = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     feeds = DrawFeedSerializer(many=True, help_text="The flights the losers of this one enter.")
+    absent = serializers.ListField(child=serializers.DictField(), help_text="Entered but not checked in: not drawn.")
 
 
 class RoundStartSerializer(serializers.Serializer):

@@ -116,8 +116,9 @@ def test_a_second_td_confirming_a_draw_already_made_gets_409_and_nothing_more_is
 
 def test_a_seed_list_overtaken_by_a_check_in_is_a_409_that_names_the_player(staff, staff_api, cup, make_player):
     main, player = cup
-    shown = ok(staff_api.post(f"{API}/flights/{main.pk}/draw-preview/", {}, format="json"))
     late = services.entry_add(flight=main, player=make_player("Late Comer"), by=staff)
+    shown = ok(staff_api.post(f"{API}/flights/{main.pk}/draw-preview/", {}, format="json"))
+    assert shown["absent"] == [{"id": late.player_id, "name": "Late Comer"}]
     services.entry_check_in(entry=late, by=staff)
     refused = staff_api.post(f"{API}/flights/{main.pk}/start/", {
         "seeds": [s["id"] for s in shown["seeds"]], "version": shown["version"]}, format="json")
