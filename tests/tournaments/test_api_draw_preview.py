@@ -156,6 +156,11 @@ def test_bad_seeds_and_rules_answer_400_by_field_and_change_nothing(staff_api, c
         for path in ("draw-preview", "start"):
             response = staff_api.post(f"{API}/flights/{main.pk}/{path}/", body, format="json")
             assert (path, response.status_code, response.json()) == (path, 400, errors)
+    both = staff_api.post(f"{API}/flights/{main.pk}/start/", {
+        "first_round": [[ids[0], ids[7]], [ids[3], ids[4]], [ids[1], ids[6]], [ids[2], ids[5]]],
+        "apart": [[ids[0], ids[7]]]}, format="json")
+    assert (both.status_code, both.json()) == (400, {"first_round": [
+        "Give either a hand-made draw or seeds and pairs kept apart or fixed, not both."]})
     assert (Flight.objects.get(pk=main.pk).status, Pairing.objects.count()) == ("draft", 0)
 
 
