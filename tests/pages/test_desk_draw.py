@@ -160,7 +160,8 @@ def test_the_draw_page_reads_as_many_queries_for_32_players_as_for_8(td_client, 
     assert counts[0] == counts[1]
 
 
-def test_the_desk_and_the_draw_show_ratings_in_the_sites_default_system_as_the_rating_list_does(td_client, td):
+def test_the_desk_and_the_draw_show_ratings_in_the_sites_default_system_as_the_rating_list_does(td_client, td,
+                                                                                               settings):
     rated = make_players(4, "Rated")
     build_knockout(td, rated, name="Rated Open", results_rounds=2)
     publish_ratings()
@@ -172,6 +173,11 @@ def test_the_desk_and_the_draw_show_ratings_in_the_sites_default_system_as_the_r
     html = td_client.get(f"/desk/{tournament.slug}/flights/{main.pk}/draw/").content.decode()
     label = "Variance-adjusted (Glicko-2)"
     assert f'<span class="seed-rating" title="{label}">{round(crawford[rated[0].pk])}</span>' in html
+    # A site whose default is FIBS shows FIBS on both, as its rating list does.
+    settings.RATINGS_DEFAULT_SYSTEM = "fibs"
+    desk = td_client.get(f"/desk/{tournament.slug}/").content.decode()
+    assert f'<td class="num">{round(fibs[rated[0].pk])}</td>' in desk
+    assert "<title>Ratings: FIBS Elo · Crawford</title>" in td_client.get("/ratings/").content.decode()
 
 
 def test_a_withdrawal_after_the_page_was_drawn_restarts_from_the_seeding_and_says_who(td_client, td, cast):
