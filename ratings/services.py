@@ -103,6 +103,13 @@ def system_labels() -> dict[str, str]:
     return {name: labels[name] for name in enabled_systems()}
 
 
+def default_system() -> str:
+    """The system the site shows where one rating stands for a player (the rating list, the TD's
+    desk, seeding by rating): `RATINGS_DEFAULT_SYSTEM` when it is enabled, else crawford."""
+    wanted = getattr(settings, "RATINGS_DEFAULT_SYSTEM", SystemChoice.CRAWFORD.value)
+    return wanted if wanted in enabled_systems() else SystemChoice.CRAWFORD.value
+
+
 def system_names(system: str | None = None) -> list[str]:
     """The systems a request is about: the one named, or all enabled. Raises `ValidationError`
     on a name no system goes by, or one this site does not compute."""

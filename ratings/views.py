@@ -49,7 +49,7 @@ GROUPS = {"": "Everybody", "0": "Established", "1": "Provisional"}
 
 
 def _system(value: str | None) -> str:
-    return value if value in services.system_labels() else SystemChoice.CRAWFORD.value
+    return value if value in services.system_labels() else services.default_system()
 
 
 class RatingFilterForm(forms.Form):

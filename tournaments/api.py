@@ -17,6 +17,8 @@ from .permissions import ReadOnlyOrSignedIn, require_td
 from .serializers import (
     BracketSerializer,
     CorrectionPreviewSerializer,
+    DrawInputSerializer,
+    DrawPreviewSerializer,
     DisputeSerializer,
     EntryCreateSerializer,
     EntrySerializer,
@@ -156,8 +158,18 @@ class FlightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         """Seed and draw the first round (or check the TD's own draw); the random seed is kept."""
         data = _valid(FlightStartSerializer, request.data)
         flight = services.flight_start(flight=self.get_object(), by=request.user, first_round=data["first_round"],
-                                       random_seed=data["random_seed"], expected_version=data["version"])
+                                       random_seed=data["random_seed"], seeds=data["seeds"], apart=data["apart"],
+                                       fixed=data["fixed"], expected_version=data["version"])
         return self._detail(flight)
+
+    @extend_schema(request=DrawInputSerializer, responses={200: DrawPreviewSerializer})
+    @action(detail=True, methods=["post"], url_path="draw-preview", filter_backends=[])
+    def draw_preview(self, request, pk=None):
+        """What `start` will draw with the same body, without drawing it (nothing changes): the seeds,
+        round 1 with its byes, and the flights fed by its losers. Start with the `seeds`, `apart`,
+        `fixed`, `random_seed` and `version` sent or shown here to get exactly this draw."""
+        data = _valid(DrawInputSerializer, request.data)
+        return Response(selectors.draw_preview(flight=self.get_object(), by=request.user, **data))
 
     @extend_schema(request=RoundStartSerializer, responses={200: RoundSerializer})
     @action(detail=True, methods=["post"], url_path="start-round")

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 
 from analysis.models import PlayerAnalysis, current_analysis
+from config.errors import ConflictError
 
 from . import formats as fm
 from .formats._tree import NOBODY, UNKNOWN, Tree
+from .formats.draw_rules import DrawRuleError, DrawRules, apply_rules
 from .formats._tree import MatchStatus as TreeStatus
 from .formats.elimination import ProgressiveBracket
 from .models import (
@@ -364,3 +366,119 @@ def unit_views(flights, entries, pairings, withdrawn, results=None):
         return build_unit(flights, entries, pairings, results, withdrawn)
     except fm.BracketUserError as error:
         raise ValidationError({"non_field_errors": [str(error)]}) from None
+
+
+# -- the first draw, before it is made ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawPlan:
+    """What starting a flight will draw: the seeds and round 1, worked out from the same inputs by
+    the preview and by the start, so the TD confirms exactly what he saw."""
+
+    seeded: tuple[fm.Competitor, ...]
+    """The players in seed order (seed 1 first), with the ratings shown beside them."""
+    tables: tuple[tuple[int, int | None], ...]
+    """Round 1: (a, b) per match, b None for a bye; a knockout's in bracket order."""
+    first_round: list | None
+    """The draw to store and check as the TD's own; None when the format pairs round 1 itself."""
+    random_seed: int | None
+    moved: bool
+    """The TD moved seeds: they are not the order the seeding method gave."""
+    rules: DrawRules
+
+
+def already_started(flight: Flight) -> ConflictError:
+    """What a TD is told who confirms (or looks at) a first draw that someone else has made."""
+    return ConflictError(f"{flight.name} has already been started by another TD: its draw is made. "
+                         "Nothing of yours was drawn; reload the desk to see it.")
+
+
+def _check_seeds(flight: Flight, seeds: list[int], entries: list[Entry], label) -> None:
+    """A seed list names each checked-in player once. A player who is not entered is bad input
+    (400); a list that is out of date (a check-in or withdrawal since it was shown) is a conflict
+    (409)."""
+    doubled = sorted({pid for pid in seeds if seeds.count(pid) > 1})
+    if doubled:
+        raise ValidationError({"seeds": [f"{', '.join(label(p) for p in doubled)} listed twice: give each "
+                                         "player one seed."]})
+    status = {e.player_id: e.status for e in entries}
+    strangers = [pid for pid in seeds if pid not in status]
+    if strangers:
+        raise ValidationError({"seeds": [f"Player {', '.join(map(str, strangers))} is not entered in {flight.name}."]})
+    present = {pid for pid, st in status.items() if st == EntryStatus.CHECKED_IN}
+    gone = [pid for pid in seeds if pid not in present]
+    new = [pid for pid in present if pid not in set(seeds)]
+    if gone or new:
+        said = []
+        if new:
+            said.append(f"{', '.join(label(p) for p in sorted(new, key=label))} checked in")
+        if gone:
+            said.append(f"{', '.join(label(p) for p in gone)} no longer checked in")
+        raise ConflictError(f"The players of {flight.name} changed since this draw was shown ({'; '.join(said)}): "
+                            "look at the draw again before you confirm it.")
+
+
+def plan_draw(
+    flight: Flight,
+    entries: list[Entry],
+    ratings: dict[int, float],
+    *,
+    seeds: list[int] | None = None,
+    random_seed: int | None = None,
+    rules: DrawRules = DrawRules(),
+    label=str,
+) -> DrawPlan:
+    """Seed `flight`'s checked-in players and draw round 1, without writing anything.
+
+    `seeds` is the TD's own seed order (player ids, seed 1 first), overriding the seeding method;
+    `rules` keeps pairs apart or fixes pairings in round 1 (`formats.draw_rules`). A random flight
+    needs `random_seed`. The same inputs always give the same plan. Raises `ValidationError` (bad
+    input, with the field) or `ConflictError` (a seed list that no longer matches the players).
+    """
+    present = sorted((e for e in entries if e.status == EntryStatus.CHECKED_IN),
+                     key=lambda e: (e.seed is None, e.seed or 0, e.pk))
+    if len(present) < 2:
+        raise ValidationError({"non_field_errors": [
+            f"{flight.name} needs at least two checked-in players to start ({len(present)} checked in)."]})
+    method = fm.SeedingMethod(flight.seeding)
+    given = [fm.Competitor(e.player_id, n, ratings.get(e.player_id)) for n, e in enumerate(present, start=1)]
+    try:
+        by_method = fm.seed_competitors(given, method, random_seed=random_seed)
+    except fm.BracketUserError as error:
+        if seeds is None:
+            raise ValidationError({"seeding": [str(error)]}) from None
+        by_method = tuple(given)
+    if seeds is None:
+        seeded = by_method
+    else:
+        _check_seeds(flight, list(seeds), entries, label)
+        seeded = tuple(fm.Competitor(pid, n, ratings.get(pid)) for n, pid in enumerate(seeds, start=1))
+    moved = [c.id for c in seeded] != [c.id for c in by_method]
+    seed_of = {c.id: c.seed for c in seeded}
+    try:
+        if flight.format in (FlightFormat.SINGLE_ELIMINATION, FlightFormat.DOUBLE_ELIMINATION):
+            tables = apply_rules(fm.seeded_first_round(seeded), seed_of, rules, flight=flight.name, label=label)
+            first_round = [list(t) for t in tables]
+        elif flight.format == FlightFormat.ROUND_ROBIN:
+            if rules:
+                raise DrawRuleError("apart" if rules.apart else "fixed", (
+                    f"{flight.name} is a round robin: everyone meets everyone, in the order of the Berger tables, "
+                    "so no pair can be kept apart or fixed. Move seeds to change who meets whom in round 1."))
+            engine = fm.RoundRobin(seeded, lengths=flight.lengths, name=flight.name)
+            tables = [(p.a, p.b) for p in engine.rounds[0]]
+            first_round = None
+        else:
+            settings = fm.SwissSettings(rounds=flight.swiss_rounds, out_after_losses=flight.out_after_losses)
+            paired = fm.Swiss(seeded, settings, name=flight.name).pair_next_round()
+            tables = [(p.a, p.b) for p in paired]
+            first_round = None
+            if rules:
+                tables = apply_rules(tables, seed_of, rules, flight=flight.name, label=label)
+                tables = [t for t in tables if t[1] is not None] + [t for t in tables if t[1] is None]
+                first_round = [list(t) for t in tables]
+    except DrawRuleError as error:
+        raise ValidationError({error.field: [str(error)]}) from None
+    except fm.BracketUserError as error:
+        raise ValidationError({"non_field_errors": [str(error)]}) from None
+    return DrawPlan(seeded, tuple(tuple(t) for t in tables), first_round, random_seed, moved, rules)

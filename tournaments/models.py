@@ -127,6 +127,9 @@ class Flight(models.Model):
     seeding = models.CharField(max_length=8, choices=SeedingChoice.choices, default=SeedingChoice.MANUAL)
     random_seed = models.BigIntegerField(null=True, blank=True, help_text="The number the random draw used.")
     first_round = models.JSONField(null=True, blank=True, help_text="The draw: [[player, player or null], ...].")
+    draw_rules = models.JSONField(default=dict, blank=True, help_text="What the TD asked of round 1 when he drew it: "
+                                  '{"apart": [[player, player], ...], "fixed": [[player, player], ...], "moved": '
+                                  "true when he moved seeds}.")
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     out_after_losses = models.PositiveSmallIntegerField(null=True, blank=True)
     tie_breaks = models.JSONField(default=list, blank=True)

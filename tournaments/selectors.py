@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import io
+import secrets
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from config.exports import SafeCsvWriter
 
 from . import draws, services
+from . import formats as fm
 from .models import (
     Entry,
     EntryStatus,
@@ -22,6 +25,7 @@ from .models import (
     Round,
     Tournament,
 )
+from .permissions import require_td
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -110,14 +114,16 @@ def desk_board(tournament: Tournament, *, decided_limit: int = 40) -> dict:
 
 
 def entry_ratings(player_ids: list[int]) -> dict[int, int]:
-    """The published FIBS rating of each entered player (for the entry list and seeding)."""
+    """The published rating of each entered player in the site's default system, the one the
+    rating list shows (for the entry list, the draw and seeding by rating)."""
     if not player_ids:
         return {}
     try:
         from ratings.selectors import rating_map
+        from ratings.services import default_system
     except ImportError:
         return {}
-    return {pid: round(value) for pid, value in rating_map(player_ids, system="fibs").items()}
+    return {pid: round(value) for pid, value in rating_map(player_ids, system=default_system()).items()}
 
 
 def projector_board(tournament: Tournament) -> dict:
@@ -386,3 +392,63 @@ def schedule_ics(tournament: Tournament, host: str = "crawford") -> str:
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
     return "\r\n".join(_fold(line) for line in lines) + "\r\n"
+
+
+def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_seed: int | None = None,
+                 apart=(), fixed=()) -> dict:
+    """What starting `flight` with these inputs will draw, without drawing it: the seed list with
+    ratings, round 1 (byes included) and the flights fed by its losers. `services.flight_start` with
+    the same inputs (and the `random_seed` and `version` given back here) makes exactly this draw.
+
+    A random flight without a `random_seed` gets a new one here (or keeps the one it has): the TD
+    confirms with the number he saw. Only a TD of the event may look (the seeds are not public yet).
+    """
+    require_td(by, flight.tournament)
+    if flight.status != "draft":
+        raise draws.already_started(flight)
+    if not flight.takes_entries:
+        raise ValidationError({"non_field_errors": [
+            f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})
+    entries = list(Entry.objects.filter(flight=flight).select_related("player")
+                   .only("flight_id", "player_id", "seed", "status", "player__name", "player__country",
+                         "player__club").order_by("id"))
+    method = fm.SeedingMethod(flight.seeding)
+    if method is fm.SeedingMethod.RANDOM and random_seed is None:
+        random_seed = flight.random_seed if flight.random_seed is not None else secrets.randbelow(2**31)
+    present = [e.player_id for e in entries if e.status == EntryStatus.CHECKED_IN]
+    ratings = entry_ratings(present)
+    players = {e.player_id: e.player for e in entries}
+    plan = draws.plan_draw(flight, entries, ratings, seeds=seeds, random_seed=random_seed,
+                           rules=fm.DrawRules.of(apart=apart or (), fixed=fixed or ()),
+                           label=lambda pid: players[pid].name if pid in players else f"player {pid}")
+    seed_of = {c.id: c.seed for c in plan.seeded}
+
+    def player(pid):
+        if pid is None:
+            return None
+        p = players[pid]
+        return {"id": pid, "name": p.name, "country": p.country, "club": p.club, "seed": seed_of[pid],
+                "rating": ratings.get(pid)}
+
+    siblings = list(Flight.objects.filter(tournament_id=flight.tournament_id).only("id", "name", "feeders"))
+    feeds = [
+        {"flight": f.name, "source_round": int(d["source_round"]), "entry_round": int(d["entry_round"])}
+        for f in siblings for d in f.feeders or () if d.get("source_id") == flight.pk
+    ]
+    length = flight.lengths[0] if flight.lengths else None
+    return {
+        "flight": flight.pk,
+        "name": flight.name,
+        "format": flight.format,
+        "version": flight.version,
+        "seeding": flight.seeding,
+        "random_seed": plan.random_seed,
+        "moved": plan.moved,
+        "seeds": [player(c.id) for c in plan.seeded],
+        "round": [{"slot": f"R1-{n}", "length": length, "player_a": player(a), "player_b": player(b), "bye": b is None}
+                  for n, (a, b) in enumerate(plan.tables, start=1)],
+        "apart": [list(pair) for pair in plan.rules.apart],
+        "fixed": [list(pair) for pair in plan.rules.fixed],
+        "feeds": feeds,
+        "absent": [{"id": e.player_id, "name": e.player.name} for e in entries if e.status == EntryStatus.REGISTERED],
+    }

@@ -96,8 +96,8 @@ class FlightSerializer(serializers.ModelSerializer):
     class Meta:
         model = Flight
         fields = ["id", "tournament", "name", "kind", "format", "position", "lengths", "feeders", "seeding",
-                  "random_seed", "first_round", "swiss_rounds", "out_after_losses", "tie_breaks", "qualifiers",
-                  "auto_pair", "scoring", "status", "champion", "version"]
+                  "random_seed", "first_round", "draw_rules", "swiss_rounds", "out_after_losses", "tie_breaks",
+                  "qualifiers", "auto_pair", "scoring", "status", "champion", "version"]
 
 
 class FlightCreateSerializer(serializers.Serializer):
@@ -148,15 +148,75 @@ class FlightUpdateSerializer(serializers.Serializer):
         return attrs
 
 
-class FlightStartSerializer(serializers.Serializer):
+def _pairs(help_text: str) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=INTEGER_MAX),
+                                    min_length=2, max_length=2),
+        required=False, default=list, max_length=PAIRS_MAX, help_text=help_text,
+    )
+
+
+class DrawInputSerializer(serializers.Serializer):
+    """What the TD asks of the draw: his own seed order, pairs kept apart or fixed in round 1."""
+
+    seeds = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=INTEGER_MAX), required=False, allow_null=True,
+        default=None, max_length=PAIRS_MAX * 2,
+        help_text="The TD's seed order: every checked-in player's id, seed 1 first (default: the flight's seeding).",
+    )
+    apart = _pairs("Pairs of player ids that must not meet in round 1.")
+    fixed = _pairs("Pairs of player ids that meet in round 1.")
+    random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
+                                           default=None, help_text="A random draw's number (the preview gives one).")
+
+
+class FlightStartSerializer(DrawInputSerializer):
     first_round = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
         required=False, allow_null=True, default=None, max_length=PAIRS_MAX,
-        help_text="A hand-made draw: [[player id, player id or null for a bye], ...].",
+        help_text="A hand-made draw instead: [[player id, player id or null for a bye], ...].",
     )
-    random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
-                                           default=None)
-    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The flight's version the preview showed: a later change is a 409.")
+
+
+class DrawPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    country = serializers.CharField()
+    club = serializers.CharField()
+    seed = serializers.IntegerField()
+    rating = serializers.IntegerField(allow_null=True, help_text="In the site's default rating system.")
+
+
+class DrawTableSerializer(serializers.Serializer):
+    slot = serializers.CharField()
+    length = serializers.IntegerField(allow_null=True)
+    player_a = DrawPlayerSerializer()
+    player_b = DrawPlayerSerializer(allow_null=True)
+    bye = serializers.BooleanField()
+
+
+class DrawFeedSerializer(serializers.Serializer):
+    flight = serializers.CharField()
+    source_round = serializers.IntegerField()
+    entry_round = serializers.IntegerField()
+
+
+class DrawPreviewSerializer(serializers.Serializer):
+    flight = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.CharField()
+    version = serializers.IntegerField(help_text="Send it back with the start: a change in between is a 409.")
+    seeding = serializers.CharField()
+    random_seed = serializers.IntegerField(allow_null=True, help_text="Send it back with the start.")
+    moved = serializers.BooleanField(help_text="The seeds are not in the order the seeding method gives.")
+    seeds = DrawPlayerSerializer(many=True)
+    round = DrawTableSerializer(many=True, help_text="Round 1 as it will be drawn; a knockout's in bracket order.")
+    apart = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    fixed = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    feeds = DrawFeedSerializer(many=True, help_text="The flights the losers of this one enter.")
+    absent = serializers.ListField(child=serializers.DictField(), help_text="Entered but not checked in: not drawn.")
 
 
 class RoundStartSerializer(serializers.Serializer):

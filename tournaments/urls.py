@@ -21,5 +21,6 @@ urlpatterns = [
     path("desk/<slug:slug>/pairings/<int:pk>/", views.desk_correct, name="desk-correct"),
     path("desk/<slug:slug>/pairings/<int:pk>/more/", views.desk_more, name="desk-more"),
     path("desk/<slug:slug>/flights/<int:pk>/entries/", views.desk_entries, name="desk-entries"),
+    path("desk/<slug:slug>/flights/<int:pk>/draw/", views.desk_draw, name="desk-draw"),
     path("desk/<slug:slug>/projector/", views.desk_projector, name="desk-projector"),
 ]

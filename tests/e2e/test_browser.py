@@ -46,7 +46,8 @@ def test_td_creates_an_event_and_enters_a_match_with_a_refused_crawford_double(p
         expect(page.locator(".desk-status")).to_contain_text(f"{player.name} entered in Main.")
     page.get_by_role("button", name="Check in all 4").click()
     page.get_by_role("button", name="Draw and start Main").click()
-    expect(page.locator(".desk-status")).to_contain_text("Main started")
+    page.get_by_role("button", name="Confirm and start Main").click()
+    expect(page.locator(".messages")).to_contain_text("Main started")
 
     page.get_by_role("button", name="Score sheet").first.click()
     page.wait_for_url(re.compile(r"/matches/\d+/enter/"))

@@ -56,6 +56,21 @@ def test_two_tds_starting_the_same_flight_get_one_200_and_one_409(swiss, staff):
     assert Round.objects.filter(flight=swiss).count() == 1
 
 
+def test_two_tds_confirming_different_previews_at_once_get_one_draw_and_one_409(swiss, staff):
+    racers = list(swiss.entries.order_by("seed").values_list("player_id", flat=True))
+    preview = f"/api/v1/flights/{swiss.pk}/draw-preview/"
+    client = APIClient()
+    client.force_authenticate(staff)
+    mine = client.post(preview, {"seeds": racers[::-1]}, format="json").json()
+    theirs = client.post(preview, {"apart": [racers[:2]]}, format="json").json()
+    path = f"/api/v1/flights/{swiss.pk}/start/"
+    assert at_once(staff, [(path, {"seeds": racers[::-1], "version": mine["version"]}),
+                           (path, {"apart": [racers[:2]], "version": theirs["version"]})]) == [200, 409]
+    drawn = sorted((p.player_a_id, p.player_b_id) for p in Pairing.objects.filter(flight=swiss))
+    assert drawn in (sorted((t["player_a"]["id"], t["player_b"]["id"]) for t in mine["round"]),
+                     sorted((t["player_a"]["id"], t["player_b"]["id"]) for t in theirs["round"]))
+
+
 def test_two_tds_starting_the_next_round_get_one_200_and_one_409(swiss, staff):
     services.flight_start(flight=swiss, by=staff)
     for pairing in Pairing.objects.filter(flight=swiss):

@@ -14,6 +14,7 @@ from .elimination import (
     seeded_first_round,
 )
 from .double_elimination import DoubleElimination
+from .draw_rules import DrawRuleError, DrawRules, apply_rules
 from .errors import BracketUserError
 from .round_robin import RoundRobin, berger_table
 from .seeding import SeedingMethod, bracket_order, seed_competitors
@@ -25,6 +26,8 @@ __all__ = [
     "BracketUserError",
     "Competitor",
     "DoubleElimination",
+    "DrawRuleError",
+    "DrawRules",
     "Feeder",
     "FlightKind",
     "FlightSpec",
@@ -43,6 +46,7 @@ __all__ = [
     "SwissKnockout",
     "SwissSettings",
     "TieBreak",
+    "apply_rules",
     "berger_table",
     "bracket_order",
     "knockout_field",

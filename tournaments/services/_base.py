@@ -50,10 +50,11 @@ def _results_changed(tournament_id: int) -> None:
 def _ratings(player_ids: list[int]) -> dict[int, float]:
     try:
         from ratings.selectors import rating_map
+        from ratings.services import default_system
     except ImportError:
         raise ValidationError({"seeding": ["Ratings are not available on this server: seed by hand (manual)"
                                            " or draw at random."]}) from None
-    return rating_map(player_ids, system="fibs")
+    return rating_map(player_ids, system=default_system())
 
 
 def _lock_pairing(pairing: Pairing, expected_version: int | None) -> Pairing:

@@ -46,49 +46,59 @@ def flight_start(
     by,
     first_round=None,
     random_seed: int | None = None,
+    seeds: list[int] | None = None,
+    apart=(),
+    fixed=(),
     expected_version: int | None = None,
 ) -> Flight:
     """Seed the checked-in players and draw the first round (or check the TD's own draw).
 
-    `first_round` is a hand-made draw: for a knockout `[[a, b or None], ...]` in bracket order,
-    for a Swiss `[[a, b or None], ...]` tables of round 1 (player ids). A random draw keeps the
-    number it was drawn with, so anyone can draw it again.
+    The draw is the one `selectors.draw_preview` shows for the same inputs: `seeds` is the TD's own
+    seed order (player ids, seed 1 first) in place of the seeding method's, `apart` and `fixed` are
+    pairs of player ids kept apart or fixed to meet in round 1 (`formats.draw_rules`).
+    `first_round` is a hand-made draw instead: for a knockout `[[a, b or None], ...]` in bracket
+    order, for a Swiss `[[a, b or None], ...]` tables of round 1 (player ids). A random draw keeps
+    the number it was drawn with, and the flight keeps the rules it was drawn with, so anyone can
+    draw it again.
     """
     require_td(by, flight.tournament)
+    if first_round and (seeds is not None or apart or fixed):
+        raise ValidationError({"first_round": [
+            "Give either a hand-made draw or seeds and pairs kept apart or fixed, not both."]})
     with transaction.atomic():
-        tournament, flight = _lock_flight(flight, expected_version)
+        tournament, flight = _lock_flight(flight, None)
         if flight.status != FlightStatus.DRAFT:
-            raise ConflictError(f"{flight.name} has already been started.")
+            raise draws.already_started(flight)
+        if expected_version is not None and flight.version != expected_version:
+            raise ConflictError(f"The settings of {flight.name} were changed by someone else since this draw was "
+                                "shown: look at the draw again before you confirm it.")
         if not flight.takes_entries:
             raise ValidationError({"non_field_errors": [
                 f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})
-        entries = list(Entry.objects.select_for_update().filter(flight=flight).order_by("id"))
-        present = [e for e in entries if e.status == EntryStatus.CHECKED_IN]
-        if len(present) < 2:
-            raise ValidationError({"non_field_errors": [
-                f"{flight.name} needs at least two checked-in players to start ({len(present)} checked in)."]})
+        entries = list(Entry.objects.select_for_update().filter(flight=flight).select_related("player").order_by("id"))
         method = fm.SeedingMethod(flight.seeding)
-        ratings = _ratings([e.player_id for e in present]) if method is fm.SeedingMethod.RATING else {}
         if method is fm.SeedingMethod.RANDOM:
             random_seed = random_seed if random_seed is not None else flight.random_seed
             if random_seed is None:
                 random_seed = secrets.randbelow(2**31)
-        ordered = sorted(present, key=lambda e: (e.seed is None, e.seed or 0, e.pk))
-        given = [fm.Competitor(e.player_id, n, ratings.get(e.player_id)) for n, e in enumerate(ordered, start=1)]
-        try:
-            seeded = fm.seed_competitors(given, method, random_seed=random_seed)
-        except fm.BracketUserError as error:
-            raise _bracket_error(error, "seeding") from None
-        seeds = {c.id: c.seed for c in seeded}
+        present = [e.player_id for e in entries if e.status == EntryStatus.CHECKED_IN]
+        ratings = _ratings(present) if method is fm.SeedingMethod.RATING else {}
+        names = {e.player_id: e.player.name for e in entries}
+        rules = fm.DrawRules.of(apart=apart or (), fixed=fixed or ())
+        plan = draws.plan_draw(flight, entries, ratings, seeds=seeds, random_seed=random_seed, rules=rules,
+                               label=lambda pid: names.get(pid, f"player {pid}"))
+        chosen = first_round or plan.first_round
+        seeds_of = {c.id: c.seed for c in plan.seeded}
         Entry.objects.filter(flight=flight).update(seed=None)
         for entry in entries:
-            entry.seed = seeds.get(entry.player_id)
+            entry.seed = seeds_of.get(entry.player_id)
             entry._history_user = by
             entry.save(update_fields=["seed"])
         flight.random_seed = random_seed
+        flight.draw_rules = {**rules.as_lists(), "moved": plan.moved} if (rules or plan.moved) else {}
         flight.status = FlightStatus.RUNNING
         try:
-            _draw_first_round(flight, seeded, first_round)
+            _draw_first_round(flight, plan.seeded, chosen)
         except fm.BracketUserError as error:
             raise _bracket_error(error, "first_round") from None
         flight.version += 1
@@ -98,10 +108,10 @@ def flight_start(
             tournament.status = TournamentStatus.RUNNING
             tournament.save(update_fields=["status"])
         swiss_like = flight.format in (FlightFormat.SWISS, FlightFormat.SWISS_KNOCKOUT)
-        if swiss_like and (first_round or not flight.auto_pair):
+        if swiss_like and (chosen or not flight.auto_pair):
             entries_, stored, withdrawn = draws.load([flight])
             view = draws.unit_views([flight], entries_, stored, withdrawn)[flight.pk]
-            _store_swiss_round(flight, draws.swiss_engine(view), first_round, {}, by=by)
+            _store_swiss_round(flight, draws.swiss_engine(view), chosen, {}, by=by)
         _advance(tournament, flight, by=by)
         # The first round is played at once, whoever starts the later ones.
         Round.objects.filter(flight__in=draws.unit_of(flight), status=RoundStatus.PENDING).update(

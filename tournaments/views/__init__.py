@@ -19,6 +19,7 @@ from .desk import (
     desk_projector,
     desk_slips,
 )
+from .draw import desk_draw
 from .player import my_matches
 from .public import (
     event_detail,
@@ -36,6 +37,7 @@ __all__ = [
     "claims",
     "desk",
     "desk_correct",
+    "desk_draw",
     "desk_entries",
     "desk_event",
     "desk_more",
