@@ -21,6 +21,7 @@ from django.utils import timezone
 from config.errors import ConflictError
 
 from .engine.errors import ScoringError
+from .engine.final_score import check_final_score
 from .engine.scoring import (
     OUTCOME_FIELDS,
     CrawfordState,
@@ -29,7 +30,6 @@ from .engine.scoring import (
     MatchRules,
     MatchScore,
     SessionRules,
-    check_final_score,
 )
 from .models import Game, Match, MatchStatus, Player, VariationChoice
 from .signals import match_result_changed, match_will_change
@@ -546,7 +546,7 @@ def match_final_score_record(
             raise ValidationError({"score_a": ["The match was forfeited: it has no final score."]})
         if match.games.exists():
             raise ValidationError({"score_a": ["This match is recorded game by game: correct its games instead."]})
-        winner = check_final_score(match.length, (score_a, score_b))
+        winner = check_final_score(match.length, (score_a, score_b), cube_cap=match.cube_cap)
         match.score_a, match.score_b = score_a, score_b
         match.crawford_game = None
         match.post_crawford = False
@@ -556,6 +556,25 @@ def match_final_score_record(
         match.version += 1
         match._history_user = by
         match._change_reason = reason or "final score recorded"
+        match.save()
+        match_result_changed.send(sender=Match, match=match)
+        return match
+
+
+def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
+    """Take back a final score recorded by mistake: the match is open again at 0–0 (the score
+    stays in its history) and leaves the rated history."""
+    with transaction.atomic():
+        match = _lock(match, expected_version)
+        if match.status != MatchStatus.FINISHED or match.games.exists():
+            raise ValidationError({"score_a": ["This match has no final score of its own to undo."]})
+        match.score_a = match.score_b = 0
+        match.status = MatchStatus.IN_PROGRESS
+        match.winner = None
+        match.finished_at = None
+        match.version += 1
+        match._history_user = by
+        match._change_reason = reason or "final score undone"
         match.save()
         match_result_changed.send(sender=Match, match=match)
         return match
@@ -581,6 +600,24 @@ def match_forfeit(
         match.finished_at = timezone.now()
         score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
         return _publish(match, score, by=by, reason=reason or "forfeit")
+
+
+def match_forfeit_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
+    """Take back a forfeit given by mistake: the match goes on from its games, as they were.
+
+    The forfeit stays in the match's history; the score, the Crawford game and the status are
+    worked out again from the games (a match whose games had already finished it is finished).
+    """
+    with transaction.atomic():
+        match = _lock(match, expected_version)
+        if match.status != MatchStatus.FORFEITED:
+            raise ValidationError({"non_field_errors": ["The match was not forfeited: there is no forfeit to undo."]})
+        match.status = MatchStatus.IN_PROGRESS
+        match.forfeited_by = None
+        match.winner = None
+        match.finished_at = None
+        score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
+        return _publish(match, score, by=by, reason=reason or "forfeit undone")
 
 
 _UNCHANGED = object()

@@ -46,6 +46,8 @@ from django.db.models import F, FilteredRelation, Q
 from django.utils import timezone
 
 from config.errors import ConflictError
+from games.engine.errors import ScoringError
+from games.engine.final_score import check_final_score
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
 from games.services import AmbiguousNamesError, players_get_or_create_by_names
@@ -1298,6 +1300,10 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
         return f"the winner's score {max(score_a, score_b)} is below the length {length}", None
     if min(score_a, score_b) >= length:
         return f"the loser's score {min(score_a, score_b)} reaches the length {length}", None
+    try:
+        check_final_score(length, (score_a, score_b))
+    except ScoringError as error:
+        return error.message, None
     return None, (played_on, name_a, name_b, length, score_a, score_b)
 
 
