@@ -190,6 +190,11 @@ class ForfeitSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+class UndoSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
 class MatchFileUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="A .mat / .txt match file as GNU Backgammon, eXtreme Gammon or BGBlitz write.")
 
