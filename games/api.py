@@ -70,11 +70,13 @@ class PlayerViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
-        serializer.instance = services.player_create(by=self.request.user, **data)
+        create = data.pop("create", False)
+        serializer.instance = services.player_create(by=self.request.user, ask_near=not create, **data)
 
     def perform_update(self, serializer):
         data = dict(serializer.validated_data)
         data.pop("confirm_duplicate", None)
+        data.pop("create", None)
         serializer.instance = services.player_update(player=serializer.instance, by=self.request.user, **data)
 
     def perform_destroy(self, instance):

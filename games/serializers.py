@@ -15,10 +15,15 @@ class PlayerSerializer(serializers.ModelSerializer):
         write_only=True, required=False, default=False,
         help_text="Add this player even though one of the same name and club exists.",
     )
+    create = serializers.BooleanField(
+        write_only=True, required=False, default=False,
+        help_text="Add a new player even though the name is near other players' (without it, such a name is"
+                  " refused with the candidates, to use one of them instead).",
+    )
 
     class Meta:
         model = Player
-        fields = ["id", "name", "country", "club", "federation_id", "confirm_duplicate"]
+        fields = ["id", "name", "country", "club", "federation_id", "confirm_duplicate", "create"]
         extra_kwargs = {"federation_id": {"validators": []}}
 
 

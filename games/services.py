@@ -22,6 +22,7 @@ from config.errors import ConflictError
 
 from .engine.errors import ScoringError
 from .engine.final_score import check_final_score
+from .names import same_name, surname_first
 from .engine.scoring import (
     OUTCOME_FIELDS,
     CrawfordState,
@@ -54,15 +55,28 @@ def player_create(
     club: str = "",
     federation_id: str | None = None,
     confirm_duplicate: bool = False,
+    ask_near: bool = False,
     by=None,
 ) -> Player:
-    """Add a player. A second player of the same name and club needs `confirm_duplicate`."""
+    """Add a player. A second player of the same name and club needs `confirm_duplicate`.
+
+    With `ask_near`, a name that is not another player's but near one (an accent, a near
+    spelling, "Surname, Given", a lone given name) is refused with the candidates
+    (`NearNamesError`): the caller uses one of them, or asks again without `ask_near`.
+    """
     name = _clean_name(name)
     club = " ".join((club or "").split())
     country = (country or "").strip().upper()
     if country and (len(country) != 2 or not country.isalpha()):
         raise ValidationError({"country": ["Give the country as its two-letter code, for example DK or US."]})
     federation_id = (federation_id or "").strip() or None
+    if ask_near:
+        from .selectors import player_matcher
+
+        found = [c for c in player_matcher().candidates(surname_first(name) or name, club=club)
+                 if not same_name(c.name, name)]
+        if found:
+            raise NearNamesError({name: found}, how=" Use that player, or send create to add a new one.")
     with transaction.atomic():
         same = _same_name_and_club(name, club)
         twin = same.order_by("twin", "id").first()
@@ -151,6 +165,25 @@ class AmbiguousNamesError(ValidationError):
         super().__init__({"name": [f"Several players are named {name}: the file cannot say which one." for name in names]})
 
 
+class NearNamesError(ValidationError):
+    """Names that are no player's but near some players' ("Soren Thygesen" for Søren Thygesen): a
+    person says which is meant. `candidates` maps each such name to its `games.names.Candidate`s,
+    which the API lists beside the messages."""
+
+    def __init__(self, candidates: dict, *, field: str = "name", how: str = ""):
+        self.candidates = candidates
+        messages = [f"{name} is no player here. {did_you_mean(found)}{how}" for name, found in candidates.items()]
+        super().__init__({field: messages})
+
+
+def did_you_mean(found) -> str:
+    """ "Did you mean Søren Thygesen (Copenhagen BG, player 12)?" for a name's candidates."""
+    def one(candidate) -> str:
+        club = f"{candidate.club}, " if candidate.club else ""
+        return f"{candidate.name} ({club}player {candidate.key})"
+    return f"Did you mean {' or '.join(one(c) for c in found)}?"
+
+
 IMPORT_LOOKUP_BATCH = 500
 """Names looked up in one query when an import resolves its players."""
 
@@ -188,6 +221,17 @@ def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], l
     ids = {key: next(iter(by_name[key])) for key in keys if key in by_name}
     ids.update((key, by_import[key]) for key in keys if key not in ids and key in by_import)
     missing = [key for key in keys if key not in ids]
+    if missing:
+        from .selectors import player_matcher
+
+        matcher = player_matcher()
+        near = {}
+        for key in missing:
+            found = matcher.candidates(surname_first(wanted[key]) or wanted[key])
+            if found:
+                near[wanted[key]] = found
+        if near:
+            raise NearNamesError(near, how=" Write the name as the record has it, or add the new player first.")
     created: list[str] = []
     for start in range(0, len(missing), IMPORT_LOOKUP_BATCH):
         batch = [Player(name=wanted[key], imported_name=key) for key in missing[start:start + IMPORT_LOOKUP_BATCH]]

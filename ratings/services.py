@@ -50,7 +50,7 @@ from games.engine.errors import ScoringError
 from games.engine.final_score import check_final_score
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
-from games.services import AmbiguousNamesError, players_get_or_create_by_names
+from games.services import AmbiguousNamesError, NearNamesError, did_you_mean, players_get_or_create_by_names
 
 from .models import (
     OfficialList,
@@ -1380,6 +1380,14 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
         problems = [
             (row.line, f"Several players are named {name}: the file cannot say which one.")
             for row in rows for name in (row.player_a, row.player_b) if name.lower() in error.names
+        ]
+        raise ResultsFileError(sorted(set(problems))) from None
+    except NearNamesError as error:
+        near = {name.lower(): (name, found) for name, found in error.candidates.items()}
+        problems = [
+            (row.line, f"{near[name.lower()][0]} is no player here. {did_you_mean(near[name.lower()][1])} Write the"
+                       " name as the record has it, or add the new player first.")
+            for row in rows for name in (row.player_a, row.player_b) if name.lower() in near
         ]
         raise ResultsFileError(sorted(set(problems))) from None
     now = timezone.now()
