@@ -290,3 +290,33 @@ def test_a_started_flight_s_entries_and_a_match_s_more_are_fetched_when_opened(t
     more = td_client.get(f"/desk/{event.slug}/pairings/{first.pk}/more/", headers=HX).content.decode()
     assert f"No-show: {first.player_a.name}" in more and f'name="p{first.pk}-table"' in more
     assert td_client.get(f"/desk/{event.slug}/pairings/999999/more/").status_code == 404
+
+
+def test_a_pasted_list_asks_about_near_names_and_creates_nobody_silently(td_client, td):
+    from games.models import Player
+    from tournaments.models import Flight, Tournament
+
+    tournament = build_knockout(td, make_players(2), name="Near Cup", results_rounds=0)
+    flight = events.flight_create(tournament=Tournament.objects.get(pk=tournament.pk), name="Side", format="swiss",
+                                  lengths=[3], swiss_rounds=3, by=td)
+    greta = games.player_create(name="Greta Kowalski", club="Warsaw BC")
+    soren = games.player_create(name="Søren Thygesen", club="Copenhagen BG")
+    games.player_create(name="Anna Berg", club="Oslo BK")
+    text = "Greta Kowalsky\nSoren Thygesen\nKowalski, Greta\nAnna\n"
+    url = f"/desk/{tournament.slug}/"
+    asked = td_client.post(url, {"action": "paste", "flight": flight.pk, "paste-text": text}, headers=HX)
+    html = asked.content.decode()
+    assert asked.status_code == 400
+    assert "Did you mean Søren Thygesen (Copenhagen BG, 1500)?" in html
+    assert "Did you mean Greta Kowalski (Warsaw BC, 1500)?" in html
+    assert "Kowalski, Greta <span class=\"meta\">read as</span> Greta Kowalski" in html
+    assert "Did you mean Anna Berg (Oslo BK, 1500)?" in html
+    assert html.count("New player:") == 4
+    assert Player.objects.filter(name__in=["Greta Kowalsky", "Soren Thygesen", "Kowalski", "Anna"]).count() == 0
+    assert Flight.objects.get(pk=flight.pk).entries.count() == 0
+    done = td_client.post(url, {"action": "paste", "flight": flight.pk, "paste-text": text, "use-1": greta.pk,
+                                "use-2": soren.pk, "use-3": greta.pk, "use-4": "new"}, headers=HX)
+    assert done.status_code == 200, done.content.decode()[:2000]
+    entered = sorted(Flight.objects.get(pk=flight.pk).entries.values_list("player__name", "player__club"))
+    assert entered == [("Anna", ""), ("Greta Kowalski", "Warsaw BC"), ("Søren Thygesen", "Copenhagen BG")]
+    assert not Player.objects.filter(name="Kowalski").exists()
