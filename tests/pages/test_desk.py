@@ -320,3 +320,40 @@ def test_a_pasted_list_asks_about_near_names_and_creates_nobody_silently(td_clie
     entered = sorted(Flight.objects.get(pk=flight.pk).entries.values_list("player__name", "player__club"))
     assert entered == [("Anna", ""), ("Greta Kowalski", "Warsaw BC"), ("Søren Thygesen", "Copenhagen BG")]
     assert not Player.objects.filter(name="Kowalski").exists()
+
+
+def test_the_latest_result_is_undone_at_the_desk_in_one_click(td_client, event):
+    first = open_pairings(event)[0]
+    score(td_client, event, first, 5, 2)
+    first.refresh_from_db()
+    html = td_client.get(f"/desk/{event.slug}/").content.decode()
+    words = f"Main {first.slot}: {first.player_a.name} 5–2 {first.player_b.name}"
+    assert f'aria-label="Undo {words}"' in html
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": first.pk,
+                                                    f"undo{first.pk}-version": first.version}, headers=HX)
+    assert undone.status_code == 200
+    assert f"Undone: {words}. The match is open again." in undone.content.decode()
+    first.refresh_from_db()
+    assert (first.status, first.score_a, first.winner_id) == ("pending", None, None)
+
+
+def test_a_result_something_was_drawn_from_is_undone_on_its_correction_page_after_the_preview(td_client, td, event):
+    first, second = open_pairings(event)[:2]
+    score(td_client, event, first, 5, 2)
+    score(td_client, event, second, 5, 1)
+    semi = Pairing.objects.get(flight__tournament=event, round__number=2, player_a=first.player_a)
+    events.pairing_start(pairing=semi, by=td)
+    first.refresh_from_db()
+    refused = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": first.pk,
+                                                     f"undo{first.pk}-version": first.version}, headers=HX)
+    assert refused.status_code == 400
+    assert (f"Matches drawn from Main {first.slot} have started (Main {semi.slot}): undo it on its correction page,"
+            " which shows what goes with it.") in refused.content.decode()
+    page = f"/desk/{event.slug}/pairings/{first.pk}/"
+    preview = td_client.post(page, {"undo": "preview"}).content.decode()
+    assert f"Main {semi.slot}: {semi.player_a.name} v {semi.player_b.name} <strong>(already started" in preview
+    assert Pairing.objects.filter(pk=semi.pk).exists()
+    done = td_client.post(page, {"undo": "confirmed", "version": first.version})
+    assert done.status_code == 302
+    assert not Pairing.objects.filter(pk=semi.pk).exists()
+    assert Pairing.objects.get(pk=first.pk).status == "pending"
