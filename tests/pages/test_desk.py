@@ -357,3 +357,20 @@ def test_a_result_something_was_drawn_from_is_undone_on_its_correction_page_afte
     assert done.status_code == 302
     assert not Pairing.objects.filter(pk=semi.pk).exists()
     assert Pairing.objects.get(pk=first.pk).status == "pending"
+
+
+def test_a_withdrawal_given_by_mistake_is_undone_from_the_entry_list(td_client, td, event):
+    from tournaments.models import Entry
+
+    first = open_pairings(event)[0]
+    leaving = Entry.objects.get(flight__tournament=event, player=first.player_a)
+    td_client.post(f"/desk/{event.slug}/", {"action": "withdraw", "entry": leaving.pk}, headers=HX)
+    first.refresh_from_db()
+    assert first.status == "walkover"
+    listed = td_client.get(f"/desk/{event.slug}/flights/{leaving.flight_id}/entries/", headers=HX).content.decode()
+    assert f'aria-label="Undo the withdrawal of {leaving.player.name}"' in listed
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "withdraw_undo", "entry": leaving.pk}, headers=HX)
+    assert f"{leaving.player.name} is in again: the withdrawal and its walkovers are undone." in undone.content.decode()
+    first.refresh_from_db()
+    leaving.refresh_from_db()
+    assert (first.status, first.winner_id, leaving.status) == ("pending", None, "checked_in")

@@ -202,6 +202,9 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
         elif action == "withdraw":
             made = services.entry_withdraw(entry=entry(), by=user, reason="withdrawn at the desk")
             messages.success(request, f"{made.player.name} withdrawn.")
+        elif action == "withdraw_undo":
+            made = services.entry_withdraw_undo(entry=entry(), by=user, reason="undone at the desk")
+            messages.success(request, f"{made.player.name} is in again: the withdrawal and its walkovers are undone.")
         elif action == "settings":
             target = flight()
             form = FlightSettingsForm(post, prefix=f"f{target.pk}")
