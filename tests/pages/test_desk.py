@@ -374,3 +374,33 @@ def test_a_withdrawal_given_by_mistake_is_undone_from_the_entry_list(td_client, 
     first.refresh_from_db()
     leaving.refresh_from_db()
     assert (first.status, first.winner_id, leaving.status) == ("pending", None, "checked_in")
+
+
+def test_a_no_show_given_at_three_one_by_mistake_is_undone_at_the_desk_and_the_games_come_back(td_client, td, event):
+    first = open_pairings(event)[0]
+    playing = events.pairing_start(pairing=first, by=td)
+    match = playing.match
+    for number, (winner, kind) in enumerate([(0, "gammon"), (1, "single"), (0, "single")], start=1):
+        match = games.game_record(match=match, number=number, game=games.GameInput(winner=winner, kind=kind), by=td)
+    playing.refresh_from_db()
+    # "No-show" on the leader's row: the match goes to the player who was behind.
+    td_client.post(f"/desk/{event.slug}/", {"action": "walkover", "pairing": playing.pk,
+                                           "winner": playing.player_b_id, f"p{playing.pk}-version": playing.version},
+                   headers=HX)
+    playing.refresh_from_db()
+    assert (playing.status, playing.winner_id) == ("walkover", playing.player_b_id)
+    # The games API cannot take the forfeit back behind the tournament's back.
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(get_user_model().objects.create_user("office2", is_staff=True))
+    refused = api.post(f"/api/v1/matches/{match.pk}/forfeit-undo/", {}, format="json")
+    assert refused.status_code == 400 and "walkover-undo" in refused.json()["non_field_errors"][0]
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": playing.pk,
+                                                    f"undo{playing.pk}-version": playing.version}, headers=HX)
+    html = undone.content.decode()
+    assert f"Undone: Main {playing.slot}" in html and f"walkover to {playing.player_b.name}" in html
+    playing.refresh_from_db()
+    match.refresh_from_db()
+    assert (playing.status, match.status, match.score_a, match.score_b) == ("playing", "in_progress", 3, 1)
+    assert match.games.count() == 3

@@ -296,6 +296,10 @@ def pairing_match_changed(*, match: Match) -> None:
     if pairing is None:
         return
     if pairing.decided:
+        if pairing.status == PairingStatus.WALKOVER and match.status != MatchStatus.FORFEITED:
+            raise ValidationError({"non_field_errors": [
+                f"This match is the walkover of {pairing.flight.name} {pairing.slot}: a TD undoes the walkover through"
+                " the tournament (walkover-undo), which shows what it changes downstream."]})
         if match.winner_id != pairing.winner_id:
             raise ValidationError({"non_field_errors": [
                 f"This match decides {pairing.flight.name} {pairing.slot}: a TD corrects its result through the"
