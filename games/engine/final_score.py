@@ -16,6 +16,8 @@ cube needs a game that is not the Crawford game.
 
 from __future__ import annotations
 
+import functools
+
 from .errors import ScoringError
 from .scoring import HIGHEST_CUBE, ResultKind
 
@@ -48,6 +50,29 @@ def cube_can_be_turned(length: int, winner_before: int, loser_before: int) -> bo
     if winner_before == away:
         return loser_before >= 1
     return winner_before >= 1
+
+
+@functools.lru_cache(maxsize=32)
+def game_values(cube_cap: int | None) -> frozenset[int]:
+    """What one game can be worth with a live cube: every cube value times 1, 2 or 3."""
+    return frozenset(cube * int(kind) for cube in cube_values(cube_cap) for kind in ResultKind)
+
+
+CUBE_DEAD_VALUES = frozenset(int(kind) for kind in ResultKind)
+"""What one game is worth when the cube cannot be turned (the Crawford game): 1, 2 or 3."""
+
+
+def is_possible_final(length: int, winner: int, loser: int, *, cube_cap: int | None = None) -> bool:
+    """Whether a `length`-point match can end with its winner on `winner` and its loser on
+    `loser` (both checked as whole numbers by the caller): the quick form of `winning_totals`."""
+    if loser >= length or winner < length:
+        return False
+    live = game_values(cube_cap)
+    for before in range(length):
+        values = live if cube_can_be_turned(length, before, loser) else CUBE_DEAD_VALUES
+        if winner - before in values:
+            return True
+    return False
 
 
 def winning_totals(length: int, loser: int, *, cube_cap: int | None = None, crawford: bool = True) -> frozenset[int]:
@@ -100,9 +125,9 @@ def check_final_score(length: int, score: tuple[int, int], *, cube_cap: int | No
         )
     winner = 0 if score_a > score_b else 1
     total, loser = score[winner], score[1 - winner]
-    totals = winning_totals(length, loser, cube_cap=cube_cap)
-    if total in totals:
+    if is_possible_final(length, total, loser, cube_cap=cube_cap):
         return winner
+    totals = winning_totals(length, loser, cube_cap=cube_cap)
     stretches = _stretches(totals)
     shown = ", ".join(stretches[:RANGES_SHOWN]) + (", …" if len(stretches) > RANGES_SHOWN else "")
     message = (

@@ -149,3 +149,12 @@ def test_an_accepted_total_is_one_game_past_a_score_below_the_length(length, los
     assert total >= length
     assert any(total - before in {c * k for c in (2**n for n in range(16)) for k in (1, 2, 3)}
                for before in range(length))
+
+
+@given(length=st.integers(1, 30), loser=st.integers(0, 40), winner=st.integers(0, 300),
+       cap=st.sampled_from([None, 2, 8, 64]))
+def test_the_quick_check_agrees_with_the_list_of_totals(length, loser, winner, cap):
+    from games.engine.final_score import is_possible_final
+
+    listed = loser < length and winner in winning_totals(length, loser, cube_cap=cap)
+    assert is_possible_final(length, winner, loser, cube_cap=cap) == listed
