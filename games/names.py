@@ -26,6 +26,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+import numpy
 from rapidfuzz import fuzz, process
 
 NEAR = 84
@@ -130,6 +131,35 @@ class Matcher:
                 offer(index, why, min(float(score), 99.0))
         ranked = sorted(found.values(), key=lambda c: (-c.score, c.name, c.key))
         return ranked[:MOST]
+
+
+    def candidates_many(self, names: list[str], *, chunk: int = 256) -> dict[str, list[Candidate]]:
+        """`candidates` of many names at once (an import's new names), the near spellings worked
+        out a chunk of names at a time by RapidFuzz's `cdist` on every core; only names with
+        candidates are returned."""
+        found: dict[str, list[Candidate]] = {}
+        keys = list(self.spelled)
+        choices = [self.spelled[index] for index in keys]
+        queries = [(name, fold(name)) for name in names]
+        near: dict[str, dict[int, float]] = {}
+        fuzzy = [(name, folded) for name, folded in queries if folded and not any(c.isdigit() for c in folded)]
+        for start in range(0, len(fuzzy) if choices else 0, chunk):
+            part = fuzzy[start:start + chunk]
+            scores = process.cdist([folded for _, folded in part], choices, scorer=fuzz.token_sort_ratio,
+                                   score_cutoff=NEAR, dtype=numpy.uint8, workers=-1)
+            for row, (name, _) in enumerate(part):
+                hits = numpy.nonzero(scores[row])[0]
+                if len(hits):
+                    near[name] = {keys[i]: float(scores[row][i]) for i in hits}
+        for name, _ in queries:
+            if name in near or self.exact(name) or self._plain(name):
+                found[name] = self.candidates(name)
+        return {name: cands for name, cands in found.items() if cands}
+
+    def _plain(self, typed: str) -> bool:
+        """Whether `typed` meets a player by its folded name or, alone, by one word of a name."""
+        folded = fold(typed)
+        return folded in self.by_fold or (len(folded.split()) == 1 and folded in self.by_word)
 
 
 def candidates(typed: str, known: Iterable[Known], *, club: str = "") -> list[Candidate]:

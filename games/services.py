@@ -224,12 +224,9 @@ def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], l
     if missing:
         from .selectors import player_matcher
 
-        matcher = player_matcher()
-        near = {}
-        for key in missing:
-            found = matcher.candidates(surname_first(wanted[key]) or wanted[key])
-            if found:
-                near[wanted[key]] = found
+        readings = {wanted[key]: surname_first(wanted[key]) or wanted[key] for key in missing}
+        found = player_matcher().candidates_many(list(set(readings.values())))
+        near = {name: found[read] for name, read in readings.items() if read in found}
         if near:
             raise NearNamesError(near, how=" Write the name as the record has it, or add the new player first.")
     created: list[str] = []

@@ -37,3 +37,10 @@ def test_a_lone_given_name_offers_its_players_those_of_the_club_first():
 def test_names_that_differ_in_a_number_or_share_nothing_are_new_players():
     assert asked("Seed 10") == []
     assert asked("Jan Novak") == []
+
+
+def test_many_names_at_once_get_the_same_answers_as_one_by_one():
+    matcher = Matcher(ROSTER)
+    typed = ["Soren Thygesen", "Greta Kowalsky", "Kowalski Greta", "Anna", "Seed 10", "Jan Novak", "Anna Berg"]
+    one_by_one = {name: matcher.candidates(name) for name in typed}
+    assert matcher.candidates_many(typed) == {name: found for name, found in one_by_one.items() if found}
