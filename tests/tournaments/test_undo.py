@@ -203,3 +203,17 @@ def test_a_player_reporting_an_impossible_final_score_gets_a_400_at_the_winners_
         " 1, 2 or 3)."]}
     assert not pairing.reports.exists()
     assert player.post(url, {"score_a": 3, "score_b": 9}, format="json").status_code == 201
+
+
+def test_a_pasted_surname_given_line_is_read_as_a_name_unless_the_list_has_a_club_column(knockout, staff, make_player):
+    main, _, _ = knockout
+    side = services.flight_create(tournament=main.tournament, name="Side", format="swiss", lengths=[3],
+                                  swiss_rounds=3, by=staff)
+    greta = make_player("Greta Kowalski", club="Warsaw BC")
+    (line,) = services.entries_paste_plan(flight=side, text="Kowalski, Greta\n")
+    assert (line.typed, line.name, line.club, line.near, line.candidates, line.player) == (
+        "Kowalski, Greta", "Greta Kowalski", "", True, [greta], None)
+    (line,) = services.entries_paste_plan(flight=side, text="name,club\nLena,Kiel\n")
+    assert (line.typed, line.name, line.club, line.near, line.candidates) == ("", "Lena", "Kiel", False, [])
+    (line,) = services.entries_paste_plan(flight=side, text="Kowalski, Warsaw BC\n")
+    assert (line.name, line.club) == ("Kowalski", "Warsaw BC")  # a club there is: a name and its club

@@ -208,23 +208,25 @@ class PastedLine:
         return self.player is None and not self.candidates and not self.error
 
 
-def _split(text: str) -> list[tuple[int, list[str]]]:
-    rows = []
+def _split(text: str) -> tuple[list[tuple[int, list[str]]], list[str]]:
+    """The lines of a pasted list as cells, and its header's cells (empty without one)."""
+    rows, header = [], []
     for number, line in enumerate((text or "").splitlines(), start=1):
         if not line.strip():
             continue
         delimiter = "\t" if "\t" in line else ";" if ";" in line and "," not in line else ","
         cells = [c.strip() for c in next(csv.reader(io.StringIO(line), delimiter=delimiter))]
         if number == 1 and cells and cells[0].lower() == "name":
+            header = [c.lower() for c in cells]
             continue
         rows.append((number, cells))
-    return rows
+    return rows, header
 
 
 def _surname_first(cells: list[str], matcher, clubs: set[str]) -> bool:
     """Whether a line "Kowalski, Greta" names a player surname first rather than a player and his
     club: one word, then words that are no club's and no more columns, and no player of that one
-    word's name."""
+    word's name. (A list whose header names a club column is never read so.)"""
     one, other = cells[0], cells[1]
     return (bool(one) and bool(other) and len(one.split()) == 1 and not any(cells[2:])
             and fold(other) not in clubs and not matcher.exact(one))
@@ -241,12 +243,13 @@ def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | st
     matcher = player_matcher()
     clubs = {fold(k.club) for k in matcher.known if k.club}
     lines = []
-    for number, cells in _split(text):
+    rows, header = _split(text)
+    for number, cells in rows:
         cells += [""] * (4 - len(cells))
         cells = [" ".join(c.split()) for c in cells]
         line = PastedLine(number=number, name=cells[0], club=cells[1], country=cells[2].upper(),
                           federation_id=cells[3])
-        if _surname_first(cells, matcher, clubs):
+        if "club" not in header and _surname_first(cells, matcher, clubs):
             line.typed = f"{cells[0]}, {cells[1]}"
             line.name, line.club = f"{cells[1]} {cells[0]}", ""
         if not line.name:
