@@ -180,8 +180,8 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
         if started and not apply_downstream:
             listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
             raise ValidationError({"apply_downstream": [
-                f"Matches drawn after {entry.player.name}'s withdrawal have started ({listed}): look at the preview"
-                " and confirm with apply_downstream to take them away too."]})
+                f"Matches drawn after {entry.player.name}'s withdrawal have started ({listed}): look at the"
+                " undo-preview of his walkovers and confirm with apply_downstream to take them away too."]})
         entry.status = before or EntryStatus.CHECKED_IN
         entry._history_user = by
         entry._change_reason = reason
