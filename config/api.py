@@ -65,6 +65,14 @@ def exception_handler(exc, context):
     if isinstance(exc, ScoringError):
         exc = exceptions.ValidationError({exc.field: [exc.message]})
     if isinstance(exc, DjangoValidationError):
+        candidates = getattr(exc, "candidates", None)
+        if candidates:  # a name near players' names (games.services.NearNamesError): who may be meant
+            response = drf_exception_handler(exceptions.ValidationError(exc.message_dict), context)
+            response.data["candidates"] = {
+                name: [{"id": c.key, "name": c.name, "club": c.club, "why": c.why} for c in found]
+                for name, found in candidates.items()
+            }
+            return response
         if hasattr(exc, "error_dict"):
             exc = exceptions.ValidationError(exc.message_dict)
         else:

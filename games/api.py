@@ -35,6 +35,7 @@ from .serializers import (
     MatchFileUploadSerializer,
     MatchSerializer,
     PlayerSerializer,
+    UndoSerializer,
 )
 
 
@@ -69,11 +70,13 @@ class PlayerViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
-        serializer.instance = services.player_create(by=self.request.user, **data)
+        create = data.pop("create", False)
+        serializer.instance = services.player_create(by=self.request.user, ask_near=not create, **data)
 
     def perform_update(self, serializer):
         data = dict(serializer.validated_data)
         data.pop("confirm_duplicate", None)
+        data.pop("create", None)
         serializer.instance = services.player_update(player=serializer.instance, by=self.request.user, **data)
 
     def perform_destroy(self, instance):
@@ -198,6 +201,19 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
             raise serializers.ValidationError({"forfeited_by": ["Give the id of one of the two players."]})
         match = services.match_forfeit(match=match, forfeited_by=player, by=request.user, reason=data["reason"],
                                        expected_version=data["version"])
+        return self._detail(match)
+
+    @extend_schema(request=UndoSerializer, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["post"], url_path="forfeit-undo")
+    def forfeit_undo(self, request, pk=None):
+        """Take back a forfeit given by mistake: the match goes on from its games (the forfeit stays
+        in the history). A match that decides a tournament pairing is undone through the pairing."""
+        match = self.get_object()
+        serializer = UndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = services.match_forfeit_undo(match=match, by=request.user, reason=data["reason"],
+                                            expected_version=data["version"])
         return self._detail(match)
 
     @extend_schema(responses={(200, "text/plain"): str})

@@ -3,6 +3,7 @@
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from .models import Game, Match, Player
+from .names import Known, Matcher
 
 
 def player_list(*, search: str = "") -> QuerySet[Player]:
@@ -26,3 +27,8 @@ def match_detail() -> QuerySet[Match]:
 
 def matches_of_player(player: Player) -> QuerySet[Match]:
     return match_list().filter(Q(player_a=player) | Q(player_b=player))
+
+
+def player_matcher() -> Matcher:
+    """Every player, as the name matcher (`games.names`) asks about them: one query."""
+    return Matcher(Known(pk, name, club) for pk, name, club in Player.objects.values_list("pk", "name", "club"))

@@ -15,10 +15,15 @@ class PlayerSerializer(serializers.ModelSerializer):
         write_only=True, required=False, default=False,
         help_text="Add this player even though one of the same name and club exists.",
     )
+    create = serializers.BooleanField(
+        write_only=True, required=False, default=False,
+        help_text="Add a new player even though the name is near other players' (without it, such a name is"
+                  " refused with the candidates, to use one of them instead).",
+    )
 
     class Meta:
         model = Player
-        fields = ["id", "name", "country", "club", "federation_id", "confirm_duplicate"]
+        fields = ["id", "name", "country", "club", "federation_id", "confirm_duplicate", "create"]
         extra_kwargs = {"federation_id": {"validators": []}}
 
 
@@ -186,6 +191,11 @@ class GameInputSerializer(serializers.Serializer):
 
 class ForfeitSerializer(serializers.Serializer):
     forfeited_by = serializers.IntegerField(help_text="Player id of the player who gives the match up.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class UndoSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 

@@ -21,6 +21,8 @@ from django.utils import timezone
 from config.errors import ConflictError
 
 from .engine.errors import ScoringError
+from .engine.final_score import check_final_score
+from .names import same_name, surname_first
 from .engine.scoring import (
     OUTCOME_FIELDS,
     CrawfordState,
@@ -29,7 +31,6 @@ from .engine.scoring import (
     MatchRules,
     MatchScore,
     SessionRules,
-    check_final_score,
 )
 from .models import Game, Match, MatchStatus, Player, VariationChoice
 from .signals import match_result_changed, match_will_change
@@ -54,15 +55,28 @@ def player_create(
     club: str = "",
     federation_id: str | None = None,
     confirm_duplicate: bool = False,
+    ask_near: bool = False,
     by=None,
 ) -> Player:
-    """Add a player. A second player of the same name and club needs `confirm_duplicate`."""
+    """Add a player. A second player of the same name and club needs `confirm_duplicate`.
+
+    With `ask_near`, a name that is not another player's but near one (an accent, a near
+    spelling, "Surname, Given", a lone given name) is refused with the candidates
+    (`NearNamesError`): the caller uses one of them, or asks again without `ask_near`.
+    """
     name = _clean_name(name)
     club = " ".join((club or "").split())
     country = (country or "").strip().upper()
     if country and (len(country) != 2 or not country.isalpha()):
         raise ValidationError({"country": ["Give the country as its two-letter code, for example DK or US."]})
     federation_id = (federation_id or "").strip() or None
+    if ask_near:
+        from .selectors import player_matcher
+
+        found = [c for c in player_matcher().candidates(surname_first(name) or name, club=club)
+                 if not same_name(c.name, name)]
+        if found:
+            raise NearNamesError({name: found}, how=" Use that player, or send create to add a new one.")
     with transaction.atomic():
         same = _same_name_and_club(name, club)
         twin = same.order_by("twin", "id").first()
@@ -151,6 +165,25 @@ class AmbiguousNamesError(ValidationError):
         super().__init__({"name": [f"Several players are named {name}: the file cannot say which one." for name in names]})
 
 
+class NearNamesError(ValidationError):
+    """Names that are no player's but near some players' ("Soren Thygesen" for Søren Thygesen): a
+    person says which is meant. `candidates` maps each such name to its `games.names.Candidate`s,
+    which the API lists beside the messages."""
+
+    def __init__(self, candidates: dict, *, field: str = "name", how: str = ""):
+        self.candidates = candidates
+        messages = [f"{name} is no player here. {did_you_mean(found)}{how}" for name, found in candidates.items()]
+        super().__init__({field: messages})
+
+
+def did_you_mean(found) -> str:
+    """ "Did you mean Søren Thygesen (Copenhagen BG, player 12)?" for a name's candidates."""
+    def one(candidate) -> str:
+        club = f"{candidate.club}, " if candidate.club else ""
+        return f"{candidate.name} ({club}player {candidate.key})"
+    return f"Did you mean {' or '.join(one(c) for c in found)}?"
+
+
 IMPORT_LOOKUP_BATCH = 500
 """Names looked up in one query when an import resolves its players."""
 
@@ -188,6 +221,14 @@ def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], l
     ids = {key: next(iter(by_name[key])) for key in keys if key in by_name}
     ids.update((key, by_import[key]) for key in keys if key not in ids and key in by_import)
     missing = [key for key in keys if key not in ids]
+    if missing:
+        from .selectors import player_matcher
+
+        readings = {wanted[key]: surname_first(wanted[key]) or wanted[key] for key in missing}
+        found = player_matcher().candidates_many(list(set(readings.values())))
+        near = {name: found[read] for name, read in readings.items() if read in found}
+        if near:
+            raise NearNamesError(near, how=" Write the name as the record has it, or add the new player first.")
     created: list[str] = []
     for start in range(0, len(missing), IMPORT_LOOKUP_BATCH):
         batch = [Player(name=wanted[key], imported_name=key) for key in missing[start:start + IMPORT_LOOKUP_BATCH]]
@@ -560,7 +601,7 @@ def match_final_score_record(
             raise ValidationError({"score_a": ["The match was forfeited: it has no final score."]})
         if match.games.exists():
             raise ValidationError({"score_a": ["This match is recorded game by game: correct its games instead."]})
-        winner = check_final_score(match.length, (score_a, score_b))
+        winner = check_final_score(match.length, (score_a, score_b), cube_cap=match.cube_cap)
         match.score_a, match.score_b = score_a, score_b
         match.crawford_game = None
         match.post_crawford = False
@@ -571,6 +612,25 @@ def match_final_score_record(
         match.games_revision += 1
         match._history_user = by
         match._change_reason = reason or "final score recorded"
+        match.save()
+        match_result_changed.send(sender=Match, match=match)
+        return match
+
+
+def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
+    """Take back a final score recorded by mistake: the match is open again at 0–0 (the score
+    stays in its history) and leaves the rated history."""
+    with transaction.atomic():
+        match = _lock(match, expected_version)
+        if match.status != MatchStatus.FINISHED or match.games.exists():
+            raise ValidationError({"score_a": ["This match has no final score of its own to undo."]})
+        match.score_a = match.score_b = 0
+        match.status = MatchStatus.IN_PROGRESS
+        match.winner = None
+        match.finished_at = None
+        match.version += 1
+        match._history_user = by
+        match._change_reason = reason or "final score undone"
         match.save()
         match_result_changed.send(sender=Match, match=match)
         return match
@@ -596,6 +656,24 @@ def match_forfeit(
         match.finished_at = timezone.now()
         score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
         return _publish(match, score, by=by, reason=reason or "forfeit")
+
+
+def match_forfeit_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
+    """Take back a forfeit given by mistake: the match goes on from its games, as they were.
+
+    The forfeit stays in the match's history; the score, the Crawford game and the status are
+    worked out again from the games (a match whose games had already finished it is finished).
+    """
+    with transaction.atomic():
+        match = _lock(match, expected_version)
+        if match.status != MatchStatus.FORFEITED:
+            raise ValidationError({"non_field_errors": ["The match was not forfeited: there is no forfeit to undo."]})
+        match.status = MatchStatus.IN_PROGRESS
+        match.forfeited_by = None
+        match.winner = None
+        match.finished_at = None
+        score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
+        return _publish(match, score, by=by, reason=reason or "forfeit undone")
 
 
 _UNCHANGED = object()

@@ -47,9 +47,11 @@ from django.utils import timezone
 
 from analysis.models import current_analysis
 from config.errors import ConflictError
+from games.engine.errors import ScoringError
+from games.engine.final_score import check_final_score
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
-from games.services import AmbiguousNamesError, players_get_or_create_by_names
+from games.services import AmbiguousNamesError, NearNamesError, did_you_mean, players_get_or_create_by_names
 
 from .models import (
     OfficialList,
@@ -1325,6 +1327,10 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
         return f"the winner's score {max(score_a, score_b)} is below the length {length}", None
     if min(score_a, score_b) >= length:
         return f"the loser's score {min(score_a, score_b)} reaches the length {length}", None
+    try:
+        check_final_score(length, (score_a, score_b))
+    except ScoringError as error:
+        return error.message, None
     return None, (played_on, name_a, name_b, length, score_a, score_b)
 
 
@@ -1407,6 +1413,14 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
         problems = [
             (row.line, f"Several players are named {name}: the file cannot say which one.")
             for row in rows for name in (row.player_a, row.player_b) if name.lower() in error.names
+        ]
+        raise ResultsFileError(sorted(set(problems))) from None
+    except NearNamesError as error:
+        near = {name.lower(): (name, found) for name, found in error.candidates.items()}
+        problems = [
+            (row.line, f"{near[name.lower()][0]} is no player here. {did_you_mean(near[name.lower()][1])} Write the"
+                       " name as the record has it, or add the new player first.")
+            for row in rows for name in (row.player_a, row.player_b) if name.lower() in near
         ]
         raise ResultsFileError(sorted(set(problems))) from None
     now = timezone.now()

@@ -40,6 +40,8 @@ from .serializers import (
     StandingSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
+    UndoInputSerializer,
+    UndoPreviewSerializer,
     WithdrawSerializer,
 )
 
@@ -238,6 +240,15 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data = _valid(WithdrawSerializer, request.data)
         return self._detail(services.entry_withdraw(entry=self.get_object(), by=request.user, reason=data["reason"]))
 
+    @extend_schema(request=UndoInputSerializer, responses={200: EntrySerializer})
+    @action(detail=True, methods=["post"], url_path="withdraw-undo")
+    def withdraw_undo(self, request, pk=None):
+        """A TD takes back a withdrawal given by mistake: the player is in again and the walkovers
+        it gave are undone (with apply_downstream once matches drawn after it have started)."""
+        data = _valid(UndoInputSerializer, request.data)
+        return self._detail(services.entry_withdraw_undo(entry=self.get_object(), by=request.user,
+                                                         reason=data["reason"], apply_downstream=data["apply_downstream"]))
+
 
 class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = RoundSerializer
@@ -324,6 +335,36 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         if data["winner"] not in (pairing.player_a_id, pairing.player_b_id):
             raise serializers.ValidationError({"winner": ["The winner must be one of the two players (their id)."]})
         return Response(selectors.correction_preview(pairing=pairing, winner_id=data["winner"]))
+
+    @extend_schema(request=None, responses={200: UndoPreviewSerializer})
+    @action(detail=True, methods=["get"], url_path="undo-preview")
+    def undo_preview(self, request, pk=None):
+        """Dry run: which later pairings undoing this result or walkover would take away."""
+        pairing = self.get_object()
+        require_td(request.user, pairing.flight.tournament)
+        return Response(services.undo_preview(pairing=pairing))
+
+    @extend_schema(request=UndoInputSerializer, responses={200: PairingSerializer})
+    @action(detail=True, methods=["post"], url_path="walkover-undo")
+    def walkover_undo(self, request, pk=None):
+        """A TD takes back a walkover or no-show given by mistake: the match is open again, its
+        games as they were (with apply_downstream once matches drawn from it have started)."""
+        data = _valid(UndoInputSerializer, request.data)
+        pairing = services.pairing_walkover_undo(
+            pairing=self.get_object(), by=request.user, reason=data["reason"],
+            apply_downstream=data["apply_downstream"], expected_version=data["version"])
+        return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
+
+    @extend_schema(request=UndoInputSerializer, responses={200: PairingSerializer})
+    @action(detail=True, methods=["post"], url_path="result-undo")
+    def result_undo(self, request, pk=None):
+        """A TD takes back a result entered by mistake: the match is open again as it was before
+        (with apply_downstream once matches drawn from it have started)."""
+        data = _valid(UndoInputSerializer, request.data)
+        pairing = services.result_undo(
+            pairing=self.get_object(), by=request.user, reason=data["reason"],
+            apply_downstream=data["apply_downstream"], expected_version=data["version"])
+        return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
     @extend_schema(request=None, responses={200: PairingSerializer})
     @action(detail=True, methods=["post"])

@@ -249,6 +249,13 @@ class WithdrawSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
 
 
+class UndoInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
+    apply_downstream = serializers.BooleanField(
+        default=False, help_text="Undo even though later matches drawn from it have started (see undo-preview).")
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
 class RoundSerializer(serializers.ModelSerializer):
     pairing_count = serializers.IntegerField(read_only=True)
     open_count = serializers.IntegerField(read_only=True)
@@ -439,5 +446,13 @@ class CorrectionPreviewSerializer(serializers.Serializer):
     slot = serializers.CharField()
     winner_now = serializers.IntegerField(allow_null=True)
     winner_after = serializers.IntegerField()
+    needs_confirmation = serializers.BooleanField()
+    affected = AffectedPairingSerializer(many=True)
+
+
+class UndoPreviewSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    slot = serializers.CharField()
+    status = serializers.CharField()
     needs_confirmation = serializers.BooleanField()
     affected = AffectedPairingSerializer(many=True)

@@ -239,27 +239,6 @@ def _points_word(points: int) -> str:
     return f"{points} point" if points == 1 else f"{points} points"
 
 
-def check_final_score(length: int, score: tuple[int, int]) -> int:
-    """The winner (0 or 1) of a finished `length`-point match known only by its final score.
-
-    The winner reached the length and the loser did not; raises ScoringError otherwise.
-    """
-    score_a, score_b = score
-    for field, value in (("score_a", score_a), ("score_b", score_b)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ScoringError("A score is a whole number of points, 0 or more.", field=field)
-    if max(score) < length:
-        raise ScoringError(
-            f"Nobody reached {length} points: a {length}-point match is not over at {score_a}–{score_b}.",
-            field="score_a",
-        )
-    if min(score) >= length:
-        raise ScoringError(
-            f"Both players cannot reach {length}: the match ends when the first one does.", field="score_a"
-        )
-    return 0 if score_a > score_b else 1
-
-
 class MatchScore:
     """The running score of a match or session, which accepts only outcomes the rules allow.
 

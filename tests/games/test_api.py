@@ -264,8 +264,36 @@ def test_a_match_can_be_finished_from_its_final_score_alone(staff_api, make_matc
     assert [e["score"] for e in history] == [[0, 0], [3, 8], [9, 3]]
 
 
+def test_a_final_score_no_game_can_reach_is_refused_at_the_winners_score_and_nothing_is_stored(staff_api, make_match):
+    match = make_match(length=5, cube_cap=64)
+    url = f"/api/v1/matches/{match.pk}/final-score/"
+    response = staff_api.post(url, {"score_a": 3, "score_b": 55}, format="json")
+    assert response.status_code == 400
+    assert response.data == {"score_b": [
+        "3–55 is not a possible final score: in a 5-point match where the loser has 3, the winner ends on 5 to 20,"
+        " 24 to 28, 32 to 36, 48 to 52, 64 to 68, … (the score he stood at, below 5, plus one game: the cube times"
+        " 1, 2 or 3, the cube capped at 64)."]}
+    match.refresh_from_db()
+    assert (match.status, match.score_a, match.score_b, match.version) == ("in_progress", 0, 0, 0)
+    assert staff_api.post(url, {"score_a": 3, "score_b": 7}, format="json").data["score"] == [3, 7]
+
+
 def test_a_final_score_is_refused_once_games_are_recorded(staff_api, rulebook):
     match_id, ids = rulebook
     post_game(staff_api, match_id, ids, 1, "white")
     response = staff_api.post(f"/api/v1/matches/{match_id}/final-score/", {"score_a": 5, "score_b": 1}, format="json")
     assert response.data == {"score_a": ["This match is recorded game by game: correct its games instead."]}
+
+
+def test_a_forfeit_given_by_mistake_at_three_one_is_undone_and_the_match_goes_on(staff_api, rulebook):
+    match_id, ids = rulebook
+    for number, winner, kind in [(1, "white", "gammon"), (2, "black", "single"), (3, "white", "single")]:
+        assert post_game(staff_api, match_id, ids, number, winner, kind).status_code == 201
+    staff_api.post(f"/api/v1/matches/{match_id}/forfeit/", {"forfeited_by": ids["white"]}, format="json")
+    response = staff_api.post(f"/api/v1/matches/{match_id}/forfeit-undo/", {"reason": "wrong player"}, format="json")
+    assert response.status_code == 200
+    assert (response.data["status"], response.data["score"], response.data["winner"]) == ("in_progress", [3, 1], None)
+    assert post_game(staff_api, match_id, ids, 4, "white", "gammon").data["status"] == "finished"
+    again = staff_api.post(f"/api/v1/matches/{match_id}/forfeit-undo/", {}, format="json")
+    assert again.status_code == 400
+    assert again.data == {"non_field_errors": ["The match was not forfeited: there is no forfeit to undo."]}

@@ -290,3 +290,117 @@ def test_a_started_flight_s_entries_and_a_match_s_more_are_fetched_when_opened(t
     more = td_client.get(f"/desk/{event.slug}/pairings/{first.pk}/more/", headers=HX).content.decode()
     assert f"No-show: {first.player_a.name}" in more and f'name="p{first.pk}-table"' in more
     assert td_client.get(f"/desk/{event.slug}/pairings/999999/more/").status_code == 404
+
+
+def test_a_pasted_list_asks_about_near_names_and_creates_nobody_silently(td_client, td):
+    from games.models import Player
+    from tournaments.models import Flight, Tournament
+
+    tournament = build_knockout(td, make_players(2), name="Near Cup", results_rounds=0)
+    flight = events.flight_create(tournament=Tournament.objects.get(pk=tournament.pk), name="Side", format="swiss",
+                                  lengths=[3], swiss_rounds=3, by=td)
+    greta = games.player_create(name="Greta Kowalski", club="Warsaw BC")
+    soren = games.player_create(name="Søren Thygesen", club="Copenhagen BG")
+    games.player_create(name="Anna Berg", club="Oslo BK")
+    text = "Greta Kowalsky\nSoren Thygesen\nKowalski, Greta\nAnna\n"
+    url = f"/desk/{tournament.slug}/"
+    asked = td_client.post(url, {"action": "paste", "flight": flight.pk, "paste-text": text}, headers=HX)
+    html = asked.content.decode()
+    assert asked.status_code == 400
+    assert "Did you mean Søren Thygesen (Copenhagen BG, 1500)?" in html
+    assert "Did you mean Greta Kowalski (Warsaw BC, 1500)?" in html
+    assert "Kowalski, Greta <span class=\"meta\">read as</span> Greta Kowalski" in html
+    assert "Did you mean Anna Berg (Oslo BK, 1500)?" in html
+    assert html.count("New player:") == 4
+    assert Player.objects.filter(name__in=["Greta Kowalsky", "Soren Thygesen", "Kowalski", "Anna"]).count() == 0
+    assert Flight.objects.get(pk=flight.pk).entries.count() == 0
+    done = td_client.post(url, {"action": "paste", "flight": flight.pk, "paste-text": text, "use-1": greta.pk,
+                                "use-2": soren.pk, "use-3": greta.pk, "use-4": "new"}, headers=HX)
+    assert done.status_code == 200, done.content.decode()[:2000]
+    entered = sorted(Flight.objects.get(pk=flight.pk).entries.values_list("player__name", "player__club"))
+    assert entered == [("Anna", ""), ("Greta Kowalski", "Warsaw BC"), ("Søren Thygesen", "Copenhagen BG")]
+    assert not Player.objects.filter(name="Kowalski").exists()
+
+
+def test_the_latest_result_is_undone_at_the_desk_in_one_click(td_client, event):
+    first = open_pairings(event)[0]
+    score(td_client, event, first, 5, 2)
+    first.refresh_from_db()
+    html = td_client.get(f"/desk/{event.slug}/").content.decode()
+    words = f"Main {first.slot}: {first.player_a.name} 5–2 {first.player_b.name}"
+    assert f'aria-label="Undo {words}"' in html
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": first.pk,
+                                                    f"undo{first.pk}-version": first.version}, headers=HX)
+    assert undone.status_code == 200
+    assert f"Undone: {words}. The match is open again." in undone.content.decode()
+    first.refresh_from_db()
+    assert (first.status, first.score_a, first.winner_id) == ("pending", None, None)
+
+
+def test_a_result_something_was_drawn_from_is_undone_on_its_correction_page_after_the_preview(td_client, td, event):
+    first, second = open_pairings(event)[:2]
+    score(td_client, event, first, 5, 2)
+    score(td_client, event, second, 5, 1)
+    semi = Pairing.objects.get(flight__tournament=event, round__number=2, player_a=first.player_a)
+    events.pairing_start(pairing=semi, by=td)
+    first.refresh_from_db()
+    refused = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": first.pk,
+                                                     f"undo{first.pk}-version": first.version}, headers=HX)
+    assert refused.status_code == 400
+    assert (f"Matches drawn from Main {first.slot} have started (Main {semi.slot}): undo it on its correction page,"
+            " which shows what goes with it.") in refused.content.decode()
+    page = f"/desk/{event.slug}/pairings/{first.pk}/"
+    preview = td_client.post(page, {"undo": "preview"}).content.decode()
+    assert f"Main {semi.slot}: {semi.player_a.name} v {semi.player_b.name} <strong>(already started" in preview
+    assert Pairing.objects.filter(pk=semi.pk).exists()
+    done = td_client.post(page, {"undo": "confirmed", "version": first.version})
+    assert done.status_code == 302
+    assert not Pairing.objects.filter(pk=semi.pk).exists()
+    assert Pairing.objects.get(pk=first.pk).status == "pending"
+
+
+def test_a_withdrawal_given_by_mistake_is_undone_from_the_entry_list(td_client, td, event):
+    from tournaments.models import Entry
+
+    first = open_pairings(event)[0]
+    leaving = Entry.objects.get(flight__tournament=event, player=first.player_a)
+    td_client.post(f"/desk/{event.slug}/", {"action": "withdraw", "entry": leaving.pk}, headers=HX)
+    first.refresh_from_db()
+    assert first.status == "walkover"
+    listed = td_client.get(f"/desk/{event.slug}/flights/{leaving.flight_id}/entries/", headers=HX).content.decode()
+    assert f'aria-label="Undo the withdrawal of {leaving.player.name}"' in listed
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "withdraw_undo", "entry": leaving.pk}, headers=HX)
+    assert f"{leaving.player.name} is in again: the withdrawal and its walkovers are undone." in undone.content.decode()
+    first.refresh_from_db()
+    leaving.refresh_from_db()
+    assert (first.status, first.winner_id, leaving.status) == ("pending", None, "checked_in")
+
+
+def test_a_no_show_given_at_three_one_by_mistake_is_undone_at_the_desk_and_the_games_come_back(td_client, td, event):
+    first = open_pairings(event)[0]
+    playing = events.pairing_start(pairing=first, by=td)
+    match = playing.match
+    for number, (winner, kind) in enumerate([(0, "gammon"), (1, "single"), (0, "single")], start=1):
+        match = games.game_record(match=match, number=number, game=games.GameInput(winner=winner, kind=kind), by=td)
+    playing.refresh_from_db()
+    # "No-show" on the leader's row: the match goes to the player who was behind.
+    td_client.post(f"/desk/{event.slug}/", {"action": "walkover", "pairing": playing.pk,
+                                           "winner": playing.player_b_id, f"p{playing.pk}-version": playing.version},
+                   headers=HX)
+    playing.refresh_from_db()
+    assert (playing.status, playing.winner_id) == ("walkover", playing.player_b_id)
+    # The games API cannot take the forfeit back behind the tournament's back.
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(get_user_model().objects.create_user("office2", is_staff=True))
+    refused = api.post(f"/api/v1/matches/{match.pk}/forfeit-undo/", {}, format="json")
+    assert refused.status_code == 400 and "walkover-undo" in refused.json()["non_field_errors"][0]
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": playing.pk,
+                                                    f"undo{playing.pk}-version": playing.version}, headers=HX)
+    html = undone.content.decode()
+    assert f"Undone: Main {playing.slot}" in html and f"walkover to {playing.player_b.name}" in html
+    playing.refresh_from_db()
+    match.refresh_from_db()
+    assert (playing.status, match.status, match.score_a, match.score_b) == ("playing", "in_progress", 3, 1)
+    assert match.games.count() == 3

@@ -93,6 +93,22 @@ def test_bad_rows_are_reported_by_line_and_nothing_is_stored(tmp_path):
     assert Match.objects.count() == 0 and Player.objects.count() == 0
 
 
+def test_a_final_score_no_match_can_end_on_is_refused_by_line_and_nothing_is_stored(tmp_path):
+    text = (
+        "played_on,player_a,player_b,length,score_a,score_b\n"
+        "2025-02-01,Anna,Bo,5,7,3\n"
+        "2025-02-01,Anna,Bo,5,55,3\n"
+    )
+    with pytest.raises(CommandError) as raised:
+        call_command("import_results", write(tmp_path, text))
+    assert (
+        "line 3: 55–3 is not a possible final score: in a 5-point match where the loser has 3, the winner ends on"
+        " 5 to 20, 24 to 28, 32 to 36, 48 to 52, 64 to 68, …"
+    ) in str(raised.value)
+    assert "line 2:" not in str(raised.value)
+    assert Match.objects.count() == 0 and Player.objects.count() == 0
+
+
 def test_a_file_without_the_needed_columns_is_refused(tmp_path):
     with pytest.raises(CommandError, match="line 1: the header lacks score_a, score_b"):
         call_command("import_results", write(tmp_path, "played_on,player_a,player_b,length\n2025-01-01,A,B,3\n"))

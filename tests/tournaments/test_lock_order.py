@@ -89,6 +89,25 @@ def test_a_score_sheet_game_and_a_withdrawal_at_once(knockout, staff):
         assert (pairing.status, pairing.winner) == (PairingStatus.WALKOVER, cast[7])
 
 
+def test_a_walkover_undo_and_a_score_sheet_game_at_once(knockout, staff):
+    from games import services as games
+
+    flight, cast, _ = knockout
+    pairing = services.pairing_start(pairing=Pairing.objects.get(flight=flight, slot="R1-4"), by=staff)
+    games.game_record(match=pairing.match, number=1, game=games.GameInput(winner=0), by=staff)
+    services.pairing_walkover(pairing=pairing, winner=pairing.player_b, reason="did not show up", by=staff)
+    undo, game = at_once([
+        (staff, f"{API}/pairings/{pairing.pk}/walkover-undo/", {}),
+        (staff, f"{API}/matches/{pairing.match_id}/games/", {"number": 2, "winner": pairing.player_a_id}),
+    ])
+    assert undo == 200
+    assert game in (201, 400)  # after the undo it is game 2; before it, the match was forfeited
+    pairing.refresh_from_db()
+    match = Match.objects.get(pk=pairing.match_id)
+    assert (pairing.status, match.status, pairing.winner_id) == (PairingStatus.PLAYING, "in_progress", None)
+    assert match.games.count() == (2 if game == 201 else 1)
+
+
 def test_a_players_report_and_a_td_override_at_once(knockout, staff):
     flight, _, users = knockout
     pairing = Pairing.objects.get(flight=flight, slot="R1-2")

@@ -11,7 +11,8 @@ pairings, byes, the next Swiss round, champions) is stored.
 
 One module per use case: `events` (events and flights), `entries`, `rounds` (draws, rounds,
 advancement), `results` (reports, confirmations, disputes, overrides), `corrections` (what a
-changed result undoes downstream) and `desk` (tables, walkovers, pasted entry lists).
+changed result undoes downstream), `desk` (tables, walkovers, pasted entry lists) and `undo` (a
+walkover, a withdrawal or a result taken back).
 
 Lock order. Every writer that touches more than one of these rows takes its locks in this order,
 and only in this order, so two writers can wait for each other but never deadlock:
@@ -73,6 +74,12 @@ from .rounds import (
     pairing_start,
     round_start,
 )
+from .undo import (
+    entry_withdraw_undo,
+    pairing_walkover_undo,
+    result_undo,
+    undo_preview,
+)
 
 __all__ = [
     "correction_affected",
@@ -102,4 +109,8 @@ __all__ = [
     "schedule_round",
     "tournament_create",
     "tournament_organiser_add",
+    "entry_withdraw_undo",
+    "pairing_walkover_undo",
+    "result_undo",
+    "undo_preview",
 ]

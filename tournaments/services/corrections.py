@@ -15,8 +15,9 @@ from ..models import (
 )
 
 
-def correction_affected(*, pairing: Pairing, winner_id: int) -> list[dict]:
-    """The stored pairings a new winner of `pairing` would undo (read only).
+def correction_affected(*, pairing: Pairing, winner_id: int | None) -> list[dict]:
+    """The stored pairings a new winner of `pairing` would undo (read only); with `winner_id`
+    None, those that taking its result away would undo.
 
     The unit is worked out again from the new result plus every stored result that still
     belongs to a match with the same two players; whatever is stored and no longer follows is
@@ -28,7 +29,7 @@ def correction_affected(*, pairing: Pairing, winner_id: int) -> list[dict]:
     decided = {k: fm.Result(p.slot, p.winner_id, p.status == PairingStatus.WALKOVER)
                for k, p in rows.items() if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER)}
     target = (pairing.flight_id, pairing.slot)
-    corrected = fm.Result(pairing.slot, winner_id, False)
+    corrected = None if winner_id is None else fm.Result(pairing.slot, winner_id, False)
     by_flight = {f.pk: f for f in flights}
     swiss_like = by_flight[pairing.flight_id].format in (FlightFormat.SWISS, FlightFormat.ROUND_ROBIN)
     if swiss_like:
@@ -57,7 +58,7 @@ def _undone_by(flights, entries, pairings, withdrawn, rows, decided, target, cor
         views = draws.unit_views(flights, entries, pairings, withdrawn, results)
         ready = {(fid, s.slot): s for fid, v in views.items() for s in v.drawn}
         added = False
-        if target not in kept and target in ready:
+        if corrected is not None and target not in kept and target in ready:
             kept[target] = corrected
             added = True
         for key, result in decided.items():

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models.functions import Lower
 
 from config.errors import ConflictError
 from games import services as games
 from games.models import Player
+from games.names import fold
+from games.selectors import player_matcher
 
 from ..models import DECIDED, Entry, Flight, Pairing, PairingStatus, Tournament
 from ..permissions import require_td
@@ -178,7 +179,12 @@ def pairing_walkover(*, pairing: Pairing, winner: Player, reason: str, by,
 
 @dataclass
 class PastedLine:
-    """One line of a pasted entry list and what it matched."""
+    """One line of a pasted entry list and what it matched.
+
+    `candidates` are the players of that name, or, when `near` is set, the players whose names
+    are near it (an accent, a near spelling, "Surname, Given", a lone given name): those lines
+    are asked about, never entered as new players without the TD's word.
+    """
 
     number: int
     name: str
@@ -187,69 +193,99 @@ class PastedLine:
     federation_id: str = ""
     player: Player | None = None
     candidates: list[Player] = field(default_factory=list)
+    near: bool = False
+    typed: str = ""
+    """The line as typed, when it was read another way ("Kowalski, Greta" read as Greta Kowalski)."""
     entered: bool = False
     error: str = ""
 
     @property
     def ambiguous(self) -> bool:
-        return self.player is None and len(self.candidates) > 1
+        return self.player is None and (len(self.candidates) > 1 or (self.near and bool(self.candidates)))
 
     @property
     def new(self) -> bool:
         return self.player is None and not self.candidates and not self.error
 
 
-def _split(text: str) -> list[tuple[int, list[str]]]:
-    rows = []
+def _split(text: str) -> tuple[list[tuple[int, list[str]]], list[str]]:
+    """The lines of a pasted list as cells, and its header's cells (empty without one)."""
+    rows, header = [], []
     for number, line in enumerate((text or "").splitlines(), start=1):
         if not line.strip():
             continue
         delimiter = "\t" if "\t" in line else ";" if ";" in line and "," not in line else ","
         cells = [c.strip() for c in next(csv.reader(io.StringIO(line), delimiter=delimiter))]
         if number == 1 and cells and cells[0].lower() == "name":
+            header = [c.lower() for c in cells]
             continue
         rows.append((number, cells))
-    return rows
+    return rows, header
+
+
+def _surname_first(cells: list[str], matcher, clubs: set[str]) -> bool:
+    """Whether a line "Kowalski, Greta" names a player surname first rather than a player and his
+    club: one word, then words that are no club's and no more columns, and no player of that one
+    word's name. (A list whose header names a club column is never read so.)"""
+    one, other = cells[0], cells[1]
+    return (bool(one) and bool(other) and len(one.split()) == 1 and not any(cells[2:])
+            and fold(other) not in clubs and not matcher.exact(one))
 
 
 def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | str] | None = None) -> list[PastedLine]:
     """Read a pasted list (a name per line, or CSV: name, club, country, rating id) and match each
-    line to a player: by rating id, else by name (and club when one name is shared). Reads only.
+    line to a player: by rating id, else by name (and club when one name is shared), else by the
+    name matcher (`games.names`), whose near names are asked about. Reads only.
 
-    `choices` settles the ambiguous lines: line number -> player id, or "new".
+    `choices` settles the lines asked about: line number -> player id, or "new".
     """
     choices = choices or {}
+    matcher = player_matcher()
+    clubs = {fold(k.club) for k in matcher.known if k.club}
     lines = []
-    for number, cells in _split(text):
+    rows, header = _split(text)
+    for number, cells in rows:
         cells += [""] * (4 - len(cells))
-        line = PastedLine(number=number, name=" ".join(cells[0].split()), club=" ".join(cells[1].split()),
-                          country=cells[2].upper(), federation_id=cells[3])
+        cells = [" ".join(c.split()) for c in cells]
+        line = PastedLine(number=number, name=cells[0], club=cells[1], country=cells[2].upper(),
+                          federation_id=cells[3])
+        if "club" not in header and _surname_first(cells, matcher, clubs):
+            line.typed = f"{cells[0]}, {cells[1]}"
+            line.name, line.club = f"{cells[1]} {cells[0]}", ""
         if not line.name:
             line.error = f"Line {number} has no name."
         lines.append(line)
         if len(lines) > 512:
             raise ValidationError({"text": ["Paste at most 512 players at a time."]})
-    names = {line.name.lower() for line in lines if line.name}
     ids = {line.federation_id for line in lines if line.federation_id}
-    found = list(Player.objects.annotate(lname=Lower("name")).filter(lname__in=names).order_by("name", "pk")) if names else []
     by_fed = {p.federation_id: p for p in Player.objects.filter(federation_id__in=ids)} if ids else {}
-    by_name: dict[str, list[Player]] = {}
-    for player in found:
-        by_name.setdefault(player.name.lower(), []).append(player)
+    found = {}
+    for line in lines:
+        if not line.error and line.federation_id not in by_fed:
+            found[line.number] = matcher.candidates(line.name, club=line.club)
+    wanted = {c.key for cs in found.values() for c in cs}
+    players = Player.objects.in_bulk(wanted) if wanted else {}
+    from ..selectors import entry_ratings  # selectors import the services: read it when called
+
+    ratings = entry_ratings(list(wanted)) if wanted else {}
+    for player in players.values():
+        player.rating_shown = ratings.get(player.pk)
     entered = set(Entry.objects.filter(flight=flight).values_list("player_id", flat=True))
     for line in lines:
         if line.error:
             continue
-        same = by_name.get(line.name.lower(), [])
         if line.federation_id and line.federation_id in by_fed:
             line.player = by_fed[line.federation_id]
-        elif line.club and len(same) > 1:
-            same_club = [p for p in same if p.club.lower() == line.club.lower()]
-            line.candidates = same_club or same
         else:
+            offered = found[line.number]
+            line.near = bool(line.typed) or any(c.why != "the same name" for c in offered)
+            same = [players[c.key] for c in offered]
+            if not line.near and line.club and len(same) > 1:
+                same_club = [p for p in same if p.club.lower() == line.club.lower()]
+                same = same_club or same
             line.candidates = same
-        if line.player is None and len(line.candidates) == 1:
-            line.player = line.candidates[0]
+            if not line.near and len(line.candidates) == 1:
+                line.player = line.candidates[0]
         choice = choices.get(line.number)
         if line.ambiguous and choice is not None:
             if choice == "new":
@@ -263,6 +299,16 @@ def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | st
     return lines
 
 
+def _question(line: PastedLine) -> str:
+    """What the TD is asked about a line: which of the players is meant, or whether it is new."""
+    if not line.near:
+        return f"{len(line.candidates)} players are called {line.name}: choose one."
+    def one(player) -> str:
+        about = ", ".join(str(x) for x in (player.club, getattr(player, "rating_shown", None)) if x)
+        return f"{player.name} ({about})" if about else player.name
+    return f"did you mean {' or '.join(one(p) for p in line.candidates)}? Use one, or enter {line.name} as a new player."
+
+
 def entries_paste(*, flight: Flight, text: str, choices: dict[int, int | str] | None = None, by) -> list[PastedLine]:
     """Enter every line of a pasted list in a flight, creating the players that are new.
 
@@ -274,8 +320,7 @@ def entries_paste(*, flight: Flight, text: str, choices: dict[int, int | str] | 
     if not lines:
         raise ValidationError({"text": ["Paste one player per line."]})
     problems = [line.error for line in lines if line.error]
-    problems += [f"Line {line.number}: {len(line.candidates)} players are called {line.name}: choose one."
-                 for line in lines if line.ambiguous]
+    problems += [f"Line {line.number}: {_question(line)}" for line in lines if line.ambiguous]
     if problems:
         raise ValidationError({"text": problems})
     with transaction.atomic():

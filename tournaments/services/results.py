@@ -9,11 +9,11 @@ from django.utils import timezone
 from config.errors import ConflictError
 from games import services as games
 from games.engine.errors import ScoringError
+from games.engine.final_score import check_final_score
 from games.engine.scoring import (
     GameEnd,
     MatchRules,
     MatchScore,
-    check_final_score,
 )
 from games.models import Match, MatchStatus
 
@@ -85,7 +85,7 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
     if score_a is None or score_b is None:
         raise ValidationError({"score_a": ["Give the final score (score_a and score_b) or the games."]})
     try:
-        check_final_score(length, (score_a, score_b))
+        check_final_score(length, (score_a, score_b), cube_cap=rules.cube_cap)
     except ScoringError as error:
         raise ValidationError({error.field: [error.message]}) from None
     return score_a, score_b, None
@@ -296,6 +296,10 @@ def pairing_match_changed(*, match: Match) -> None:
     if pairing is None:
         return
     if pairing.decided:
+        if pairing.status == PairingStatus.WALKOVER and match.status != MatchStatus.FORFEITED:
+            raise ValidationError({"non_field_errors": [
+                f"This match is the walkover of {pairing.flight.name} {pairing.slot}: a TD undoes the walkover through"
+                " the tournament (walkover-undo), which shows what it changes downstream."]})
         if match.winner_id != pairing.winner_id:
             raise ValidationError({"non_field_errors": [
                 f"This match decides {pairing.flight.name} {pairing.slot}: a TD corrects its result through the"

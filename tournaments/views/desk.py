@@ -202,6 +202,9 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
         elif action == "withdraw":
             made = services.entry_withdraw(entry=entry(), by=user, reason="withdrawn at the desk")
             messages.success(request, f"{made.player.name} withdrawn.")
+        elif action == "withdraw_undo":
+            made = services.entry_withdraw_undo(entry=entry(), by=user, reason="undone at the desk")
+            messages.success(request, f"{made.player.name} is in again: the withdrawal and its walkovers are undone.")
         elif action == "settings":
             target = flight()
             form = FlightSettingsForm(post, prefix=f"f{target.pk}")
@@ -315,6 +318,22 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
                                      note="ruled at the desk", expected_version=version(f"rule{target.pk}-version"))
             messages.success(request, f"{target.slot} ruled: {target.player_a.name} {score_a}–{score_b} "
                                       f"{target.player_b.name}.")
+        elif action == "undo":
+            target = pairing()
+            was = _result_words(target)
+            undo = services.pairing_walkover_undo if target.status == PairingStatus.WALKOVER else services.result_undo
+            try:
+                undo(pairing=target, by=user, reason="undone at the desk",
+                     expected_version=version(f"undo{target.pk}-version"))
+            except ValidationError as error:
+                if "apply_downstream" not in getattr(error, "message_dict", {}):
+                    raise
+                messages.error(request, f"{error.message_dict['apply_downstream'][0].split(': look')[0]}: undo it on"
+                                        f" its correction page, which shows what goes with it.")
+                outcome.refused = True
+                outcome.status = 400
+                return None
+            messages.success(request, f"Undone: {was}. The match is open again.")
         else:
             raise BadRequest("Unknown desk action.")
     except REFUSALS as error:
@@ -323,6 +342,20 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
         outcome.status = 409 if isinstance(error, ConflictError) else 400
         return None
     return None
+
+
+def _result_words(p: Pairing) -> str:
+    """ "Main R1-5: Sato 5–3 Holt", or "Main R1-5: walkover to Holt (did not show up)"."""
+    where = f"{p.flight.name} {p.slot}" + (f", table {p.table}" if p.table else "")
+    if p.status == PairingStatus.WALKOVER:
+        winner = p.player_a if p.winner_id == p.player_a_id else p.player_b
+        reason = f" ({p.walkover_reason})" if p.walkover_reason else ""
+        return f"{where}: walkover to {winner.name}{reason}"
+    return f"{where}: {p.player_a.name} {p.score_a}–{p.score_b} {p.player_b.name}"
+
+
+RECENT_UNDO = 5
+"""How many of the latest results the desk offers to undo in one click."""
 
 
 def _flight_controls(f: Flight, tally: dict, rounds: list, open_count: int) -> dict:
@@ -482,6 +515,7 @@ def desk_event(request, slug: str):
         "counts": counts,
         "open_pairings": open_pairings,
         "decided": board["decided"],
+        "recent": [{"p": p, "words": _result_words(p)} for p in board["decided"][:RECENT_UNDO]],
         "pending_reports": [r for r in board["reports"] if r.status == ReportStatus.PENDING],
         "disputes": disputes,
         "draft_flights": draft_flights,
@@ -587,6 +621,9 @@ def desk_correct(request, slug: str, pk: int):
         Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b", "winner", "match"),
         pk=pk, flight__tournament=tournament,
     )
+    undo = request.POST.get("undo") if request.method == "POST" else None
+    if undo is not None and pairing.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
+        return _desk_correct_undo(request, tournament, pairing, confirmed=undo == "confirmed")
     form = ScoreForm(request.POST or None, initial={"version": pairing.version, "score_a": pairing.score_a,
                                                     "score_b": pairing.score_b})
     preview = None
@@ -625,9 +662,46 @@ def desk_correct(request, slug: str, pk: int):
             item["becomes_names"] = [names.get(pid, "to be decided") if pid else "to be decided"
                                      for pid in (item["becomes"] or [])]
         refed = sorted({item["flight"] for item in preview["affected"] if item["flight"] != pairing.flight.name})
+    return _desk_correct_page(request, tournament, pairing, form=form, preview=preview, refed=refed)
+
+
+def _affected_names(affected: list[dict]) -> None:
+    ids = {pid for item in affected for pid in (item["players"] + (item["becomes"] or [])) if pid}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    for item in affected:
+        item["names"] = [names.get(pid, "bye") if pid else "bye" for pid in item["players"]]
+        item["becomes_names"] = [names.get(pid, "to be decided") if pid else "to be decided"
+                                 for pid in (item["becomes"] or [])]
+
+
+def _desk_correct_undo(request, tournament: Tournament, pairing: Pairing, *, confirmed: bool):
+    """Undo a result or walkover from its correction page: first what goes with it, then, confirmed, done."""
+    words = _result_words(pairing)
+    undo = services.pairing_walkover_undo if pairing.status == PairingStatus.WALKOVER else services.result_undo
+    error = ""
+    if confirmed:
+        try:
+            undo(pairing=pairing, by=request.user, reason="undone at the desk", apply_downstream=True,
+                 expected_version=_int(request.POST.get("version"), "version"))
+        except REFUSALS as refused:
+            error = error_text(refused)
+        else:
+            messages.success(request, f"Undone: {words}. The match is open again.")
+            return redirect("desk-event", slug=tournament.slug)
+    undo_preview = services.undo_preview(pairing=pairing)
+    _affected_names(undo_preview["affected"])
+    form = ScoreForm(initial={"version": pairing.version, "score_a": pairing.score_a, "score_b": pairing.score_b})
+    return _desk_correct_page(request, tournament, pairing, form=form, undo_preview=undo_preview, undo_error=error,
+                              status=400 if error else 200)
+
+
+def _desk_correct_page(request, tournament, pairing, *, form, preview=None, refed=(), undo_preview=None,
+                       undo_error="", status=None):
     reports = list(pairing.reports.select_related("submitted_by", "winner").order_by("-version"))
     return render(request, "tournaments/desk_correct.html", {
+        "undo_preview": undo_preview, "undo_error": undo_error,
+        "undoable": pairing.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER),
         "nav": "desk", "runs_events": True, "tournament": tournament, "pairing": pairing, "form": form,
         "preview": preview,
         "reports": reports, "refed": refed,
-    }, status=400 if form.errors else 200)
+    }, status=status or (400 if form.errors else 200))

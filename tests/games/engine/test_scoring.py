@@ -313,20 +313,6 @@ def test_a_resumed_match_knows_its_crawford_game_was_played():
         MatchScore.resume(MatchRules(length=7), score=(4, 4), crawford=CrawfordState.NEXT)
 
 
-def test_a_final_score_names_its_winner_only_when_the_match_is_over():
-    from games.engine.scoring import check_final_score
-
-    assert check_final_score(7, (3, 8)) == 1
-    assert check_final_score(7, (9, 6)) == 0
-    with pytest.raises(ScoringError, match="Nobody reached 7 points"):
-        check_final_score(7, (6, 6))
-    with pytest.raises(ScoringError, match="Both players cannot reach 7"):
-        check_final_score(7, (7, 8))
-    with pytest.raises(ScoringError) as error:
-        check_final_score(7, (-1, 7))
-    assert error.value.field == "score_a"
-
-
 @pytest.mark.parametrize("doubles,cube", [(1, 1), (2, 2), (3, 4)])
 def test_automatic_doubles_leave_the_cube_at_least_two_to_their_number(doubles, cube):
     score = MatchScore(SessionRules(automatic_doubles=True, automatic_double_cap=3))

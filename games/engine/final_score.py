@@ -1,0 +1,143 @@
+"""Final scores: which ones a match to N points can end on.
+
+A match known only by its final score (a result slip, an imported history, a player's report)
+must end on a score the rules can reach: the loser below the length, and the winner on the
+score he stood at before the last game (below the length) plus one game's value, the cube
+times 1, 2 or 3, with the cube within the event's cap and the Crawford rule applied: a turned
+cube needs a game that is not the Crawford game.
+
+    >>> check_final_score(5, (7, 3))
+    0
+    >>> check_final_score(5, (55, 3))
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.ScoringError: 55–3 is not a possible final score: in a 5-point match where the loser has 3, the winner ends on 5 to 20, 24 to 28, 32 to 36, 48 to 52, 64 to 68, … (the score he stood at, below 5, plus one game: the cube times 1, 2 or 3).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .errors import ScoringError
+from .scoring import HIGHEST_CUBE, ResultKind
+
+RANGES_SHOWN = 5
+"""How many stretches of possible totals a refusal lists before it trails off."""
+
+
+def cube_values(cube_cap: int | None) -> tuple[int, ...]:
+    """The values a cube can hold in a game: 1, 2, 4, … up to the cap (or the highest cube)."""
+    top = HIGHEST_CUBE if cube_cap is None else min(cube_cap, HIGHEST_CUBE)
+    values, cube = [], 1
+    while cube <= top:
+        values.append(cube)
+        cube *= 2
+    return tuple(values)
+
+
+def cube_can_be_turned(length: int, winner_before: int, loser_before: int) -> bool:
+    """Whether the game played at this score (both below `length`) can have a turned cube.
+
+    Nobody on `length` − 1: yes. Somebody on it: the Crawford game came when he first reached
+    it, so the cube is live only if that game has been played, which needs the other player to
+    have won it (a point or more) — or both to be on `length` − 1.
+    """
+    away = length - 1
+    if length < 2 or (winner_before < away and loser_before < away):
+        return True
+    if winner_before == away and loser_before == away:
+        return True
+    if winner_before == away:
+        return loser_before >= 1
+    return winner_before >= 1
+
+
+@functools.lru_cache(maxsize=32)
+def game_values(cube_cap: int | None) -> frozenset[int]:
+    """What one game can be worth with a live cube: every cube value times 1, 2 or 3."""
+    return frozenset(cube * int(kind) for cube in cube_values(cube_cap) for kind in ResultKind)
+
+
+CUBE_DEAD_VALUES = frozenset(int(kind) for kind in ResultKind)
+"""What one game is worth when the cube cannot be turned (the Crawford game): 1, 2 or 3."""
+
+
+def is_possible_final(length: int, winner: int, loser: int, *, cube_cap: int | None = None) -> bool:
+    """Whether a `length`-point match can end with its winner on `winner` and its loser on
+    `loser` (both checked as whole numbers by the caller): the quick form of `winning_totals`."""
+    if loser >= length or winner < length:
+        return False
+    live = game_values(cube_cap)
+    for before in range(length):
+        values = live if cube_can_be_turned(length, before, loser) else CUBE_DEAD_VALUES
+        if winner - before in values:
+            return True
+    return False
+
+
+def winning_totals(length: int, loser: int, *, cube_cap: int | None = None, crawford: bool = True) -> frozenset[int]:
+    """Every total the winner of a `length`-point match can end on when the loser has `loser`.
+
+    `crawford=False` leaves the Crawford rule out (to tell a refusal it is the rule at fault).
+    """
+    cubes = cube_values(cube_cap)
+    values_at = {cube: {cube * int(kind) for kind in ResultKind} for cube in cubes}
+    totals = set()
+    for before in range(length):
+        turned = not crawford or cube_can_be_turned(length, before, loser)
+        for cube in cubes if turned else (1,):
+            totals.update(before + value for value in values_at[cube] if before + value >= length)
+    return frozenset(totals)
+
+
+def _stretches(totals: frozenset[int]) -> list[str]:
+    """Totals as stretches of consecutive numbers: "5 to 20", "24 to 28", "32"."""
+    ordered = sorted(totals)
+    stretches, start = [], None
+    for index, total in enumerate(ordered):
+        if start is None:
+            start = total
+        if index + 1 == len(ordered) or ordered[index + 1] != total + 1:
+            stretches.append(str(start) if start == total else f"{start} to {total}")
+            start = None
+    return stretches
+
+
+def check_final_score(length: int, score: tuple[int, int], *, cube_cap: int | None = None) -> int:
+    """The winner (0 or 1) of a finished `length`-point match known only by its final score.
+
+    Raises ScoringError, with the field of the score at fault, unless the score is one the
+    rules can reach (see the module's docstring); its message says what is possible.
+    """
+    score_a, score_b = score
+    for field, value in (("score_a", score_a), ("score_b", score_b)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ScoringError("A score is a whole number of points, 0 or more.", field=field)
+    if max(score) < length:
+        raise ScoringError(
+            f"Nobody reached {length} points: a {length}-point match is not over at {score_a}–{score_b}.",
+            field="score_a",
+        )
+    if min(score) >= length:
+        raise ScoringError(
+            f"Both players cannot reach {length}: the match ends when the first one does.",
+            field="score_a",
+        )
+    winner = 0 if score_a > score_b else 1
+    total, loser = score[winner], score[1 - winner]
+    if is_possible_final(length, total, loser, cube_cap=cube_cap):
+        return winner
+    totals = winning_totals(length, loser, cube_cap=cube_cap)
+    stretches = _stretches(totals)
+    shown = ", ".join(stretches[:RANGES_SHOWN]) + (", …" if len(stretches) > RANGES_SHOWN else "")
+    message = (
+        f"{score_a}–{score_b} is not a possible final score: in a {length}-point match where the loser has"
+        f" {loser}, the winner ends on {shown} (the score he stood at, below {length}, plus one game:"
+        f" the cube times 1, 2 or 3"
+    )
+    if cube_cap is not None:
+        message += f", the cube capped at {cube_cap}"
+    message += ")."
+    if total in winning_totals(length, loser, cube_cap=cube_cap, crawford=False):
+        message += f" {total} would need a turned cube in the Crawford game, where the cube cannot be turned."
+    raise ScoringError(message, field="score_a" if winner == 0 else "score_b")
