@@ -629,6 +629,7 @@ def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_
         match.winner = None
         match.finished_at = None
         match.version += 1
+        match.games_revision += 1
         match._history_user = by
         match._change_reason = reason or "final score undone"
         match.save()
