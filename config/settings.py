@@ -49,7 +49,8 @@ if not SECRET_KEY:
     if not (DEBUG or TESTING):
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. In production set SECRET_KEY to a long random value (see README, "
-            "Production); to run Crawford on your own machine use `make run` or set DEBUG=1."
+            "Production); to run Crawford on your own machine use `make run` (it writes local.env, which "
+            "manage.py reads) or set DEBUG=1."
         )
     # Never a key from the repository: a random one, kept in a git-ignored file for local runs so
     # that logins survive a restart, and a fresh one for each test run. Processes the tests start
@@ -215,8 +216,17 @@ MAILERS = {"default": {
 } if os.environ.get("EMAIL_HOST") else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
 # The address players open the site at, for the links of e-mails sent without a request (a new
-# match drawn for a player).
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# match drawn for a player). Required in production: a default would send players to localhost.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+if not SITE_URL:
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured(
+            "SITE_URL is not set. In production set SITE_URL to the address players open the site at, "
+            "e.g. https://crawford.example.org (see README, Production)."
+        )
+    SITE_URL = "http://localhost:8000"
+    if TESTING:
+        os.environ["SITE_URL"] = SITE_URL  # processes the tests start (a Celery worker) run as production
 
 # Largest match file accepted for upload (bytes).
 CRAWFORD_MAX_MATCH_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_MATCH_FILE_BYTES", 2 * 1024 * 1024))
