@@ -9,6 +9,7 @@ CELERY_BROKER_URL=redis://..., ALLOWED_HOSTS, and HTTPS behind a proxy (SECURE_*
 import os
 import secrets
 import sys
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The release, from pyproject.toml: shown in every page's footer and by /health/ (CHANGELOG.md).
+CRAWFORD_VERSION = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -128,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournaments.context_processors.desk_link",
+                "config.health.version",
             ],
         },
     },
@@ -341,6 +345,19 @@ CELERY_BEAT_SCHEDULE["analysis-sweep"] = {
     "task": "analysis.sweep",
     "schedule": CRAWFORD_ANALYSIS_SWEEP_SECONDS,
     "options": {"expires": CRAWFORD_ANALYSIS_SWEEP_SECONDS},
+}
+
+# /health/ (config/health.py): beat sends a heartbeat that a worker writes into Redis; the answer
+# is 503 when it is older than HEALTH_WORKER_SILENT_SECONDS, a rating change has been owed longer
+# than HEALTH_RATINGS_OWED_SECONDS, or an analysis has waited longer than HEALTH_ANALYSIS_WAIT_SECONDS.
+HEALTH_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_HEARTBEAT_SECONDS", "30"))
+HEALTH_WORKER_SILENT_SECONDS = float(os.environ.get("HEALTH_WORKER_SILENT_SECONDS", "120"))
+HEALTH_RATINGS_OWED_SECONDS = float(os.environ.get("HEALTH_RATINGS_OWED_SECONDS", "600"))
+HEALTH_ANALYSIS_WAIT_SECONDS = float(os.environ.get("HEALTH_ANALYSIS_WAIT_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE["heartbeat"] = {
+    "task": "crawford.heartbeat",
+    "schedule": HEALTH_HEARTBEAT_SECONDS,
+    "options": {"expires": HEALTH_HEARTBEAT_SECONDS},
 }
 
 # Production hardening: on whenever DEBUG is off, except where a local run asks otherwise.
