@@ -24,9 +24,10 @@ import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
+from bench.shared_data import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-MATFILES = ROOT.parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 sys.path.insert(0, str(ROOT))
 
 

@@ -7,10 +7,10 @@ Every data set is replayed in time order and every match is predicted before it 
 
 Data sets:
 
-* real results: /work/shared/data/realdata/bglab_online.csv, and any `--data` file in the
+* real results: ../shared/data/realdata/bglab_online.csv, and any `--data` file in the
   `import_results` format (`played_on,player_a,player_b,length,score_a,score_b`): a federation
   can check the defaults on its own history;
-* league.csv: GNU Backgammon bots of known, constant strength (/work/shared/data/league.csv);
+* league.csv: GNU Backgammon bots of known, constant strength (../shared/data/league.csv);
 * simulated clubs (bench/ratings_match_sim.py `drifting_club`): skill that drifts at a rate drawn
   at random and never shown to the fit, players who arrive and leave, uneven activity, matches
   played game by game with gammons, cube and the Crawford rule.
@@ -66,8 +66,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.ratings_match_sim import drifting_club
 from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
+from bench.shared_data import SHARED_DATA
 
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 REAL_SETS = (DATA / "realdata" / "bglab_online.csv",)
 LEAGUE_CSV = DATA / "league.csv"
 FIT_SHARE = 0.8
