@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "analysis",
+    "config",  # the site's own commands (`manage.py periodic`)
 ]
 
 MIDDLEWARE = [
