@@ -305,3 +305,52 @@ def test_a_small_club_runs_on_sqlite_without_redis_and_rates_results_at_once(ser
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["ratings-recompute-owed: done", "analysis-sweep: done", "heartbeat: done"]
+
+
+# An earlier release (0.1.0, four migrations behind): the database an upgrade starts from.
+EARLIER = "0bd057f84323984607014fa31b3a3e7e579c3c9d"
+
+
+def test_an_upgrade_by_the_readme_keeps_every_row(server_factory, tmp_path):
+    known = subprocess.run(["git", "cat-file", "-e", f"{EARLIER}^{{commit}}"], cwd=PROJECT, capture_output=True)
+    if known.returncode != 0:
+        pytest.skip("needs the repository's history (a full clone) for the earlier release")
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    archive = subprocess.run(["git", "archive", EARLIER], cwd=PROJECT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(earlier)], input=archive, check=True)
+
+    server = server_factory(DEPLOY / "crawford.env", None)
+    database = server.root / "crawford.sqlite3"
+    old_env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"}
+    fill = ("from games import services; from ratings import services as ratings; "
+            "players = [services.player_create(name=f'Club Player {n}', club='Ærø BK') for n in range(6)]; "
+            "m = services.match_create(player_a=players[0], player_b=players[1], length=3); "
+            "[services.game_record(match=m, number=n, game=services.GameInput(winner=0)) for n in (1, 2, 3)]; "
+            "ratings.rating_recompute_now(system='fibs')")
+    for command in (["migrate", "--noinput", "-v", "0"], ["shell", "-c", fill]):
+        result = subprocess.run([sys.executable, "manage.py", *command], cwd=earlier, env=old_env,
+                                capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stderr[-3000:]
+
+    def rows() -> dict:
+        import sqlite3
+
+        with sqlite3.connect(database) as db:
+            return {table: sorted(map(repr, db.execute(f'SELECT * FROM "{table}"')))
+                    for table in ("games_player", "games_match", "games_game", "ratings_rating", "auth_user")}
+
+    before = rows()
+    assert len(before["games_player"]) == 6 and len(before["games_game"]) == 3 and len(before["ratings_rating"]) == 4  # fibs and crawford
+
+    upgrade = code_blocks("### Upgrading")[0]
+    assert "git pull --ff-only" in upgrade and ".venv/bin/pip install -r requirements.txt" in upgrade
+    # The checkout under test is the release pulled, into the .venv the tests run in.
+    steps = [line for line in code_blocks("## Production")[0] if line.startswith("sudo install") and "/etc/crawford" in line]
+    upgrade = [line for line in upgrade if line not in ("git pull --ff-only", ".venv/bin/pip install -r requirements.txt")]
+    output = server.follow(steps + upgrade)
+    assert "System check identified no issues (0 silenced)." in output
+    assert rows() == before
+    plan = subprocess.run([sys.executable, "manage.py", "showmigrations", "--plan"], cwd=PROJECT, capture_output=True,
+                          text=True, env={"PATH": os.environ["PATH"], **dotenv_values(server.env_file)})
+    assert "[ ]" not in plan.stdout and "ratings.0005_checkpoint_ready" in plan.stdout

@@ -133,3 +133,26 @@ def test_make_run_installs_the_requirements_to_run_and_make_test_those_to_test(t
     assert installs(run.stdout) == ["requirements.txt"]
     assert installs(test.stdout) == ["requirements.txt", "requirements-dev.txt"]
     assert "pytest" not in (PROJECT / "requirements.txt").read_text()
+
+
+# -- every setting is documented -----------------------------------------------------------------
+
+
+def variables_read(path: Path) -> set[str]:
+    text = path.read_text()
+    return set(re.findall(r"""(?:os\.environ(?:\.get)?[\[(]|env_bool\(|env_list\()\s*["']([A-Z][A-Z0-9_]+)["']""",
+                          text))
+
+
+def test_every_environment_variable_crawford_reads_is_in_a_readme_table():
+    read = set()
+    for path in (PROJECT / "config" / "settings.py", PROJECT / "manage.py", PROJECT / "bench" / "shared_data.py"):
+        read |= variables_read(path)
+    read -= {"DJANGO_SETTINGS_MODULE"}
+    assert {"SECRET_KEY", "TIME_ZONE", "LOG_LEVEL", "DB_CONN_MAX_AGE", "SECURE_HSTS_PRELOAD",
+            "CELERY_RESULT_BACKEND", "CRAWFORD_LOCAL_ENV"} <= read
+    in_tables = set()
+    for line in README.splitlines():
+        if line.startswith("| `"):
+            in_tables |= set(re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split(" | ")[0]))
+    assert sorted(read - in_tables) == []
