@@ -114,8 +114,8 @@ def test_make_without_a_python_312_stops_with_the_advice_alone(tmp_path):
     finder = tmp_path / "find-python"
     finder.write_text("#!/bin/sh\necho 'no Python 3.12 here' >&2\nexit 1\n")
     finder.chmod(0o755)
-    result = subprocess.run(["make", "run", f"VENV={tmp_path / 'venv'}", f"FIND_PYTHON={finder}"], cwd=PROJECT,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(["make", "--no-print-directory", "run", f"VENV={tmp_path / 'venv'}",
+                             f"FIND_PYTHON={finder}"], cwd=PROJECT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == (
