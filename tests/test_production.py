@@ -194,6 +194,8 @@ def test_every_page_answers_anonymous_visitors_and_staff_without_a_server_error(
         for name in pages:
             if name == "logout":
                 continue  # a POST that ends the session; checked below
+            if name == "health":
+                continue  # 503 by design where a broker is configured and no worker runs: tests/test_health.py
             url = reverse(name, kwargs=cases[name])
             response = client.get(url)
             assert response.status_code < 500, (who, url, response.status_code)
