@@ -354,3 +354,53 @@ def test_an_upgrade_by_the_readme_keeps_every_row(server_factory, tmp_path):
     plan = subprocess.run([sys.executable, "manage.py", "showmigrations", "--plan"], cwd=PROJECT, capture_output=True,
                           text=True, env={"PATH": os.environ["PATH"], **dotenv_values(server.env_file)})
     assert "[ ]" not in plan.stdout and "ratings.0005_checkpoint_ready" in plan.stdout
+
+
+def backup_cron(tmp_path: Path, env_lines: str, sqlite: bool) -> Path:
+    """Run the README's cron line (as cron would: `\\%` is `%`) with the folders moved into tmp_path;
+    returns the backups folder."""
+    section = README[README.index("## Backup and restore"):README.index("## Recording matches")]
+    line = re.search(r"^# /etc/cron.d/crawford-backup\n(.+)$", section, flags=re.MULTILINE).group(1)
+    minute, hour, day, month, weekday, user, command = line.split(None, 6)
+    assert (minute, hour, day, month, weekday, user) == ("30", "3", "*", "*", "*", "crawford")
+    if sqlite:
+        snippet = re.search(r"`(sqlite3 /var/lib/crawford/crawford\.sqlite3 [^`]+)`", section).group(1)
+        command, replaced = re.subn(r'pg_dump -Fc -d "\$DATABASE_URL" -f .+?\.dump', lambda _: snippet, command)
+        assert replaced == 1
+        command = command.replace("'crawford-*.dump'", "'crawford-*.sqlite3'")
+    command = command.replace("\\%", "%")
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "crawford.env").write_text(env_lines)
+    command = command.replace("/etc/crawford", str(tmp_path / "etc")).replace("/var/lib/crawford", str(tmp_path))
+    old = tmp_path / "backups" / "crawford-2020-01-01.sqlite3"
+    old.parent.mkdir()
+    old.write_text("a backup of long ago")
+    os.utime(old, (time.time() - 20 * 86400,) * 2)
+    result = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=300,
+                            env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    return tmp_path / "backups"
+
+
+@pytest.mark.skipif(shutil.which("sqlite3") is None, reason="needs the sqlite3 program")
+def test_the_nightly_backup_of_a_small_club_copies_the_database_and_drops_old_copies(tmp_path):
+    import sqlite3
+    from datetime import date
+
+    with sqlite3.connect(tmp_path / "crawford.sqlite3") as db:
+        db.execute("CREATE TABLE games_player (id integer, name text)")
+        db.execute("INSERT INTO games_player VALUES (1, 'Anna Berg')")
+    backups = backup_cron(tmp_path, (DEPLOY / "small-club.env").read_text(), sqlite=True)
+    assert sorted(p.name for p in backups.iterdir()) == [f"crawford-{date.today():%Y-%m-%d}.sqlite3"]
+    with sqlite3.connect(backups / f"crawford-{date.today():%Y-%m-%d}.sqlite3") as db:
+        assert db.execute("SELECT name FROM games_player").fetchall() == [("Anna Berg",)]
+
+
+@pytest.mark.skipif(shutil.which("pg_dump") is None, reason="needs pg_dump")
+def test_the_nightly_backup_dumps_postgresql(tmp_path):
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    backups = backup_cron(tmp_path, f"DATABASE_URL={url}\n", sqlite=False)
+    dumps = list(backups.glob("crawford-*.dump"))
+    assert len(dumps) == 1 and dumps[0].read_bytes()[:5] == b"PGDMP"
