@@ -24,11 +24,13 @@ import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
-from bench.shared_data import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-MATFILES = SHARED_DATA / "matfiles"
 sys.path.insert(0, str(ROOT))
+
+from bench.shared_data import SHARED_DATA  # noqa: E402
+
+MATFILES = SHARED_DATA / "matfiles"
 
 
 def results_csv(rows: int, players: int, seed: int = 2025) -> str:
