@@ -4,8 +4,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+FIND_PYTHON ?= scripts/find-python
+LOCAL_ENV ?= local.env
 
-.PHONY: run test test-fast venv migrate demo bench clean
+.PHONY: run test test-fast venv venv-dev migrate demo bench clean
+.DEFAULT_GOAL := run
 
 # A .venv made by an older Python (Debian 12's 3.11, say) cannot run Django 6.1: remove it, so the
 # rules below build it again with the Python scripts/find-python picks.
@@ -14,28 +17,52 @@ $(info $(VENV) was made with a Python older than 3.12: rebuilding it.)
 $(shell rm -rf $(VENV))
 endif
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
-	@test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
+# No .venv yet: find the Python to make it with now, and stop with the advice alone if there is none.
+ifeq ($(wildcard $(PY)),)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),run)),)
+NEW_VENV_PYTHON := $(shell PYTHON="$(PYTHON)" $(FIND_PYTHON) 2>/dev/null)
+ifeq ($(NEW_VENV_PYTHON),)
+$(error Crawford needs Python 3.12 or newer (with venv): install it, or name one with PYTHON=/path/to/python3.12 (README, "Try it"))
+endif
+endif
+endif
+
+# Running needs requirements.txt; the tests add requirements-dev.txt (pytest, Playwright, ...).
+$(VENV)/.installed-run: requirements.txt
+	@test -x $(PY) || "$(NEW_VENV_PYTHON)" -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed-run requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	@touch $@
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed-run
 
-# Local runs use DEBUG=1 (and with it a local secret key); production sets SECRET_KEY instead.
-migrate: venv
-	DEBUG=1 $(PY) manage.py migrate --noinput
+venv-dev: $(VENV)/.installed-dev
+
+# The settings of local runs, read by manage.py (so by every `.venv/bin/python manage.py ...`
+# command of the README) whenever SECRET_KEY is not set. Production sets SECRET_KEY instead.
+$(LOCAL_ENV):
+	@printf '%s\n' "# Local runs: manage.py reads this file when SECRET_KEY is not set (gunicorn and Celery never do)." \
+	  "# Add DATABASE_URL, CELERY_BROKER_URL and the like here; see the README's table of variables." \
+	  "DEBUG=1" > $@
+	@echo "Wrote $@ (DEBUG=1): every manage.py command in this folder now runs with the local settings."
+
+migrate: venv $(LOCAL_ENV)
+	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	DEBUG=1 $(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo
 
 run: demo
 	@echo "Crawford is at http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, user demo / demo-password)"
-	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # The whole suite on every core (one test database, and one Redis database, per test process).
 TEST_PROCESSES ?= auto
-test: venv
+test: venv-dev
 	$(PY) -m pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
 
 # The edit-test loop: the rules engine, the formats, the rating systems and the core services,
@@ -43,11 +70,11 @@ test: venv
 FAST_TESTS := tests/games/engine tests/tournaments/formats tests/ratings/systems tests/games/test_match_update.py \
 	tests/games/test_outcome_record.py tests/games/test_api.py tests/tournaments/test_services.py \
 	tests/ratings/test_recompute.py tests/ratings/test_incremental.py
-test-fast: venv
+test-fast: venv-dev
 	$(PY) -m pytest -n $(TEST_PROCESSES) -m "not e2e and not worker and not gnubg and not analysis" $(FAST_TESTS) $(PYTEST_ARGS)
 
-bench: venv
+bench: venv-dev
 	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .local-secret-key .pytest_cache .hypothesis
+	rm -rf $(VENV) db.sqlite3 staticfiles .local-secret-key local.env .pytest_cache .hypothesis

@@ -17,8 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis import gnubg  # noqa: E402
+from bench.shared_data import SHARED_DATA  # noqa: E402
 
-DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "matfiles"
+DEFAULT = SHARED_DATA / "matfiles"
 
 
 def main() -> None:

@@ -26,8 +26,11 @@ from datetime import date, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MATFILES = ROOT.parent / "shared" / "data" / "matfiles"
 sys.path.insert(0, str(ROOT))
+
+from bench.shared_data import SHARED_DATA  # noqa: E402
+
+MATFILES = SHARED_DATA / "matfiles"
 
 
 def results_csv(rows: int, players: int, seed: int = 2025) -> str:

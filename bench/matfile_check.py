@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.shared_data import SHARED_DATA  # noqa: E402
 from games.engine.matfile import (  # noqa: E402
     GameTranscript,
     MatchTranscript,
@@ -22,7 +23,7 @@ from games.engine.matfile import (  # noqa: E402
     write_match_file,
 )
 
-DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "matfiles"
+DEFAULT = SHARED_DATA / "matfiles"
 
 
 def best_of(text: str, repeats: int) -> float:

@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.plays import legal_plays  # noqa: E402
 from games.engine.position import Position  # noqa: E402
+from bench.shared_data import SHARED_DATA  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "positions.jsonl"
+DATA = SHARED_DATA / "positions.jsonl"
 RUNS = 5
 
 

@@ -26,6 +26,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DATABASE_URL", "sqlite:////tmp/crawford-bench-pages.sqlite3")
 # Measured as production runs (DEBUG off), with a throwaway key and no HTTPS redirect.
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+os.environ.setdefault("SITE_URL", "http://localhost:8000")
 os.environ.setdefault("SECURE_HTTPS", "0")
 
 import django  # noqa: E402

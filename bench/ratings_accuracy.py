@@ -2,7 +2,7 @@
 
     python bench/ratings_accuracy.py [--quick] [--seed 7] [--data RESULTS.csv ...]
 
-Data: the real histories in /work/shared/data/realdata/ (`club_history.csv`, a club whose 59
+Data: the real histories in ../shared/data/realdata/ (or $CRAWFORD_SHARED_DATA/realdata/) (`club_history.csv`, a club whose 59
 members meet again and again; `league_athens.csv`, an inter-club league; `bglab_online.csv`, one
 online player against a thousand strangers) and any `--data` file in the `import_results` format
 (`played_on,player_a,player_b,length,score_a,score_b`; both scores blank: player_a won). Each set
@@ -25,7 +25,7 @@ length and as a reliability table. Models: FIBS, crawford with the defaults (par
 as fitted (when it differs), textbook Glicko-2 (σ 0.06, τ 0.5, RD 350, S(N) = N) and, in the full
 run, Whole-History Rating (bench/whr.py; w and s₀ fitted the same way).
 
---quick (15 s of CPU; 50 s to 2 minutes of wall time on the shared two-core machine): one round
+--quick (15 s of CPU; 50 s to 2 minutes of wall time on a busy two-core machine): one round
 of the fit over a small grid from the defaults (a check that they still hold), no WHR, fewer
 resamples. The full run (477 s on the same machine, WHR's fit about half of it) is the record.
 
@@ -51,8 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.ratings_match_sim import drifting_club
 from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
+from bench.shared_data import SHARED_DATA  # noqa: E402
 
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 LEAGUE_CSV = DATA / "league.csv"
 WHR_BLOCK = 20
 """Matches per block of the online WHR forecasts (never splitting a day): refit, then predict the next."""

@@ -167,6 +167,7 @@ def section_postgres_recompute(history: list[MatchRecord], players: int, *, keep
     os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + scratch
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a throwaway key, DEBUG stays off
+    os.environ.setdefault("SITE_URL", "http://localhost:8000")
     import django
 
     django.setup()

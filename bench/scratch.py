@@ -45,6 +45,7 @@ def scratch_database(database_url: str, suffix: str, *, keep: bool = False) -> I
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a bench is not a deployment
+    os.environ.setdefault("SITE_URL", "http://localhost:8000")
     import django
 
     django.setup()

@@ -9,6 +9,7 @@ CELERY_BROKER_URL=redis://..., ALLOWED_HOSTS, and HTTPS behind a proxy (SECURE_*
 import os
 import secrets
 import sys
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The release, from pyproject.toml: shown in every page's footer and by /health/ (CHANGELOG.md).
+CRAWFORD_VERSION = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -49,7 +52,8 @@ if not SECRET_KEY:
     if not (DEBUG or TESTING):
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. In production set SECRET_KEY to a long random value (see README, "
-            "Production); to run Crawford on your own machine use `make run` or set DEBUG=1."
+            "Production); to run Crawford on your own machine use `make run` (it writes local.env, which "
+            "manage.py reads) or set DEBUG=1."
         )
     # Never a key from the repository: a random one, kept in a git-ignored file for local runs so
     # that logins survive a restart, and a fresh one for each test run. Processes the tests start
@@ -79,6 +83,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "analysis",
+    "config",  # the site's own commands (`manage.py periodic`)
 ]
 
 MIDDLEWARE = [
@@ -127,6 +132,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournaments.context_processors.desk_link",
+                "config.health.version",
             ],
         },
     },
@@ -215,8 +221,17 @@ MAILERS = {"default": {
 } if os.environ.get("EMAIL_HOST") else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
 # The address players open the site at, for the links of e-mails sent without a request (a new
-# match drawn for a player).
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# match drawn for a player). Required in production: a default would send players to localhost.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+if not SITE_URL:
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured(
+            "SITE_URL is not set. In production set SITE_URL to the address players open the site at, "
+            "e.g. https://crawford.example.org (see README, Production)."
+        )
+    SITE_URL = "http://localhost:8000"
+    if TESTING:
+        os.environ["SITE_URL"] = SITE_URL  # processes the tests start (a Celery worker) run as production
 
 # Largest match file accepted for upload (bytes).
 CRAWFORD_MAX_MATCH_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_MATCH_FILE_BYTES", 2 * 1024 * 1024))
@@ -348,6 +363,19 @@ CELERY_BEAT_SCHEDULE["analysis-sweep"] = {
     "task": "analysis.sweep",
     "schedule": CRAWFORD_ANALYSIS_SWEEP_SECONDS,
     "options": {"expires": CRAWFORD_ANALYSIS_SWEEP_SECONDS},
+}
+
+# /health/ (config/health.py): beat sends a heartbeat that a worker writes into Redis; the answer
+# is 503 when it is older than HEALTH_WORKER_SILENT_SECONDS, a rating change has been owed longer
+# than HEALTH_RATINGS_OWED_SECONDS, or an analysis has waited longer than HEALTH_ANALYSIS_WAIT_SECONDS.
+HEALTH_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_HEARTBEAT_SECONDS", "30"))
+HEALTH_WORKER_SILENT_SECONDS = float(os.environ.get("HEALTH_WORKER_SILENT_SECONDS", "120"))
+HEALTH_RATINGS_OWED_SECONDS = float(os.environ.get("HEALTH_RATINGS_OWED_SECONDS", "600"))
+HEALTH_ANALYSIS_WAIT_SECONDS = float(os.environ.get("HEALTH_ANALYSIS_WAIT_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE["heartbeat"] = {
+    "task": "crawford.heartbeat",
+    "schedule": HEALTH_HEARTBEAT_SECONDS,
+    "options": {"expires": HEALTH_HEARTBEAT_SECONDS},
 }
 
 # Production hardening: on whenever DEBUG is off, except where a local run asks otherwise.

@@ -10,8 +10,9 @@ from django.utils import timezone
 from analysis import gnubg, services
 from analysis.models import AnalysisStatus, MatchAnalysis
 from games.models import Match
+from bench.shared_data import SHARED_DATA
 
-MATFILES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 SAMPLE = MATFILES / "bglib__1857896.txt"
 pytestmark = [
     pytest.mark.analysis,

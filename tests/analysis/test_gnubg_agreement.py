@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from analysis import gnubg
+from bench.shared_data import SHARED_DATA
 
-MATFILES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
 pytestmark = [
     pytest.mark.gnubg,

@@ -12,8 +12,9 @@ from games.matfiles import file_digest
 from games.models import MatchFile
 from tournaments import services as events
 from tournaments.models import Pairing, Tournament
+from bench.shared_data import SHARED_DATA
 
-MATFILES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 # GNU Backgammon at 0 plies: each file's PR for its left and its right player (`show statistics match`).
 LOOKUP_BGNORI = MATFILES / "bglib__1896804.txt"  # 14.98 and 4.26
 BLUENOTE_APR = MATFILES / "bglib__BlueNote-nori-2009Apr152320.txt"  # 8.68 and 7.29

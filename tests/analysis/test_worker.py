@@ -11,9 +11,10 @@ from django.db import connection
 from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
 from tests.support import Workers, broker_reachable
+from bench.shared_data import SHARED_DATA
 
 PROJECT = Path(__file__).resolve().parents[2]
-MATFILES = PROJECT.parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 LONG = MATFILES / "gnubgparser__charlot1-charlot2_7p_2025-11-08-2305.mat"
 SAMPLE = MATFILES / "bglib__1857896.txt"
 

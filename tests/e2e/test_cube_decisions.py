@@ -12,8 +12,9 @@ from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
 
 from .test_accessibility import violations
+from bench.shared_data import SHARED_DATA
 
-MATFILE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles" / \
+MATFILE = SHARED_DATA / "matfiles" / \
     "bglib__BlueNote-nori-2009Apr152320.txt"
 pytestmark = [
     pytest.mark.e2e,

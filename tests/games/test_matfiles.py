@@ -11,8 +11,9 @@ from django.core.management import CommandError, call_command
 from games.engine import Position
 from games.engine.matfile import verify_match_file
 from games.models import Game, Match, MatchFile, Player
+from bench.shared_data import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = SHARED_DATA
 MATFILES = DATA / "matfiles"
 pytestmark = pytest.mark.skipif(not MATFILES.is_dir(), reason="shared/data/matfiles is not beside the checkout")
 

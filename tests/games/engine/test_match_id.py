@@ -7,8 +7,9 @@ import pytest
 
 from games.engine.errors import InvalidNotationError
 from games.engine.match_id import CENTRED, GameState, MatchId
+from bench.shared_data import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+DATA = SHARED_DATA
 MATCH_IDS = DATA / "matchids.jsonl"
 
 

@@ -14,8 +14,9 @@ from games.engine.matfile import (
     read_match_file,
     verify_match_file,
 )
+from bench.shared_data import SHARED_DATA
 
-MATFILES = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 needs_files = pytest.mark.skipif(
     not (MATFILES / "expected.json").exists(), reason=f"real match files not found in {MATFILES}"
 )

@@ -18,8 +18,9 @@ from games.engine.matfile import (
     verify_match_file,
     write_match_file,
 )
+from bench.shared_data import SHARED_DATA
 
-MATFILES = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 EXPECTED = MATFILES / "expected.json"
 needs_files = pytest.mark.skipif(not EXPECTED.exists(), reason=f"real match files not found in {MATFILES}")
 NAMES = sorted(json.loads(EXPECTED.read_text(encoding="utf-8"))["files"]) if EXPECTED.exists() else []

@@ -10,8 +10,9 @@ from games.engine.errors import IllegalPlayError, InvalidNotationError
 from games.engine.notation import format_play, parse_play, read_movements
 from games.engine.plays import legal_plays
 from games.engine.position import Position
+from bench.shared_data import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+DATA = SHARED_DATA
 POSITIONS = DATA / "positions.jsonl"
 KNOWN = (
     [json.loads(line) for line in POSITIONS.open()] if POSITIONS.exists() else []

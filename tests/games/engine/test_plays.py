@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from games.engine.errors import IllegalPlayError
 from games.engine.plays import Play, apply_steps, legal_plays, play_from_steps
 from games.engine.position import Position
+from bench.shared_data import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+DATA = SHARED_DATA
 POSITIONS = DATA / "positions.jsonl"
 
 

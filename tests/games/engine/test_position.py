@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from games.engine.errors import InvalidNotationError
 from games.engine.position import Position, game_result
 from games.engine.scoring import ResultKind
+from bench.shared_data import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+DATA = SHARED_DATA
 POSITIONS = DATA / "positions.jsonl"
 KNOWN = [json.loads(line) for line in POSITIONS.open()] if POSITIONS.exists() else []
 needs_known_answers = pytest.mark.skipif(

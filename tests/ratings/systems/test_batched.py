@@ -15,8 +15,9 @@ from .helpers import experienced, match
 
 np = pytest.importorskip("numpy")
 from ratings.systems.batches import batches  # noqa: E402
+from bench.shared_data import SHARED_DATA
 
-LEAGUE_CSV = Path(__file__).resolve().parents[4] / "shared" / "data" / "league.csv"
+LEAGUE_CSV = SHARED_DATA / "league.csv"
 TOLERANCE = 1e-9
 
 histories = st.lists(

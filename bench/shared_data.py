@@ -1,0 +1,12 @@
+"""Where the shared test data lives (GNU Backgammon's answers, real match files, the bot league,
+real results): the folder CRAWFORD_SHARED_DATA names, or else `../shared/data` beside the
+checkout. The tests and benches that read it skip, or say so, when it is not there."""
+
+import os
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("CRAWFORD_SHARED_DATA") or PROJECT.parent / "shared" / "data")
+
+if __name__ == "__main__":
+    print(f"shared data: {SHARED_DATA} ({'found' if SHARED_DATA.is_dir() else 'missing'})")
