@@ -177,6 +177,7 @@ def page_kwargs(site) -> dict:
         "event-check-in": {"slug": slug}, "event-register": {"slug": slug},
         "desk-more": {"slug": slug, "pk": site["pairing"].pk},
         "desk-entries": {"slug": slug, "pk": site["pairing"].flight_id}, "health": {},
+        "desk-draw": {"slug": slug, "pk": site["pairing"].flight_id},
     }
 
 
