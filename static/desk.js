@@ -146,7 +146,8 @@
       if (!form) return;
       form.classList.add("is-saving");
       form.setAttribute("aria-busy", "true");
-      form.querySelectorAll("input.ia, input.ib").forEach(function (i) { i.readOnly = true; });
+      // Out of the Tab order while it saves: the keys go on to rows that can take them.
+      form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.readOnly = true; i.tabIndex = -1; });
       var button = form.querySelector(".q-save");
       if (button) button.textContent = "Saving…";
     });
@@ -175,6 +176,26 @@
     });
     stickyHeight();
   }
+
+  /* One desk request at a time, in the order the TD made them: a Save typed ahead waits for the
+     one before it (and is read when it goes, so it carries what the redraw put back). A request
+     asking the TD to confirm goes at once: its question must not wait. */
+  var waiting = [];
+  var inFlight = false;
+  document.addEventListener("htmx:confirm", function (e) {
+    if (!e.target.closest || !e.target.closest("#desk-main") || e.detail.question) return;
+    if (!inFlight) { inFlight = true; return; }
+    e.preventDefault();
+    waiting.push(e.detail.issueRequest);
+  });
+  function nextRequest() {
+    inFlight = false;
+    var go = waiting.shift();
+    if (go) { inFlight = true; go(true); }
+  }
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.target.closest && (e.target.closest("#desk-main") || !e.target.isConnected)) nextRequest();
+  });
 
   document.addEventListener("keydown", function () { keyAt = Date.now(); findChosen = false; }, true);
 
@@ -325,7 +346,7 @@
     if (form) { delete saving[form.id]; markSaving(); }
     unsaved(e.detail.elt, "Not saved: no connection to the server. What you typed is kept: try again.");
     if (form) {
-      form.querySelectorAll("input.ia, input.ib").forEach(function (i) { i.readOnly = false; });
+      form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.readOnly = false; i.removeAttribute("tabindex"); });
       form.classList.remove("is-saving");
       form.removeAttribute("aria-busy");
       var button = form.querySelector(".q-save");

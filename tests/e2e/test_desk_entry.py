@@ -164,3 +164,51 @@ def test_a_refused_flight_shows_its_error_where_the_td_is(page, live_server, roo
     assert error.is_visible()
     box, height = error.bounding_box(), page.viewport_size["height"]
     assert 0 <= box["y"] and box["y"] + box["height"] <= height
+
+
+def test_a_round_of_eight_typed_ahead_with_filters_lands_every_result_on_its_match(page, live_server, room):
+    """The TD works through a pile of slips at keyboard speed: never waiting for a Save, finding
+    some matches by table or slot, the rest by going on down the queue."""
+    # The test database (SQLite in memory, shared by the server's threads) refuses a read while
+    # a Save writes; the ratings panel's poll is not what this walk is about.
+    page.route(re.compile(r"/ratings/runs/"), lambda route: route.abort())
+    open_desk(page, live_server, room)
+    rows = room["rows"]
+    keys = page.keyboard
+    typed = {}
+
+    def result(pairing, a, b):
+        keys.type(str(a))
+        keys.press("Tab")
+        keys.type(str(b))
+        keys.press("Enter")
+        typed[pairing.pk] = (a, b)
+
+    page.click(f"#p{rows[0].pk}-a")
+    result(rows[0], 5, 1)
+    result(rows[1], 2, 5)   # the cursor went on to the next row at once
+    result(rows[2], 5, 3)
+    keys.press("/")
+    keys.type("6")          # table 6
+    keys.press("Tab")
+    result(by_table(room, "6"), 4, 5)
+    keys.type("2")          # the search has the cursor again, its words selected
+    keys.press("Tab")
+    result(by_table(room, "2"), 5, 0)
+    keys.type("r1-4")
+    keys.press("Tab")
+    result(rows[3], 5, 2)
+    keys.type("8")
+    keys.press("Tab")
+    result(by_table(room, "8"), 3, 5)
+    keys.press("Backspace")  # the whole queue again; the last match by its table
+    keys.type("4")
+    keys.press("Tab")
+    result(by_table(room, "4"), 5, 4)
+    for pairing in rows:
+        page.locator(f"#pairing-{pairing.pk}.is-finished").wait_for(state="attached")
+    page.wait_for_function("!document.querySelector('form.q-score.is-saving')")
+    assert page.locator(".not-saved").count() == 0
+    stored = {p.pk: (p.score_a, p.score_b) for p in Pairing.objects.filter(pk__in=[r.pk for r in rows])}
+    assert stored == typed
+    assert len(typed) == 8
