@@ -413,7 +413,15 @@
     }
     function update() {
       var end = value("end");
-      if (kindField) kindField.hidden = end === "double_refused";
+      if (kindField) {
+        // A refused double ends the game as a single: "Won as" is not asked (unless it was refused).
+        var refusedDouble = end === "double_refused";
+        if (refusedDouble) {
+          var single = kindField.querySelector("input[value='1']");
+          if (single) single.checked = true;
+        }
+        kindField.hidden = refusedDouble && !kindField.classList.contains("has-error");
+      }
       var c = parseInt(cube ? cube.value : "1", 10) || 1;
       var points = end === "double_refused" ? c : c * (parseInt(value("kind"), 10) || 1);
       if (worth) worth.textContent = "Game " + number + " is worth " + points + " point" + (points === 1 ? "" : "s") + ".";

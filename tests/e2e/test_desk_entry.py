@@ -212,3 +212,40 @@ def test_a_round_of_eight_typed_ahead_with_filters_lands_every_result_on_its_mat
     stored = {p.pk: (p.score_a, p.score_b) for p in Pairing.objects.filter(pk__in=[r.pk for r in rows])}
     assert stored == typed
     assert len(typed) == 8
+
+
+def record_game(page, winner, *, won_as="Single", end=None):
+    page.get_by_label(winner).first.check()
+    if end:
+        page.get_by_label(end, exact=True).check()
+    if won_as:
+        page.get_by_label(won_as, exact=True).check()
+    number = page.locator("form[data-sheet]").get_attribute("data-number")
+    page.get_by_role("button", name=f"Record game {number}").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/enter/$"))
+
+
+def test_the_crawford_game_s_sheet_offers_only_what_the_rules_allow(page, live_server, room):
+    open_desk(page, live_server, room)
+    first = room["rows"][0]
+    page.get_by_role("button", name=f"Score sheet of {first.slot}").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/enter/$"))
+    name = first.player_a.name
+    # Before the Crawford game a refused double is offered, and "Won as" is not asked with it.
+    page.get_by_label("Double refused", exact=True).check()
+    assert page.get_by_role("group", name="Won as").is_hidden()
+    page.get_by_label("Played out", exact=True).check()
+    assert page.get_by_role("group", name="Won as").is_visible()
+    record_game(page, name, won_as="Backgammon")       # 3–0
+    record_game(page, name)                            # 4–0: game 3 is the Crawford game
+    assert page.get_by_label("Double refused", exact=True).count() == 0
+    assert [page.get_by_label(t, exact=True).count() for t in ("Played out", "Resigned")] == [1, 1]
+    assert page.get_by_label("Cube value").is_disabled()
+    # A client that sends one anyway is refused at the field that asked for it, not at the cube.
+    page.evaluate("""() => { const r = document.querySelector('input[name=end]');
+        r.value = 'double_refused'; r.checked = true; }""")
+    page.get_by_label(name).first.check()
+    page.get_by_role("button", name="Record game 3").click()
+    assert page.locator("#id_end_error").inner_text() == (
+        "Game 3 is the Crawford game: nobody may double in it, so no double can be refused.")
+    assert page.locator("#id_cube_error").count() == 0
