@@ -2,10 +2,13 @@
 lands on another match, the filter and the focus go where he looks."""
 
 import re
+import shutil
+import subprocess
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.models import Player
 from tournaments import services as events
 from tournaments.models import Pairing
 
@@ -249,3 +252,34 @@ def test_the_crawford_game_s_sheet_offers_only_what_the_rules_allow(page, live_s
     assert page.locator("#id_end_error").inner_text() == (
         "Game 3 is the Crawford game: nobody may double in it, so no double can be refused.")
     assert page.locator("#id_cube_error").count() == 0
+
+
+def test_printed_slips_keep_every_line_on_a4(page, live_server, room, tmp_path):
+    pdftotext = shutil.which("pdftotext")
+    if not pdftotext:
+        pytest.skip("pdftotext is not installed")
+    # Long names, the kind that broke mid-word.
+    first = room["rows"][0]
+    Player.objects.filter(pk=first.player_a_id).update(name="Maximiliane Hohenzollern-Sigmaringen")
+    Player.objects.filter(pk=first.player_b_id).update(name="Bartholomew Featherstonehaugh")
+    open_desk(page, live_server, room)
+    page.goto(f"{room['url']}slips/")
+    pdf = tmp_path / "slips.pdf"
+    page.pdf(path=str(pdf), format="A4")
+    # -raw keeps the order the page drew its text in: slip after slip.
+    text = subprocess.run([pdftotext, "-raw", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert len([p for p in text.split("\f") if p.strip()]) == 2  # eight slips, four to a page
+    # A line may end after a hyphen of a name ("Hohenzollern-" / "Sigmaringen"), never inside a word.
+    flat = re.sub(r"-\s+", "-", " ".join(text.split()))
+    slips = flat.split("Harbour Cup · Main ")[1:]
+    pairings = Pairing.objects.filter(pk__in=[r.pk for r in room["rows"]]).select_related("player_a", "player_b")
+    assert len(slips) == 8
+    for pairing, slip in zip(pairings.order_by("id"), slips, strict=True):
+        a, b = pairing.player_a.name, pairing.player_b.name
+        assert slip.startswith(f"{pairing.slot} {a} v {b} 5-point match, Crawford rule, cube capped at 64"), slip
+        assert slip.count(a) == 2 and slip.count(b) == 2, slip  # the head and the score table's columns
+        assert f"TABLE {pairing.table} " in slip
+        assert "Cube Crawford? 1 2 3 4 5 6 7 8 9 " in slip
+        assert slip.rstrip().endswith("Winner: __________________ Final score: ____ – ____ "
+                                      "Signatures: __________ __________"), slip
