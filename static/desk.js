@@ -177,25 +177,29 @@
     stickyHeight();
   }
 
-  /* One desk request at a time, in the order the TD made them: a Save typed ahead waits for the
-     one before it (and is read when it goes, so it carries what the redraw put back). A request
-     asking the TD to confirm goes at once: its question must not wait. */
+  /* Saves go one at a time, in the order the TD made them: a Save typed ahead waits for the one
+     before it (and is read when it goes, so it carries what the redraw put back). A row decided
+     meanwhile is gone from the desk: its Save is not sent, and the desk names it as not saved. */
   var waiting = [];
-  var inFlight = false;
+  var current = null;  // the Save on its way
+  function isSave(elt) { return !!(elt && elt.matches && elt.matches("#desk-main form.q-score")); }
   document.addEventListener("htmx:confirm", function (e) {
-    if (!e.target.closest || !e.target.closest("#desk-main") || e.detail.question) return;
-    if (!inFlight) { inFlight = true; return; }
+    if (!isSave(e.target)) return;
+    if (!current) { current = e.target; return; }
     e.preventDefault();
-    waiting.push(e.detail.issueRequest);
+    waiting.push({ elt: e.target, go: e.detail.issueRequest });
   });
-  function nextRequest() {
-    inFlight = false;
-    var go = waiting.shift();
-    if (go) { inFlight = true; go(true); }
+  /* The Save `elt` is answered: send the next one. (Called from the redraw, because a saved row's
+     form has left the page by the time htmx says the request ended.) */
+  function saveDone(elt) {
+    if (!elt || elt !== current) return;
+    current = null;
+    while (waiting.length) {
+      var item = waiting.shift();
+      if (item.elt.isConnected) { current = item.elt; item.go(true); return; }
+    }
   }
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.target.closest && (e.target.closest("#desk-main") || !e.target.isConnected)) nextRequest();
-  });
+  document.addEventListener("htmx:afterRequest", function (e) { saveDone(e.target); });
 
   document.addEventListener("keydown", function () { keyAt = Date.now(); findChosen = false; }, true);
 
@@ -322,6 +326,7 @@
       focusAsked();
     }
     stickyHeight();
+    saveDone(was.form);
   });
 
   /* A refused form (a flight, the tables, a new player) shows its error where the TD is: the first
