@@ -42,9 +42,16 @@ class GameEntryForm(forms.Form):
         label="Cube owner", coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
     )
 
-    def __init__(self, *args, names: tuple[str, str] = ("Player A", "Player B"), **kwargs):
+    def __init__(self, *args, names: tuple[str, str] = ("Player A", "Player B"), crawford_game: int | None = None,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [(0, names[0]), (1, names[1])]
+        if crawford_game is not None:
+            # The Crawford game has no doubling: its sheet does not offer a refused double.
+            end = self.fields["end"]
+            end.choices = [c for c in end.choices if c[0] != GameEnd.DOUBLE_REFUSED.value]
+            end.error_messages["invalid_choice"] = (
+                f"Game {crawford_game} is the Crawford game: nobody may double in it, so no double can be refused.")
         self.fields["cube_owner"].choices = [("", "Nobody (centred)"), (0, names[0]), (1, names[1])]
         self.fields["cube_owner"].initial = ""
 

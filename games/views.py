@@ -349,6 +349,7 @@ def match_enter(request, pk: int):
     names = (match.player_a.name, match.player_b.name)
     lines = score_sheet(match)
     next_number = len(lines) + 1
+    crawford = next_number if match.crawford_game == next_number and not match.finished else None
     form = None
     if request.method == "POST" and request.POST.get("action") == "undo":
         undo = UndoForm(request.POST)
@@ -362,7 +363,7 @@ def match_enter(request, pk: int):
                 messages.error(request, getattr(error, "message", None) or "; ".join(error.messages))
         return redirect("match-enter", pk=match.pk)
     if request.method == "POST":
-        form = GameEntryForm(request.POST, names=names)
+        form = GameEntryForm(request.POST, names=names, crawford_game=crawford)
         if form.is_valid():
             data = form.cleaned_data
             game = services.GameInput(
@@ -390,7 +391,9 @@ def match_enter(request, pk: int):
                     messages.success(request, f"Game {data['number']} recorded: {names[0]} {sheet} {names[1]}.")
                 return redirect("match-enter", pk=match.pk)
     if form is None or not form.is_bound:
-        form = GameEntryForm(initial={"number": next_number, "version": match.version}, names=names)
+        crawford = next_number if match.crawford_game == next_number and not match.finished else None
+        form = GameEntryForm(initial={"number": next_number, "version": match.version}, names=names,
+                             crawford_game=crawford)
     else:
         # Keep what was typed, but always submit against the sheet shown.
         form.data = form.data.copy()

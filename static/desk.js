@@ -1,14 +1,28 @@
-/* The TD's desk with htmx: refusals swapped in place, focus kept, the queue filtered as you type,
-   "not saved" when the connection is lost; and the projector cycling its panels.
-   Without this file every form still posts and the page comes back where it was. */
+/* The TD's desk with htmx: refusals swapped in place, the queue filtered as you type, results
+   typed ahead while earlier ones save, "not saved" said plainly; and the projector cycling its
+   panels. Without this file every form still posts and the page comes back where it was.
+
+   Typing ahead: Enter in a row's score saves it and moves the cursor at once to the next open
+   row below, so the TD types the next slip while the first one saves. The desk's requests run one
+   after another (hx-sync on #desk-main), and each redraw puts back what was typed in rows not yet
+   saved; a row that could not take its score any more (decided meanwhile) is named as not saved
+   until the TD dismisses the note. */
 (function () {
   "use strict";
   var FILTER_KEY = "crawford-desk-filter:" + window.location.pathname;
+  var SCORE_FIELDS = "form.q-score input.ia, form.q-score input.ib";
 
   function main() { return document.getElementById("desk-main"); }
 
   function readFilter() {
     try { return JSON.parse(window.sessionStorage.getItem(FILTER_KEY) || "{}"); } catch (e) { return {}; }
+  }
+
+  /* A word of digits alone is a table ("5" is table 5, not table 15 nor R1-5); other words match
+     names, slots ("r1-5") and "table". */
+  function rowMatches(text, table, word) {
+    if (/^\d+$/.test(word)) return table === word;
+    return text.indexOf(word) >= 0;
   }
 
   function applyFilter() {
@@ -25,15 +39,14 @@
       var any = false;
       group.querySelectorAll(".q-row").forEach(function (row) {
         var text = row.dataset.find || "";
-        var on = groupOn && words.every(function (w) {
-          if (/^\d+$/.test(w)) return text.indexOf("t" + w + " ") >= 0 || text.slice(-w.length - 1) === "t" + w ||
-                                      text.indexOf(w) >= 0;
-          return text.indexOf(w) >= 0;
-        });
+        var table = row.dataset.table || "";
+        var on = groupOn && words.every(function (w) { return rowMatches(text, table, w); });
         row.hidden = !on;
         if (on) { any = true; shown += 1; }
       });
       group.hidden = !any;
+      // A folded round of results opens when the search looks for something in it.
+      if (any && words.length && group.tagName === "DETAILS") group.open = true;
     });
     var none = root.querySelector(".queue-none");
     if (none) none.hidden = shown > 0 || !root.querySelector(".q-group");
@@ -44,32 +57,192 @@
     if (!root) return;
     var state = readFilter();
     root.querySelectorAll("[data-filter]").forEach(function (el) {
-      if (state[el.dataset.filter] !== undefined && document.activeElement !== el) el.value = state[el.dataset.filter];
+      // A redraw empties the fields (the server does not know them): they come back as they were.
+      var value = state[el.dataset.filter];
+      if (value !== undefined && el.value !== value) el.value = value;
     });
     applyFilter();
+  }
+
+  function focusField(el) {
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: "nearest" });
+    if (el.select) { try { el.select(); } catch (e) { /* not selectable */ } }
   }
 
   function focusAsked() {
     var root = main();
     if (!root || !root.dataset.focus) return;
     var el = document.getElementById(root.dataset.focus);
-    if (el && document.activeElement !== el) {
-      el.focus({ preventScroll: false });
-      if (el.select) el.select();
-    }
+    if (el && document.activeElement !== el) focusField(el);
+  }
+
+  function setStatus(kind, text) {
+    var status = document.querySelector(".desk-status");
+    if (!status) return;
+    var span = document.createElement("span");
+    span.className = "msg " + kind;
+    span.textContent = text;
+    status.replaceChildren(span);
+    stickyHeight();
   }
 
   function unsaved(elt, text) {
     var form = elt && elt.closest ? elt.closest("form") : null;
     var box = form && form.querySelector(".q-unsaved");
     if (box) { box.textContent = text; box.hidden = false; }
-    var status = document.querySelector(".desk-status");
-    if (status) status.innerHTML = '<span class="msg error"></span>';
-    if (status) status.firstChild.textContent = text;
+    setStatus("error", text);
   }
+
+  /* The status line sticks to the top of the window while the TD works down the queue; the
+     queue's filters stick just below it. */
+  function stickyHeight() {
+    var root = main();
+    var status = document.querySelector(".desk-status");
+    if (!root || !status) return;
+    var stuck = status.textContent.trim() !== "";
+    status.classList.toggle("is-said", stuck);
+    root.style.setProperty("--desk-status-h", stuck ? status.offsetHeight + "px" : "0px");
+  }
+
+  // -- typing ahead ------------------------------------------------------------------------------
+
+  var saving = {};     // form id -> what it sends: {label, a, b}
+  var notSaved = [];   // what the TD typed that no longer has a row to go to
+  var keyAt = 0;       // when the TD last pressed a key
+  var before = null;   // what the desk held just before a redraw
+  var findChosen = false;  // the desk put the cursor in the search (its words selected, to replace)
+
+  function scoreForm(el) { return el && el.closest ? el.closest("form.q-score") : null; }
+
+  function describe(form) {
+    var a = form.querySelector("input.ia"), b = form.querySelector("input.ib");
+    return { label: form.dataset.label || "", a: a ? a.value : "", b: b ? b.value : "",
+             nameA: form.dataset.nameA || "", nameB: form.dataset.nameB || "" };
+  }
+
+  function said(item) {
+    return item.label + ": " + item.nameA + " " + (item.a || "?") + "–" + (item.b || "?") + " " + item.nameB;
+  }
+
+  function visible(el) { return !!(el && el.offsetParent !== null); }
+
+  /* The first score field of an open row below `form` (not saving, not hidden by the filter). */
+  function nextBelow(form) {
+    var forms = Array.prototype.slice.call(document.querySelectorAll("#desk-main form.q-score"));
+    var at = forms.indexOf(form);
+    for (var i = at + 1; i < forms.length; i++) {
+      if (saving[forms[i].id]) continue;
+      var a = forms[i].querySelector("input.ia");
+      if (visible(a)) return a;
+    }
+    return null;
+  }
+
+  function markSaving() {
+    Object.keys(saving).forEach(function (id) {
+      var form = document.getElementById(id);
+      if (!form) return;
+      form.classList.add("is-saving");
+      form.setAttribute("aria-busy", "true");
+      // Out of the Tab order while it saves: the keys go on to rows that can take them.
+      form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.readOnly = true; i.tabIndex = -1; });
+      var button = form.querySelector(".q-save");
+      if (button) button.textContent = "Saving…";
+    });
+  }
+
+  function showNotSaved() {
+    var status = document.querySelector(".desk-status");
+    if (!status) return;
+    notSaved.forEach(function (item, index) {
+      var span = document.createElement("span");
+      span.className = "msg error not-saved";
+      span.setAttribute("role", "alert");
+      span.textContent = "Not saved: " + said(item) + ". " + item.why + " ";
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "link small";
+      dismiss.textContent = "Dismiss";
+      dismiss.setAttribute("aria-label", "Dismiss: not saved " + item.label);
+      dismiss.addEventListener("click", function () {
+        notSaved.splice(index, 1);
+        span.remove();
+        stickyHeight();
+      });
+      span.appendChild(dismiss);
+      status.appendChild(span);
+    });
+    stickyHeight();
+  }
+
+  /* Saves go one at a time, in the order the TD made them: a Save typed ahead waits for the one
+     before it (and is read when it goes, so it carries what the redraw put back). A row decided
+     meanwhile is gone from the desk: its Save is not sent, and the desk names it as not saved. */
+  var waiting = [];
+  var current = null;  // the Save on its way
+  function isSave(elt) { return !!(elt && elt.matches && elt.matches("#desk-main form.q-score")); }
+  document.addEventListener("htmx:confirm", function (e) {
+    if (!isSave(e.target)) return;
+    if (!current) { current = e.target; return; }
+    e.preventDefault();
+    waiting.push({ elt: e.target, go: e.detail.issueRequest });
+  });
+  /* The Save `elt` is answered: send the next one. (Called from the redraw, because a saved row's
+     form has left the page by the time htmx says the request ended.) */
+  function saveDone(elt) {
+    if (!elt || elt !== current) return;
+    current = null;
+    while (waiting.length) {
+      var item = waiting.shift();
+      if (item.elt.isConnected) { current = item.elt; item.go(true); return; }
+    }
+  }
+  document.addEventListener("htmx:afterRequest", function (e) { saveDone(e.target); });
+
+  document.addEventListener("keydown", function () { keyAt = Date.now(); findChosen = false; }, true);
+
+  function reselectFind() {
+    var find = document.getElementById("qf-find");
+    if (findChosen && find && document.activeElement === find) find.select();
+  }
+
+  // Enter (or Save) in a row: the row saves, the cursor goes on to the next open row below.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches || !form.matches("form.q-score") || !form.closest("#desk-main")) return;
+    var action = e.submitter && e.submitter.name === "action" ? e.submitter.value : "score";
+    if (saving[form.id]) {          // already on its way: a second Enter changes nothing
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      return;
+    }
+    if (action !== "score") return;
+    var item = describe(form);
+    item.at = Date.now();
+    saving[form.id] = item;
+    var here = document.activeElement;
+    if (!here || here === document.body || form.contains(here) || (e.submitter && here === e.submitter)) {
+      var next = nextBelow(form);
+      if (next) focusField(next);
+      else { focusField(document.getElementById("qf-find")); findChosen = true; }
+    }
+    markSaving();
+  }, true);
 
   document.addEventListener("input", function (e) { if (e.target.matches("[data-filter]")) applyFilter(); });
   document.addEventListener("change", function (e) { if (e.target.matches("[data-filter]")) applyFilter(); });
+
+  function isDesk(e) {
+    var target = e.detail && e.detail.target;
+    return !!(target && target.id === "desk-main");
+  }
+
+  function requestForm(e) {
+    var elt = e.detail && (e.detail.requestConfig ? e.detail.requestConfig.elt : e.detail.elt);
+    return elt && elt.closest ? (elt.tagName === "FORM" ? elt : elt.closest("form")) : null;
+  }
 
   document.addEventListener("htmx:beforeSwap", function (e) {
     var xhr = e.detail.xhr;
@@ -78,38 +251,129 @@
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     } else if (xhr.status >= 400) {
+      var form = requestForm(e);
+      if (form) delete saving[form.id];
       unsaved(e.detail.requestConfig && e.detail.requestConfig.elt,
               "Not saved: the server answered " + xhr.status + ". What you typed is kept.");
+      markSaving();
     }
-  });
-  // A search redraws the desk (a GET) but must not wipe what the last action said: keep the
-  // status line when the new one is empty.
-  var keptStatus = null;
-  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.shouldSwap || !isDesk(e)) { before = null; return; }
+    // What the desk holds now, to put back after the redraw.
+    var status = document.querySelector(".desk-status");
     var verb = e.detail.requestConfig && e.detail.requestConfig.verb;
+    var typed = {};
+    document.querySelectorAll(SCORE_FIELDS).forEach(function (input) {
+      if (input.value !== "") typed[input.id] = input.value;
+    });
+    var forms = {};
+    document.querySelectorAll("#desk-main form.q-score").forEach(function (form) {
+      var item = describe(form);
+      if (item.a !== "" || item.b !== "") forms[form.id] = item;
+    });
+    var active = document.activeElement;
+    before = {
+      form: requestForm(e), verb: verb, typed: typed, forms: forms,
+      active: active && active.id ? active.id : null,
+      // A search (a GET) must not wipe what the last action said.
+      status: verb === "get" && status && status.textContent.trim() ? status.innerHTML : null,
+    };
+  });
+
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!isDesk(e) || !before) return;
+    var was = before;
+    before = null;
     var status = document.querySelector(".desk-status");
-    keptStatus = verb === "get" && status && status.textContent.trim() ? status.innerHTML : null;
-  });
-  document.addEventListener("htmx:afterSwap", function () {
-    var status = document.querySelector(".desk-status");
-    if (keptStatus !== null && status && !status.textContent.trim()) status.innerHTML = keptStatus;
-    keptStatus = null;
-  });
-  document.addEventListener("htmx:sendError", function (e) {
-    unsaved(e.detail.elt, "Not saved: no connection to the server. What you typed is kept: try again.");
-  });
-  // Only a redrawn desk moves the focus to what the server asked for: a panel loaded into a row
-  // (walkover, table) must not send the cursor back to the score field the last action named.
-  document.addEventListener("htmx:afterSettle", function (e) {
+    if (was.status !== null && status && !status.textContent.trim()) status.innerHTML = was.status;
     restoreFilter();
-    var target = e.detail && e.detail.target;
-    if (target && target.id === "desk-main") focusAsked();
-  });
-  document.addEventListener("keydown", function (e) {
-    if (e.key === "/" && !e.target.matches("input, select, textarea")) {
-      var find = document.getElementById("qf-find");
-      if (find) { e.preventDefault(); find.focus(); }
+    var answered = was.form && was.form.id ? was.form.id : null;
+    var sent = answered ? saving[answered] : null;
+    if (answered) delete saving[answered];
+    // Put back what was typed in every row that has not been answered.
+    Object.keys(was.typed).forEach(function (id) {
+      var input = document.getElementById(id);
+      if (!input || (answered && input.form && input.form.id === answered)) return;
+      if (input.matches(SCORE_FIELDS)) input.value = was.typed[id];
+    });
+    // A row typed in that can no longer take a score is named, never dropped.
+    Object.keys(was.forms).forEach(function (id) {
+      if (id === answered || document.getElementById(id)) return;
+      var item = was.forms[id];
+      var pk = id.slice(1);
+      var row = document.getElementById("pairing-" + pk);
+      item.why = row && row.classList.contains("is-finished")
+        ? "The match was recorded meanwhile: its row shows the result that stands."
+        : "The match changed meanwhile: enter it again if it still needs a result.";
+      delete saving[id];
+      notSaved.push(item);
+    });
+    markSaving();
+    showNotSaved();
+    // The focus: a Save has already moved it on; a refusal takes it back only if the TD has not
+    // typed on since.
+    var refusedForm = answered ? document.getElementById(answered) : null;
+    var refused = refusedForm && refusedForm.querySelector(".q-err");
+    if (sent) {
+      if (refused) {
+        var err = refusedForm.querySelector(".q-err");
+        if (keyAt <= sent.at) focusAsked();
+        else setStatus("error", "Not saved: " + said(sent) + ". " + err.textContent + " Its row keeps what you typed.");
+        showNotSaved();
+      } else if (was.active && document.activeElement === document.body) {
+        focusField(document.getElementById(was.active));
+      }
+    } else if (!(e.detail.xhr && e.detail.xhr.status >= 400 && focusRefusal(was.form))) {
+      focusAsked();
     }
+    stickyHeight();
+    saveDone(was.form);
+  });
+
+  /* A refused form (a flight, the tables, a new player) shows its error where the TD is: the first
+     field it names takes the focus, scrolled into view. */
+  function focusRefusal(form) {
+    var scope = form && form.isConnected ? form : main();
+    if (!scope) return false;
+    var field = scope.querySelector(".has-error input, .has-error select, .has-error textarea, [aria-invalid=true]");
+    if (field) { focusField(field); field.scrollIntoView({ block: "center" }); return true; }
+    var list = scope.querySelector(".errorlist, [role=alert]:not([hidden])");
+    if (list && list.textContent.trim()) {
+      list.setAttribute("tabindex", "-1");
+      list.focus({ preventScroll: true });
+      list.scrollIntoView({ block: "center" });
+      return true;
+    }
+    return false;
+  }
+
+  document.addEventListener("htmx:sendError", function (e) {
+    var form = scoreForm(e.detail.elt);
+    if (form) { delete saving[form.id]; markSaving(); }
+    unsaved(e.detail.elt, "Not saved: no connection to the server. What you typed is kept: try again.");
+    if (form) {
+      form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.readOnly = false; i.removeAttribute("tabindex"); });
+      form.classList.remove("is-saving");
+      form.removeAttribute("aria-busy");
+      var button = form.querySelector(".q-save");
+      if (button) button.textContent = "Save";
+    }
+  });
+  // htmx settles attributes after the swap: the filter's `hidden` and the saving rows' marks are
+  // laid again. (A panel loaded into a row keeps the focus where the TD put it.)
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (isDesk(e)) { restoreFilter(); markSaving(); reselectFind(); }
+    stickyHeight();
+  });
+
+  // "/" finds a player or table from anywhere but a field where "/" is something to type.
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    var typing = t.matches("textarea, [contenteditable], input:not([type]), input[type=text], input[type=search], " +
+                           "input[type=email], input[type=url], input[type=password], input[type=tel]");
+    if (typing) return;
+    var find = document.getElementById("qf-find");
+    if (find) { e.preventDefault(); focusField(find); }
   });
 
   function setupProjector() {
@@ -154,7 +418,15 @@
     }
     function update() {
       var end = value("end");
-      if (kindField) kindField.hidden = end === "double_refused";
+      if (kindField) {
+        // A refused double ends the game as a single: "Won as" is not asked (unless it was refused).
+        var refusedDouble = end === "double_refused";
+        if (refusedDouble) {
+          var single = kindField.querySelector("input[value='1']");
+          if (single) single.checked = true;
+        }
+        kindField.hidden = refusedDouble && !kindField.classList.contains("has-error");
+      }
       var c = parseInt(cube ? cube.value : "1", 10) || 1;
       var points = end === "double_refused" ? c : c * (parseInt(value("kind"), 10) || 1);
       if (worth) worth.textContent = "Game " + number + " is worth " + points + " point" + (points === 1 ? "" : "s") + ".";
@@ -177,8 +449,17 @@
     if (first) first.focus();
   }
 
+  /* Once htmx and its morph have loaded (deferred scripts run before DOMContentLoaded, this one
+     maybe before them). */
+  function configure() {
+    // A boosted form would scroll the desk back to its top after every action.
+    if (window.htmx) window.htmx.config.scrollIntoViewOnBoost = false;
+  }
+  document.addEventListener("DOMContentLoaded", configure);
+  configure();
+
   function ready() {
-    restoreFilter(); focusAsked(); setupProjector(); focusNext();
+    restoreFilter(); focusAsked(); setupProjector(); focusNext(); stickyHeight();
     document.querySelectorAll("form[data-sheet]").forEach(setupSheet);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);

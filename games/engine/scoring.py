@@ -412,10 +412,22 @@ class MatchScore:
                 raise ScoringError("Raccoons are not used in match play.", field="raccooned")
             if outcome.automatic_doubles:
                 raise ScoringError("Automatic doubles are not used in match play.", field="automatic_doubles")
-            if self.next_game_is_crawford and (highest > 1 or outcome.cube_owner is not None):
-                raise ScoringError(
-                    f"Game {number} is the Crawford game: the cube cannot be turned.", field="cube"
-                )
+            if self.next_game_is_crawford:
+                # Each refusal at the field that asked for what the Crawford game cannot have.
+                if end is GameEnd.DOUBLE_REFUSED:
+                    raise ScoringError(
+                        f"Game {number} is the Crawford game: nobody may double in it, so no double can be "
+                        "refused.", field="end"
+                    )
+                if highest > 1:
+                    raise ScoringError(
+                        f"Game {number} is the Crawford game: the cube cannot be turned.", field="cube"
+                    )
+                if outcome.cube_owner is not None:
+                    raise ScoringError(
+                        f"Game {number} is the Crawford game: the cube stays centred, owned by nobody.",
+                        field="cube_owner",
+                    )
         else:
             self._check_session_options(outcome)
 

@@ -281,9 +281,10 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
                 outcome.refused = True
                 outcome.status = 409 if isinstance(error, ConflictError) else 400
                 return None
-            messages.success(request, f"{target.slot}: {target.player_a.name} {made.score_a}–{made.score_b} "
-                                      f"{target.player_b.name} recorded.")
-            outcome.focus = "next-open"
+            named = len(forms_.get("flight_names", [])) > 1
+            messages.success(request, f"{match_label(target, flight_named=named)}: {target.player_a.name} "
+                                      f"{made.score_a}–{made.score_b} {target.player_b.name} recorded.")
+            outcome.focus = f"next-after-{target.pk}"
         elif action == "walkover":
             target = pairing()
             winner_id = _int(post.get("winner"), "player")
@@ -380,6 +381,13 @@ def _flight_controls(f: Flight, tally: dict, rounds: list, open_count: int) -> d
     return controls
 
 
+def match_label(pairing: Pairing, *, flight_named: bool) -> str:
+    """How the desk names a match to the TD: "R1-5, table 5" ("Main R1-5, table 5" when the event
+    has more than one flight)."""
+    label = f"{pairing.flight.name} {pairing.slot}" if flight_named else pairing.slot
+    return f"{label}, table {pairing.table}" if pairing.table else label
+
+
 def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list[dict], dict]:
     """The match queue: open matches (and the latest results) grouped by flight and round."""
     reports_by_pairing = {r.pairing_id: r for r in board["reports"]}
@@ -387,6 +395,7 @@ def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list
     counts = defaultdict(int)
     groups: dict[tuple, dict] = {}
     first_open = None
+    flight_named = len(board["flights"]) > 1
     for p in board["open_pairings"] + board["decided"]:
         report = reports_by_pairing.get(p.pk)
         if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
@@ -408,7 +417,8 @@ def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list
         entry_allowed = state in ("call", "table") or (state == "playing" and not (
             p.match_id and (p.match_score_a or p.match_score_b)))
         row = {"p": p, "state": state, "report": report, "offer": offers.get(p.pk, ""),
-               "entry": entry_allowed, "error": outcome.row_errors.get(p.pk)}
+               "entry": entry_allowed, "error": outcome.row_errors.get(p.pk),
+               "label": match_label(p, flight_named=flight_named)}
         if state != "finished":
             group["open"] += 1
             if first_open is None and entry_allowed and not row["error"]:
@@ -420,7 +430,24 @@ def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list
     ordered = [groups[k] for k in sorted(groups, key=lambda k: (groups[k]["open"] == 0, k))]
     for group in ordered:
         group["rows"].sort(key=lambda r: (r["state"] == "finished", r["p"].pk))
+    if outcome.focus.startswith("next-after-"):
+        outcome.focus = _next_below(ordered, int(outcome.focus.removeprefix("next-after-")))
     return ordered, dict(counts)
+
+
+def _next_below(groups: list[dict], saved: int) -> str:
+    """After a Save the cursor goes to the next open row below the one saved (never back up to
+    the first open match); after the last one, to the queue's search."""
+    found = False
+    for group in groups:
+        mine = any(r["p"].pk == saved for r in group["rows"])
+        for r in group["rows"]:
+            if not r["entry"] or r["error"]:
+                continue
+            if found or (mine and r["p"].pk > saved):
+                return f"p{r['p'].pk}-a"
+        found = found or mine
+    return "qf-find"
 
 
 def desk_event(request, slug: str):
