@@ -48,6 +48,7 @@ from django.utils import timezone
 from config.errors import ConflictError
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
+from games.permissions import is_rating_officer
 from games.services import AmbiguousNamesError, players_get_or_create_by_names
 
 from .models import (
@@ -1482,8 +1483,8 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
         (system,) = system_names(system)
     except ValidationError as error:
         errors.update(error.message_dict)
-    if by is not None and not by.is_staff:
-        raise PermissionDenied("Only staff publish official rating lists.")
+    if by is not None and not is_rating_officer(by):
+        raise PermissionDenied("Only a rating officer or a site admin publishes official rating lists.")
     if not isinstance(as_of, date) or isinstance(as_of, datetime):
         errors["as_of"] = ["Give the list's date as YYYY-MM-DD."]
     elif as_of > timezone.localdate():

@@ -23,6 +23,7 @@ from ..models import (
     Tournament,
     WaitingEntry,
 )
+from ..permissions import runs_events
 from ..services import registration
 from .common import error_text
 
@@ -77,7 +78,7 @@ def landing(request):
         return redirect("login")
     if PlayerAccount.objects.filter(user=request.user).exists():
         return redirect("my-matches")
-    if request.user.is_staff or Tournament.objects.filter(organisers=request.user).exists():
+    if runs_events(request.user):
         return redirect("desk")
     return redirect("account")
 
@@ -130,8 +131,8 @@ def claims(request):
             messages.error(request, error_text(error))
         return redirect("claims")
     waiting = list(registration.claims_to_decide(request.user))
-    if not waiting and not request.user.is_staff and not Tournament.objects.filter(organisers=request.user).exists():
-        raise PermissionDenied("Only staff and TDs decide claims.")
+    if not waiting and not runs_events(request.user):
+        raise PermissionDenied("Only site admins and TDs decide claims.")
     return render(request, "registration/claims.html", {"nav": "account", "claims": waiting})
 
 

@@ -53,7 +53,9 @@ from ..models import (
     ResultReport,
     Tournament,
 )
-from ..permissions import is_td
+from games.permissions import is_site_admin
+
+from ..permissions import is_td, may_create_tournament
 from .common import REFUSALS, error_text, form_errors
 
 # -- the TD's desk -------------------------------------------------------------------------------
@@ -84,11 +86,11 @@ def desk(request):
     events = selectors.tournament_list().annotate(
         disputes=Count("flights__pairings__reports", filter=Q(flights__pairings__reports__status=ReportStatus.DISPUTED),
                        distinct=True))
-    if not request.user.is_staff:
+    if not is_site_admin(request.user):
         events = events.filter(organisers=request.user)
     return render(request, "tournaments/desk.html", {
         "nav": "desk", "events": list(events), "form": form,
-        "may_create": request.user.is_staff or request.user.has_perm("tournaments.add_tournament"),
+        "may_create": may_create_tournament(request.user),
     }, status=400 if form.errors else 200)
 
 
