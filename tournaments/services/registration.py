@@ -14,6 +14,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
@@ -112,9 +113,55 @@ def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:
         raise ValidationError({"player": [f"{player.name} already has a login. If it is you, ask the TD."]})
     try:
         with transaction.atomic():
-            return PlayerClaim.objects.create(user=user, player=player, note=(note or "").strip()[:300])
+            claim = PlayerClaim.objects.create(user=user, player=player, note=(note or "").strip()[:300])
+            transaction.on_commit(lambda: _claim_enqueue(claim.pk))
+            return claim
     except IntegrityError:
         raise ValidationError({"player": ["You have a claim waiting already: a TD will look at it."]}) from None
+
+
+def _claim_enqueue(claim_id: int) -> None:
+    from .. import tasks
+
+    try:
+        tasks.claim_announce.delay(claim_id)
+    except Exception:  # the claim is stored and shows on the desk: a lost e-mail never undoes it
+        logger.exception("the TDs could not be told of claim %s", claim_id)
+
+
+def claim_deciders(claim: PlayerClaim) -> list:
+    """Who decides a claim: the TDs of the player's events who may link him; where none may (he
+    plays elsewhere too), the site admins."""
+    from games.permissions import SITE_ADMIN
+
+    from ..permissions import may_link_account
+
+    User = get_user_model()
+    tds = [u for u in User.objects.filter(organised_tournaments__entries__player=claim.player, is_active=True)
+           .distinct().order_by("pk") if may_link_account(u, claim.player)]
+    if tds:
+        return tds
+    return list(User.objects.filter(is_active=True).filter(
+        Q(is_superuser=True) | Q(is_staff=True, groups__name=SITE_ADMIN)).distinct().order_by("pk"))
+
+
+def claim_announce_send(*, claim_id: int, claims_url: str) -> int:
+    """E-mail the deciders of an open claim (each once); the number of e-mails sent."""
+    claim = PlayerClaim.objects.select_related("user", "player").filter(pk=claim_id,
+                                                                        status=ClaimStatus.PENDING).first()
+    if claim is None:
+        return 0
+    addresses = sorted({u.email for u in claim_deciders(claim) if u.email})
+    if not addresses:
+        return 0
+    note = f'\nHe says: "{claim.note}"\n' if claim.note else ""
+    return send_mail(
+        f"{claim.user.get_username()} claims to be {claim.player.name}",
+        f"Hello,\n\nThe login {claim.user.get_username()} asks to act for the player {claim.player.name} "
+        f"(his results, registrations and withdrawals).{note}\nApprove or refuse it on your desk or at "
+        f"{claims_url}\n",
+        None, addresses,
+    )
 
 
 def may_decide(user, claim: PlayerClaim) -> bool:

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from games.models import Player
 
@@ -129,6 +130,9 @@ def claims(request):
                 messages.success(request, f"The claim on {claim.player.name} is refused.")
         except (ValidationError, PermissionDenied) as error:
             messages.error(request, error_text(error))
+        back = request.POST.get("next", "")
+        if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            return redirect(back)
         return redirect("claims")
     waiting = list(registration.claims_to_decide(request.user))
     if not waiting and not runs_events(request.user):

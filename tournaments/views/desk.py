@@ -447,6 +447,8 @@ def desk_event(request, slug: str):
             "settings": FlightSettingsForm.for_flight(f) if f.status == "draft" and f.takes_entries else None,
         })
     groups, counts = _queue(tournament, board, outcome)
+    players_side = selectors.desk_players_side(tournament, request.user, flights, board["entry_counts"])
+    counts.update(players_side["counts"])
     # The two long lists are drawn by Jinja2 (`templates/jinja2/desk/`): see the TEMPLATES setting.
     token = get_token(request)
     more_url = reverse("desk-correct", args=[tournament.slug, 0])[:-2]
@@ -482,6 +484,7 @@ def desk_event(request, slug: str):
                   for p in found],
         "groups": groups,
         "counts": counts,
+        "players_side": players_side,
         "open_pairings": open_pairings,
         "decided": board["decided"],
         "pending_reports": [r for r in board["reports"] if r.status == ReportStatus.PENDING],
