@@ -4,7 +4,6 @@ windows, in its counts too; and the TD who decides a claim is told by e-mail."""
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
