@@ -61,6 +61,13 @@ class HistoryImporterOrReadOnly(_RoleOrReadOnly):
     rule = staticmethod(may_import_history)
 
 
+class HistoryImporter(permissions.BasePermission):
+    """Import jobs, read or written: rating officers and site admins only."""
+
+    def has_permission(self, request, view):
+        return may_import_history(request.user)
+
+
 class MatchWriterOrReadOnly(permissions.BasePermission):
     """Anyone reads; a site admin creates a match; a site admin or a TD of its event enters its games
     (`games.permissions.may_enter_results`)."""
@@ -331,7 +338,7 @@ class ImportJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     ended: status, rows done of the total, errors by line, result. Looking at a job whose worker
     stopped queues it again."""
 
-    permission_classes = [HistoryImporterOrReadOnly, permissions.IsAuthenticated]
+    permission_classes = [HistoryImporter]
     serializer_class = ImportJobSerializer
     queryset = ImportJob.objects.defer("text").order_by("-created_at", "-id")
 

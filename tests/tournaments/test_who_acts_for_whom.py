@@ -209,3 +209,11 @@ def test_a_td_enters_the_games_of_his_events_matches_through_the_api(final, make
     assert client_for(other_td).post(f"{API}/matches/{match_id}/games/", game, format="json").status_code == 403
     body = ok(client_for(final["td"]).post(f"{API}/matches/{match_id}/games/", game, format="json"), 201)
     assert body["score"] == [1, 0]
+
+
+def test_import_jobs_are_read_by_rating_officers_and_site_admins_only(make_user, client_for, site_admin):
+    officer = _in_group(make_user("officer", is_staff=True), RATING_OFFICER)
+    assert client_for(make_user("reader")).get(f"{API}/imports/").status_code == 403
+    assert client_for(make_user("clerk", is_staff=True)).get(f"{API}/imports/").status_code == 403
+    assert client_for(officer).get(f"{API}/imports/").status_code == 200
+    assert client_for(site_admin).get(f"{API}/imports/").status_code == 200
