@@ -134,14 +134,19 @@ def require_check_in(user, entry: Entry, *, now=None) -> None:
 # -- a login's player ------------------------------------------------------------------------------
 
 
+def _events_of(user):
+    """The events this login organises, as a subquery (no query of its own)."""
+    return Tournament.objects.filter(organisers=user).values("pk")
+
+
 def _entries_elsewhere(user):
     """Entries of a player (as `OuterRef("pk")` of a Player) in events this login does not run."""
-    return Entry.objects.filter(player=OuterRef("pk")).exclude(tournament_id__in=td_of(user))
+    return Entry.objects.filter(player=OuterRef("pk")).exclude(tournament_id__in=_events_of(user))
 
 
 def _rated_elsewhere(user):
     """Rated matches of a player (`OuterRef("pk")`) that were not played in this login's events."""
-    mine = Pairing.objects.filter(match=OuterRef("pk"), flight__tournament_id__in=td_of(user))
+    mine = Pairing.objects.filter(match=OuterRef("pk"), flight__tournament_id__in=_events_of(user))
     return (Match.objects.filter(rated=True).filter(Q(player_a=OuterRef("pk")) | Q(player_b=OuterRef("pk")))
             .exclude(Exists(mine)))
 
@@ -149,7 +154,7 @@ def _rated_elsewhere(user):
 def players_a_td_may_link(user, players):
     """Of `players` (a queryset), those this TD may link to a login: every entry of theirs is in his
     events, they have at least one, and no rated match outside them."""
-    return (players.filter(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament_id__in=td_of(user))))
+    return (players.filter(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament_id__in=_events_of(user))))
             .exclude(Exists(_entries_elsewhere(user))).exclude(Exists(_rated_elsewhere(user))))
 
 
@@ -168,7 +173,8 @@ def account_link_refusal(user, player) -> str | None:
     from games.models import Player
 
     one = Player.objects.filter(pk=player.pk)
-    if not one.filter(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament_id__in=td_of(user)))).exists():
+    if not one.filter(Exists(Entry.objects.filter(player=OuterRef("pk"),
+                                                  tournament_id__in=_events_of(user)))).exists():
         return f"{player.name} has no entry in an event you run: ask a site admin."
     if one.filter(Exists(_entries_elsewhere(user))).exists():
         return (f"{player.name} is also entered in events you do not run: only a site admin links a login "
@@ -198,7 +204,7 @@ def claims_to_decide(user):
     claims = PlayerClaim.objects.filter(status=ClaimStatus.PENDING).select_related("user", "player")
     if is_site_admin(user):
         return claims
-    if not td_of(user):
+    if not _signed_in(user):
         return claims.none()
     from games.models import Player
 

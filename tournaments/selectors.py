@@ -390,16 +390,18 @@ def schedule_ics(tournament: Tournament, host: str = "crawford") -> str:
 
 def desk_players_side(tournament: Tournament, user, flights: list[Flight], entry_counts: dict, now=None) -> dict:
     """What the players do without the TD, for his desk: the claims on this event's players that this
-    login may decide, and each flight's registration and check-in windows with their places. Two
-    queries whatever the size of the field."""
+    login may decide, and each flight's registration and check-in windows with their places. One
+    query, two when a flight has a window, whatever the size of the field."""
     from .models import WaitingEntry
     from .permissions import check_in_window_is_open, claims_to_decide
 
     now = now or timezone.now()
     claims = list(claims_to_decide(user).filter(player__tournament_entries__tournament=tournament).distinct()
                   .order_by("created_at", "id"))
-    waiting = dict(WaitingEntry.objects.filter(flight__tournament=tournament).values_list("flight_id")
-                   .annotate(n=Count("id")).order_by())
+    taking = [f for f in flights if f.status == "draft" and f.takes_entries
+              and (f.registration_closes or f.check_in_closes)]
+    waiting = dict(WaitingEntry.objects.filter(flight__in=taking).values_list("flight_id")
+                   .annotate(n=Count("id")).order_by()) if taking else {}
     windows = []
     for f in flights:
         if f.status != "draft" or not f.takes_entries:
