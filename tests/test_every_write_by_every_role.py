@@ -24,7 +24,7 @@ from games.permissions import RATING_OFFICER, SITE_ADMIN, TOURNAMENT_DIRECTOR
 from ratings import services as ratings
 from ratings.models import OfficialList
 from tournaments import services
-from tournaments.models import Entry, Flight, Pairing, PlayerAccount, PlayerClaim
+from tournaments.models import Entry, Flight, Pairing, PlayerAccount, PlayerClaim, ResultReport
 from tournaments.services import registration
 
 pytestmark = pytest.mark.django_db
@@ -54,11 +54,16 @@ EXPECTED = {
     "API link a login to a player": {"TD of this event", "site admin"},
     "API undo a link": {"site admin"},
     "API add a player record": {"rating officer", "site admin"},
+    "API change a player record": {"rating officer", "site admin"},
+    "API record the final score of an event's match": {"TD of this event", "site admin"},
+    "API forfeit an event's match": {"TD of this event", "site admin"},
     "API create a match": {"site admin"},
     "API enter a game of an event's match": {"TD of this event", "site admin"},
     "API publish a rating list": {"rating officer", "site admin"},
     "API ask for a recompute": {"rating officer", "site admin"},
     "page: desk enters a player": {"TD of this event", "site admin"},
+    "page: desk withdraws a player": {"TD of this event", "site admin"},
+    "page: confirm a result on /me/": {"player"},
     "page: approve a claim": {"TD of this event", "site admin"},
     "page: open the phone check-in": {"TD of this event", "site admin"},
     "page: check in from the phone": {"player"},
@@ -146,6 +151,11 @@ def _writes(w):
                                                                              "username": "newcomer"}),
         "API undo a link": ("delete", f"{API}/player-accounts/{w['linked'].player_id}/", None),
         "API add a player record": ("post", f"{API}/players/", {"name": "Brand New"}),
+        "API change a player record": ("patch", f"{API}/players/{w['x'].pk}/", {"club": "Kitchen"}),
+        "API record the final score of an event's match": ("post", f"{API}/matches/{rs.match_id}/final-score/",
+                                                           {"score_a": 5, "score_b": 1}),
+        "API forfeit an event's match": ("post", f"{API}/matches/{rs.match_id}/forfeit/",
+                                         {"forfeited_by": rs.player_b_id, "reason": "left"}),
         "API create a match": ("post", f"{API}/matches/", {"player_a": w["players"][0].pk,
                                                             "player_b": w["players"][1].pk, "length": 3}),
         "API enter a game of an event's match": ("post", f"{API}/matches/{rs.match_id}/games/",
@@ -155,6 +165,12 @@ def _writes(w):
         "page: desk enters a player": (
             lambda: Entry.objects.filter(flight=side, player=w["players"][3]).exists(),
             f"/desk/{slug}/", {"action": "enter", "flight": side.pk, "player": w["players"][3].pk}),
+        "page: desk withdraws a player": (
+            lambda: Entry.objects.get(pk=entry.pk).status == "withdrawn",
+            f"/desk/{slug}/", {"action": "withdraw", "entry": entry.pk}),
+        "page: confirm a result on /me/": (
+            lambda: ResultReport.objects.get(pk=w["report"].pk).status == "confirmed",
+            "/me/", {"action": "confirm", "report": w["report"].pk}),
         "page: approve a claim": (
             lambda: PlayerClaim.objects.get(pk=w["claim"].pk).status == "approved",
             "/account/claims/", {"claim": w["claim"].pk, "action": "approve"}),
@@ -205,7 +221,7 @@ def _try(w, role, how, url, data):
             client = APIClient()
             if user is not None:
                 client.force_authenticate(user)
-            if data is not None and "version" not in data and how == "post" and "games/" in url:
+            if data is not None and "version" not in data and how == "post" and "/matches/" in url:
                 data = {**data, "version": Pairing.objects.get(pk=w["rs"].pk).match.version}
             done = _api_outcome(getattr(client, how)(url, data, format="json"))
         transaction.set_rollback(True)
