@@ -15,7 +15,13 @@ from config.api import FlagFilter, IdFilter
 
 from . import selectors, services
 from .imports import import_job_stalled, import_job_submit, import_jobs_resume_stale
-from .permissions import VIEW_MATCH_PRIVATE
+from .permissions import (
+    VIEW_MATCH_PRIVATE,
+    may_create_match,
+    may_edit_players,
+    may_enter_results,
+    may_import_history,
+)
 from .matfiles import (
     MatchFileRejected,
     decode_match_file,
@@ -39,11 +45,43 @@ from .serializers import (
 )
 
 
-class IsStaffOrReadOnly(permissions.BasePermission):
-    """Anyone reads; staff write."""
+class _RoleOrReadOnly(permissions.BasePermission):
+    """Anyone reads; a write needs the role `games.permissions.<rule>` names."""
+
+    rule = staticmethod(may_create_match)
 
     def has_permission(self, request, view):
-        return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_staff)
+        return request.method in permissions.SAFE_METHODS or self.rule(request.user)
+
+
+class PlayersEditorOrReadOnly(_RoleOrReadOnly):
+    rule = staticmethod(may_edit_players)
+
+
+class HistoryImporterOrReadOnly(_RoleOrReadOnly):
+    rule = staticmethod(may_import_history)
+
+
+class HistoryImporter(permissions.BasePermission):
+    """Import jobs, read or written: rating officers and site admins only."""
+
+    def has_permission(self, request, view):
+        return may_import_history(request.user)
+
+
+class MatchWriterOrReadOnly(permissions.BasePermission):
+    """Anyone reads; a site admin creates a match; a site admin or a TD of its event enters its games
+    (`games.permissions.may_enter_results`)."""
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        if view.action == "create":
+            return may_create_match(request.user)
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or may_enter_results(request.user, obj)
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -59,7 +97,7 @@ class PlayerViewSet(viewsets.ModelViewSet):
     """Players. `?search=` finds them by name."""
 
     serializer_class = PlayerSerializer
-    permission_classes = [IsStaffOrReadOnly]
+    permission_classes = [PlayersEditorOrReadOnly]
     filterset_class = PlayerFilter
     filter_backends = [django_filters.rest_framework.DjangoFilterBackend, SearchFilter]
     search_fields = ["name"]
@@ -110,7 +148,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
                    viewsets.GenericViewSet):
     """Matches and money sessions, with their games and the score derived from them."""
 
-    permission_classes = [IsStaffOrReadOnly]
+    permission_classes = [MatchWriterOrReadOnly]
     filterset_class = MatchFilter
     queryset = Match.objects.none()
 
@@ -266,7 +304,7 @@ class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     request: 201 with the match. A larger one becomes a background import: 202 with the job to poll
     at `/api/v1/imports/{id}/`."""
 
-    permission_classes = [IsStaffOrReadOnly]
+    permission_classes = [HistoryImporterOrReadOnly]
     serializer_class = MatchFileSerializer
     parser_classes = [MultiPartParser, FormParser]
     queryset = MatchFile.objects.order_by("-uploaded_at", "-id").only("id", "name", "sha256", "uploaded_at", "match_id")
@@ -316,7 +354,7 @@ class ImportJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     ended: status, rows done of the total, errors by line, result. Looking at a job whose worker
     stopped queues it again."""
 
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [HistoryImporter]
     serializer_class = ImportJobSerializer
     queryset = ImportJob.objects.defer("text").order_by("-created_at", "-id")
 

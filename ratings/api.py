@@ -13,6 +13,7 @@ from games.models import Player
 
 from . import selectors, services
 from .models import OfficialList
+from .permissions import RatingOfficer
 from .serializers import (
     ForecastSerializer,
     OfficialListPublishSerializer,
@@ -81,7 +82,7 @@ class RatingRunListView(APIView):
 class RecomputeView(APIView):
     """Staff: ask for a recompute (joins a queued one when there is one)."""
 
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [RatingOfficer]
 
     @extend_schema(request=RecomputeRequestSerializer, responses={202: RatingRunSerializer(many=True)})
     def post(self, request):
@@ -123,7 +124,7 @@ class OfficialListsView(generics.ListAPIView):
     filter_backends = []
 
     def get_permissions(self):
-        return [permissions.IsAdminUser()] if self.request.method == "POST" else [permissions.AllowAny()]
+        return [RatingOfficer()] if self.request.method == "POST" else [permissions.AllowAny()]
 
     def get_queryset(self):
         return selectors.official_lists(system=self.request.query_params.get("system") or None)

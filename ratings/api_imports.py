@@ -6,7 +6,7 @@ poll at `/api/v1/imports/{id}/` (status, rows done of the total, errors by line,
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,6 +17,7 @@ from games.models import ImportKind
 from games.serializers import ImportJobSerializer
 
 from . import services
+from .permissions import RatingOfficer
 
 
 class ResultsImportSerializer(serializers.Serializer):
@@ -31,7 +32,7 @@ class ResultsImportView(APIView):
     row first (one bad row stores nothing: the job fails with the rows by line), then stores them,
     skipping rows imported before."""
 
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [RatingOfficer]
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(request={"multipart/form-data": ResultsImportSerializer},

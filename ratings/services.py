@@ -51,6 +51,7 @@ from games.engine.errors import ScoringError
 from games.engine.final_score import check_final_score
 from games.imports import ImportProblems
 from games.models import Match, MatchKindChoice, MatchStatus
+from games.permissions import is_rating_officer
 from games.services import AmbiguousNamesError, NearNamesError, did_you_mean, players_get_or_create_by_names
 
 from .models import (
@@ -1528,8 +1529,8 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
         (system,) = system_names(system)
     except ValidationError as error:
         errors.update(error.message_dict)
-    if by is not None and not by.is_staff:
-        raise PermissionDenied("Only staff publish official rating lists.")
+    if by is not None and not is_rating_officer(by):
+        raise PermissionDenied("Only a rating officer or a site admin publishes official rating lists.")
     if not isinstance(as_of, date) or isinstance(as_of, datetime):
         errors["as_of"] = ["Give the list's date as YYYY-MM-DD."]
     elif as_of > timezone.localdate():

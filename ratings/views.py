@@ -32,6 +32,7 @@ from . import calibrated, selectors, services
 from .api import official_list_csv_response
 from .calibration import describe
 from .models import RatingSystemState, RunStatus, SystemChoice
+from .permissions import may_publish_rating_list
 from .systems import CrawfordParameters, fibs, params
 
 PAGE_SIZE = 50
@@ -221,7 +222,7 @@ def rating_list(request):
             "href": "?" + _with(keep, sort=key, dir="reverse" if current and not reverse_ else None),
             "next": flipped if current and not reverse_ else natural,
         })
-    staff = request.user.is_staff
+    staff = may_publish_rating_list(request.user)
     return render(request, "ratings/list.html", {
         "nav": "ratings",
         "system": system,
@@ -251,8 +252,8 @@ def rating_list(request):
 @require_POST
 def rating_list_publish(request):
     """Staff: publish the official list of a system from the rating list page."""
-    if not request.user.is_staff:
-        raise PermissionDenied("Only staff publish official rating lists.")
+    if not may_publish_rating_list(request.user):
+        raise PermissionDenied("Only a rating officer or a site admin publishes official rating lists.")
     system = _system(request.POST.get("system"))
     back = f"{reverse('rating-list')}?system={system}"
     form = PublishListForm(request.POST)

@@ -55,7 +55,7 @@ def password_login():
 
 @pytest.fixture
 def staff(db):
-    return get_user_model().objects.create_user("td", password="pw-td-12345", is_staff=True)
+    return get_user_model().objects.create_user("td", password="pw-td-12345", is_staff=True, is_superuser=True)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ LOCKED = ("After 5 wrong passwords in a row for <strong>anna</strong>, logging i
 
 @pytest.fixture
 def anna(db):
-    return get_user_model().objects.create_user("anna", password="the-right-password-1", is_staff=True)
+    return get_user_model().objects.create_user("anna", password="the-right-password-1", is_staff=True, is_superuser=True)
 
 
 def login(client, password, url="/login/"):
@@ -134,7 +134,7 @@ def event(db, make_player, make_user):
     from tournaments import services as events
     from tournaments.models import Pairing
 
-    staff = get_user_model().objects.create_user("office", is_staff=True)
+    staff = get_user_model().objects.create_user("office", is_staff=True, is_superuser=True)
     td = get_user_model().objects.create_user("director")
     tournament = events.tournament_create(name="Open", start_date=date(2026, 11, 20), organisers=[td], by=staff,
                                           venue="Hotel; Bar, \\Room 2\r\nFloor 3")
@@ -394,7 +394,7 @@ def test_two_requests_creating_the_same_record_at_once_give_one_record_and_no_50
     from games.models import Player
     from tournaments.models import Tournament
 
-    staff = get_user_model().objects.create_user("racer-staff", is_staff=True)
+    staff = get_user_model().objects.create_user("racer-staff", is_staff=True, is_superuser=True)
     for attempt in range(4):
         Tournament.objects.all().delete()
         Player.objects.all().delete()

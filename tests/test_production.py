@@ -140,7 +140,7 @@ def test_the_ratings_menu_link_and_the_progress_poll_are_the_pages():
 @pytest.fixture
 def site(db):
     """An event with a running knockout, a finished match with a game, a TD and a staff user."""
-    staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True)
+    staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True, is_superuser=True)
     players = [games.player_create(name=f"Page Player {n}") for n in range(4)]
     tournament = events.tournament_create(name="Page Open", start_date=date(2026, 11, 20), by=staff)
     flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[3, 3],
@@ -241,7 +241,7 @@ def test_make_keeps_a_venv_of_a_current_python(tmp_path):
 
 def _fill(make_player):
     """A small database: players, an event with entries, a match with games."""
-    staff = get_user_model().objects.create_user("backup-staff", is_staff=True)
+    staff = get_user_model().objects.create_user("backup-staff", is_staff=True, is_superuser=True)
     players = [make_player(f"Backed Up {n}", country="DK", club="Ærø BK") for n in range(4)]
     tournament = events.tournament_create(name="Backup Open", start_date=date(2026, 11, 20), by=staff)
     flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[3, 3],

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from games.admin import REFUSALS, ServiceAdmin, ServiceAdminMixin, refusal_text
 
 from . import services
+from .services import registration
 from .models import Entry, Flight, FlightStatus, Pairing, PlayerAccount, ResultReport, Round, Tournament
 from .services.events import FLIGHT_SETTINGS
 
@@ -217,6 +218,12 @@ class PlayerAccountAdmin(EventServiceMixin, admin.ModelAdmin):
     list_display = ["player", "user"]
     raw_id_fields = ["player", "user"]
     create_fields = ["player", "user"]
+    actions = ["unlink"]
+
+    @admin.action(description="Undo the link (the login no longer acts for the player)")
+    def unlink(self, request, queryset):
+        _run(self, request, queryset.select_related("player"),
+             lambda a: registration.account_unlink(player=a.player, by=request.user), "link undone")
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else ["player"]

@@ -11,7 +11,10 @@ from rest_framework.response import Response
 
 from config.api import IdFilter
 
+from games.models import Player
+
 from . import selectors, services
+from .services import registration
 from .models import Entry, Flight, Pairing, ResultReport, Round, Tournament
 from .permissions import ReadOnlyOrSignedIn, require_td
 from .serializers import (
@@ -410,7 +413,8 @@ class ResultReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, view
 
 
 class PlayerAccountViewSet(viewsets.GenericViewSet):
-    """Staff link a login to a player, so he can report his own matches."""
+    """Link a login to a player, so he can report his own matches: a site admin for anyone, a TD for
+    a player entirely of his own events; a site admin undoes a link (DELETE)."""
 
     permission_classes = [ReadOnlyOrSignedIn]
     serializer_class = PlayerAccountSerializer
@@ -421,3 +425,10 @@ class PlayerAccountViewSet(viewsets.GenericViewSet):
         account = services.player_account_link(player=data["player"], user=user, by=request.user)
         return Response({"player": account.player_id, "username": user.get_username()},
                         status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    def destroy(self, request, pk=None):
+        """A site admin undoes a link: `pk` is the player's id; his results stay."""
+        player = get_object_or_404(Player, pk=pk)
+        registration.account_unlink(player=player, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

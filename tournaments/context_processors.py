@@ -2,18 +2,18 @@
 
 from functools import cache
 
-from .models import Tournament
+from . import permissions
 
 
 def desk_link(request):
-    """`runs_events`: the "TD desk" link is for staff and the organisers of an event. Asked only
-    where the menu shows it (a logged-in page): one EXISTS query, none for staff."""
+    """`runs_events`: the "TD desk" link is for site admins and the organisers of an event. Asked
+    only where the menu shows it (a logged-in page)."""
     user = getattr(request, "user", None)
 
     @cache
     def runs_events() -> bool:
         if user is None or not user.is_authenticated:
             return False
-        return user.is_staff or Tournament.objects.filter(organisers=user).exists()
+        return permissions.runs_events(user)
 
     return {"runs_events": runs_events}

@@ -1,30 +1,49 @@
-"""Who may do what in an event: staff everything, a TD his own events, a player his own matches.
+"""Who may act for whom in an event: one rule each, asked by the services.
 
-The services ask these questions (so every interface answers the same); the API only keeps
-anonymous users to reading.
+Roles (`games.permissions`): a site admin may do everything; a TD may do what an event needs in
+the events he organises, and nothing in anyone else's; a rating officer rules on no result; a
+player acts for his own player record only. Pages, the API and the admin show or hide what these
+answer, but the services ask them again, so every interface answers the same.
 """
 
+from __future__ import annotations
+
 from django.contrib.auth.backends import BaseBackend
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 from rest_framework import permissions
 
 from games.models import Match
-from games.permissions import VIEW_MATCH_PRIVATE
+from games.permissions import (
+    ENTER_MATCH_RESULTS,
+    VIEW_MATCH_PRIVATE,
+    is_site_admin,
+)
 
-from .models import Pairing, PlayerAccount, ResultReport, Tournament
+from .models import Entry, FlightStatus, Pairing, PlayerAccount, PlayerClaim, ResultReport, Tournament
 
 # Who entered, confirmed or disputed a result (login names), why it was disputed, and who changed
-# a match and why: shown to staff, the TDs of the event and the two players, to nobody else.
+# a match and why: shown to site admins, the TDs of the event and the two players, to nobody else.
 VIEW_REPORT_PRIVATE = "tournaments.view_report_private"
 
 
+def _signed_in(user) -> bool:
+    return user is not None and user.is_authenticated and user.is_active
+
+
+def td_of(user) -> frozenset[int]:
+    """The ids of the events this login organises (one query)."""
+    if not _signed_in(user):
+        return frozenset()
+    return frozenset(Tournament.objects.filter(organisers=user).values_list("pk", flat=True))
+
+
 def is_td(user, tournament: Tournament) -> bool:
-    """True for staff and for the organisers of this tournament."""
-    if user is None or not user.is_authenticated:
+    """True for site admins and for the organisers of this tournament (not for every staff login)."""
+    if not _signed_in(user):
         return False
-    if user.is_staff:
-        return True
-    return tournament.organisers.filter(pk=user.pk).exists()
+    return is_site_admin(user) or tournament.organisers.filter(pk=user.pk).exists()
 
 
 def require_td(user, tournament: Tournament) -> None:
@@ -32,9 +51,22 @@ def require_td(user, tournament: Tournament) -> None:
         raise PermissionDenied(f"Only a TD of {tournament.name} may do this.")
 
 
+def runs_events(user) -> bool:
+    """Has a TD desk: a site admin or the organiser of at least one event."""
+    return is_site_admin(user) or Tournament.objects.filter(organisers=user).exists()
+
+
+def may_create_tournament(user) -> bool:
+    """Site admins, and tournament directors (their group holds `tournaments.add_tournament`, which
+    may also be given to one login)."""
+    if not _signed_in(user):
+        return False
+    return is_site_admin(user) or user.has_perm("tournaments.add_tournament")
+
+
 def player_id_of(user) -> int | None:
     """The player a login belongs to, if any."""
-    if user is None or not user.is_authenticated:
+    if not _signed_in(user):
         return None
     return PlayerAccount.objects.filter(user=user).values_list("player_id", flat=True).first()
 
@@ -51,6 +83,137 @@ def side_of(user, pairing: Pairing) -> int | None:
     return None
 
 
+# -- entries --------------------------------------------------------------------------------------
+
+
+def may_enter_player(user, tournament: Tournament) -> bool:
+    return is_td(user, tournament)
+
+
+def may_act_for_entry(user, entry: Entry) -> bool:
+    """A TD of the event, or the entered player himself (withdrawing, for one)."""
+    if is_td(user, entry.tournament):
+        return True
+    player_id = player_id_of(user)
+    return player_id is not None and player_id == entry.player_id
+
+
+def may_withdraw(user, entry: Entry) -> bool:
+    return may_act_for_entry(user, entry)
+
+
+def check_in_window_is_open(flight, now=None) -> bool:
+    """The players' own check-in window of a flight not yet drawn is open now."""
+    now = now or timezone.now()
+    return bool(flight.status == FlightStatus.DRAFT and flight.check_in_opens and flight.check_in_closes
+                and flight.check_in_opens <= now < flight.check_in_closes)
+
+
+def may_check_in(user, entry: Entry, *, now=None) -> bool:
+    """A TD checks a player in at his desk until the draw; the player himself only while the window
+    the TD opened is open, from his phone or through the API alike."""
+    if is_td(user, entry.tournament):
+        return True
+    return may_act_for_entry(user, entry) and check_in_window_is_open(entry.flight, now)
+
+
+def require_check_in(user, entry: Entry, *, now=None) -> None:
+    """Raise what `may_check_in` refuses: 403 for someone else's entry, 400 for a closed window."""
+    if may_check_in(user, entry, now=now):
+        return
+    if not may_act_for_entry(user, entry):
+        raise PermissionDenied("Only the player himself or a TD of the event checks a player in.")
+    flight = entry.flight
+    now = now or timezone.now()
+    when = (f" It closed at {timezone.localtime(flight.check_in_closes):%H:%M}."
+            if flight.check_in_closes and flight.check_in_closes <= now else "")
+    raise ValidationError({"status": [f"Check-in for {flight.name} is not open from the phone.{when} "
+                                      "Check in at the TD's desk."]})
+
+
+# -- a login's player ------------------------------------------------------------------------------
+
+
+def _events_of(user):
+    """The events this login organises, as a subquery (no query of its own)."""
+    return Tournament.objects.filter(organisers=user).values("pk")
+
+
+def _entries_elsewhere(user):
+    """Entries of a player (as `OuterRef("pk")` of a Player) in events this login does not run."""
+    return Entry.objects.filter(player=OuterRef("pk")).exclude(tournament_id__in=_events_of(user))
+
+
+def _rated_elsewhere(user):
+    """Rated matches of a player (`OuterRef("pk")`) that were not played in this login's events."""
+    mine = Pairing.objects.filter(match=OuterRef("pk"), flight__tournament_id__in=_events_of(user))
+    return (Match.objects.filter(rated=True).filter(Q(player_a=OuterRef("pk")) | Q(player_b=OuterRef("pk")))
+            .exclude(Exists(mine)))
+
+
+def players_a_td_may_link(user, players):
+    """Of `players` (a queryset), those this TD may link to a login: every entry of theirs is in his
+    events, they have at least one, and no rated match outside them."""
+    return (players.filter(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament_id__in=_events_of(user))))
+            .exclude(Exists(_entries_elsewhere(user))).exclude(Exists(_rated_elsewhere(user))))
+
+
+def account_link_refusal(user, player) -> str | None:
+    """Why this login may not link a login to `player`, or None when it may.
+
+    Site admins link anyone. A TD links only a player who is entirely his: every entry in an event
+    he runs and no rated history elsewhere, so that he can never hand the identity of another
+    event's player (his results, his withdrawals) to a login of his choosing."""
+    if not _signed_in(user):
+        return "Log in first."
+    if is_site_admin(user):
+        return None
+    if not td_of(user):
+        return "Only a site admin or a TD of the player's events links a login to a player."
+    from games.models import Player
+
+    one = Player.objects.filter(pk=player.pk)
+    if not one.filter(Exists(Entry.objects.filter(player=OuterRef("pk"),
+                                                  tournament_id__in=_events_of(user)))).exists():
+        return f"{player.name} has no entry in an event you run: ask a site admin."
+    if one.filter(Exists(_entries_elsewhere(user))).exists():
+        return (f"{player.name} is also entered in events you do not run: only a site admin links a login "
+                "to him.")
+    if one.filter(Exists(_rated_elsewhere(user))).exists():
+        return f"{player.name} has rated results outside your events: only a site admin links a login to him."
+    return None
+
+
+def may_link_account(user, player) -> bool:
+    return account_link_refusal(user, player) is None
+
+
+def may_unlink_account(user) -> bool:
+    """Undoing a link (a login that was given the wrong player) is a site admin's."""
+    return is_site_admin(user)
+
+
+def may_decide_claim(user, claim: PlayerClaim) -> bool:
+    return may_link_account(user, claim.player)
+
+
+def claims_to_decide(user):
+    """The open claims this login may decide, oldest first."""
+    from .models import ClaimStatus
+
+    claims = PlayerClaim.objects.filter(status=ClaimStatus.PENDING).select_related("user", "player")
+    if is_site_admin(user):
+        return claims
+    if not _signed_in(user):
+        return claims.none()
+    from games.models import Player
+
+    return claims.filter(player__in=players_a_td_may_link(user, Player.objects.all()))
+
+
+# -- the API and object permissions ----------------------------------------------------------------
+
+
 class ReadOnlyOrSignedIn(permissions.BasePermission):
     """Anyone reads; writes need a login, and the services decide whether that login may."""
 
@@ -59,33 +222,32 @@ class ReadOnlyOrSignedIn(permissions.BasePermission):
 
 
 class EventRolesBackend(BaseBackend):
-    """Object permissions that come from a role in an event (`user.has_perm(VIEW_…, obj)`).
+    """Object permissions that come from a role in an event (`user.has_perm(PERM, obj)`).
 
-    Staff, the TDs of the event and the two players of the match may read a report's or a
-    match's private details. The roles are read once per user object (two queries), so a list
-    of reports asks nothing more per row.
+    Site admins, the TDs of the event and the two players of the match may read a report's or a
+    match's private details; site admins and the TDs of its event enter a match's games directly.
+    The roles are read once per user object (two queries), so a list asks nothing more per row.
     """
 
+    PERMS = (VIEW_REPORT_PRIVATE, VIEW_MATCH_PRIVATE, ENTER_MATCH_RESULTS)
+
     def has_perm(self, user_obj, perm, obj=None):
-        if obj is None or perm not in (VIEW_REPORT_PRIVATE, VIEW_MATCH_PRIVATE):
+        if obj is None or perm not in self.PERMS or not _signed_in(user_obj):
             return False
-        if not (user_obj.is_active and user_obj.is_authenticated):
-            return False
-        if user_obj.is_staff:
+        if is_site_admin(user_obj):
             return True
-        td_of, player = self._roles(user_obj)
+        events, player = self._roles(user_obj)
         if perm == VIEW_REPORT_PRIVATE and isinstance(obj, ResultReport):
             pairing = obj.pairing
-            return pairing.flight.tournament_id in td_of or player in (pairing.player_a_id, pairing.player_b_id)
-        if perm == VIEW_MATCH_PRIVATE and isinstance(obj, Match):
-            if player is not None and player in (obj.player_a_id, obj.player_b_id):
+            return pairing.flight.tournament_id in events or player in (pairing.player_a_id, pairing.player_b_id)
+        if isinstance(obj, Match):
+            if perm == VIEW_MATCH_PRIVATE and player is not None and player in (obj.player_a_id, obj.player_b_id):
                 return True
-            return bool(td_of) and Pairing.objects.filter(match=obj, flight__tournament_id__in=td_of).exists()
+            return bool(events) and Pairing.objects.filter(match=obj, flight__tournament_id__in=events).exists()
         return False
 
     @staticmethod
     def _roles(user) -> tuple[frozenset[int], int | None]:
         if not hasattr(user, "_crawford_event_roles"):
-            td_of = frozenset(Tournament.objects.filter(organisers=user).values_list("pk", flat=True))
-            user._crawford_event_roles = (td_of, player_id_of(user))
+            user._crawford_event_roles = (td_of(user), player_id_of(user))
         return user._crawford_event_roles

@@ -452,3 +452,36 @@ def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_s
         "feeds": feeds,
         "absent": [{"id": e.player_id, "name": e.player.name} for e in entries if e.status == EntryStatus.REGISTERED],
     }
+
+
+def desk_players_side(tournament: Tournament, user, flights: list[Flight], entry_counts: dict, now=None) -> dict:
+    """What the players do without the TD, for his desk: the claims on this event's players that this
+    login may decide, and each flight's registration and check-in windows with their places. One
+    query, two when a flight has a window, whatever the size of the field."""
+    from .models import WaitingEntry
+    from .permissions import check_in_window_is_open, claims_to_decide
+
+    now = now or timezone.now()
+    claims = list(claims_to_decide(user).filter(player__tournament_entries__tournament=tournament).distinct()
+                  .order_by("created_at", "id"))
+    taking = [f for f in flights if f.status == "draft" and f.takes_entries
+              and (f.registration_closes or f.check_in_closes)]
+    waiting = dict(WaitingEntry.objects.filter(flight__in=taking).values_list("flight_id")
+                   .annotate(n=Count("id")).order_by()) if taking else {}
+    windows = []
+    for f in flights:
+        if f.status != "draft" or not f.takes_entries:
+            continue
+        registration = bool(f.registration_closes and now < f.registration_closes)
+        check_in = check_in_window_is_open(f, now)
+        if registration or check_in or f.registration_closes or f.check_in_closes:
+            tally = entry_counts.get(f.pk, {})
+            windows.append({"flight": f, "registration": registration, "check_in": check_in,
+                            "taken": sum(n for status, n in tally.items() if status != "withdrawn"),
+                            "checked_in": tally.get("checked_in", 0), "waiting": waiting.get(f.pk, 0)})
+    return {
+        "claims": claims,
+        "windows": windows,
+        "counts": {"claims": len(claims), "registration": sum(w["registration"] for w in windows),
+                   "check_in": sum(w["check_in"] for w in windows)},
+    }

@@ -15,3 +15,27 @@ def pairings_notify(pairing_ids: list[int]) -> int:
     waiting longer each time (about 30 s, 1 min, 2 min, ... up to half an hour). Returns the
     e-mails sent."""
     return notifications.pairing_notices_send(pairing_ids=pairing_ids)
+
+
+@shared_task(name="tournaments.account_link_announce", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(SMTPException, OSError), retry_backoff=30, retry_backoff_max=1800, retry_jitter=True,
+             max_retries=8)
+def account_link_announce(player_id: int, user_id: int, addresses: list[str], by_id: int | None) -> int:
+    """Tell a player which login now acts for him; a mail server that fails is tried again later."""
+    from .services import registration
+
+    return registration.account_link_announce_send(player_id=player_id, user_id=user_id, addresses=addresses,
+                                                   by_id=by_id)
+
+
+@shared_task(name="tournaments.claim_announce", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(SMTPException, OSError), retry_backoff=30, retry_backoff_max=1800, retry_jitter=True,
+             max_retries=8)
+def claim_announce(claim_id: int) -> int:
+    """Tell the TDs (or site admins) who decide a new claim; tried again while the mail server fails."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    from .services import registration
+
+    return registration.claim_announce_send(claim_id=claim_id, claims_url=settings.SITE_URL + reverse("claims"))

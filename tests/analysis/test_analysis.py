@@ -211,7 +211,7 @@ def test_the_event_page_and_api_show_the_pr_table_of_its_analysed_matches(
     from tournaments import services as events
     from tournaments.models import Pairing
 
-    td = get_user_model().objects.create_user("director", is_staff=True)
+    td = get_user_model().objects.create_user("director", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name="Analysed Open", start_date=date(2026, 11, 20), organisers=[td], by=td)
     main = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[5],
                                 seeding="manual", by=td)

@@ -30,7 +30,7 @@ pytestmark = [
 
 @pytest.fixture
 def td(db):
-    return get_user_model().objects.create_user("director", is_staff=True)
+    return get_user_model().objects.create_user("director", is_staff=True, is_superuser=True)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def log_in(page, base, username, password):
 
 
 def test_td_creates_an_event_and_enters_a_match_with_a_refused_crawford_double(page, live_server):
-    get_user_model().objects.create_user("chief", password="pw-chief-12345", is_staff=True)
+    get_user_model().objects.create_user("chief", password="pw-chief-12345", is_staff=True, is_superuser=True)
     players = cast.make_players(4, prefix="Entrant")
     base = live_server.url
     log_in(page, base, "chief", "pw-chief-12345")
@@ -135,7 +135,7 @@ def test_players_report_and_dispute_on_a_phone(phone, live_server, django_user_m
     from tournaments.models import Pairing, ResultReport
 
     td = django_user_model.objects.create_user("director", password="pw-director-1")
-    staff = django_user_model.objects.create_user("office", is_staff=True)
+    staff = django_user_model.objects.create_user("office", is_staff=True, is_superuser=True)
     players = cast.make_players(4)
     tournament = cast.build_knockout(td, players, results_rounds=0)
     pairing = Pairing.objects.filter(flight__tournament=tournament, flight__name="Main").select_related(

@@ -28,7 +28,7 @@ pytestmark = [
 
 @pytest.fixture
 def analysed():
-    staff = get_user_model().objects.create_user("analyst", password="pw-analyst-123", is_staff=True)
+    staff = get_user_model().objects.create_user("analyst", password="pw-analyst-123", is_staff=True, is_superuser=True)
     api = APIClient()
     api.force_authenticate(staff)
     response = api.post("/api/v1/match-files/", {"file": SimpleUploadedFile(MATFILE.name, MATFILE.read_bytes())},

@@ -62,7 +62,7 @@ def test_a_td_runs_a_32_player_event_from_a_pasted_list_to_its_champions(page, p
     requests = []
     page.on("request", lambda r: requests.append(r.url) if r.url.startswith(live_server.url) and
             r.resource_type in ("document", "xhr", "fetch") else None)
-    get_user_model().objects.create_user("chief", password="pw-chief-12345", is_staff=True)
+    get_user_model().objects.create_user("chief", password="pw-chief-12345", is_staff=True, is_superuser=True)
     # Two players called Ola Dahl already exist: the pasted list has to say which one it means.
     ola_oslo = games.player_create(name="Ola Dahl", club="Oslo BG")
     games.player_create(name="Ola Dahl", club="Bergen BG", confirm_duplicate=True)

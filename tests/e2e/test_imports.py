@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_import_page_follows_a_running_job_until_it_is_done(phone, live_server):
-    staff = get_user_model().objects.create_user("clerk", password="pw-clerk-12345", is_staff=True)
+    staff = get_user_model().objects.create_user("clerk", password="pw-clerk-12345", is_staff=True, is_superuser=True)
     job = ImportJob.objects.create(kind="results", name="federation-2025.csv", text="-", status="running",
                                    rows_total=100_000, rows_done=25_000, heartbeat_at=timezone.now(),
                                    created_by=staff)

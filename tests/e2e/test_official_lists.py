@@ -22,7 +22,7 @@ def play(a, b, day):
 
 
 def test_staff_publish_a_list_and_a_player_reads_his_change_on_a_phone(page, phone, live_server, django_user_model):
-    django_user_model.objects.create_user("secretary", password="pw-secretary-1", is_staff=True)
+    django_user_model.objects.create_user("secretary", password="pw-secretary-1", is_staff=True, is_superuser=True)
     players = cast.make_players(6)
     for day, (a, b) in enumerate(pairwise(players)):
         play(a, b, day)

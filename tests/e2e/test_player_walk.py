@@ -31,7 +31,7 @@ def test_a_player_signs_up_claims_registers_checks_in_and_reports_from_a_phone(p
                                      player_b__isnull=False).select_related("player_a", "player_b").first()
     me = pairing.player_a
     base = live_server.url
-    staff = django_user_model.objects.create_user("office", is_staff=True)
+    staff = django_user_model.objects.create_user("office", is_staff=True, is_superuser=True)
     upcoming = events.tournament_create(name="Friday Cup", start_date=date(2026, 11, 27), organisers=[td], by=staff)
     upcoming_main = events.flight_create(tournament=upcoming, name="Main", format="single_elimination", lengths=[5],
                                          by=td)

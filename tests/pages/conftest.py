@@ -24,7 +24,7 @@ def td(db):
 
 @pytest.fixture
 def staff_user(db):
-    return get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True)
+    return get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True, is_superuser=True)
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def make_players(count: int, prefix: str = "Player") -> list:
 
 def build_knockout(td, players, *, name="Copenhagen Open", results_rounds=1, staff=None) -> object:
     """A main knockout with a consolation fed by round 1; round 1 (or more) decided by the TD."""
-    creator = staff or get_user_model().objects.create_user(f"creator{next(_serial)}", is_staff=True)
+    creator = staff or get_user_model().objects.create_user(f"creator{next(_serial)}", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name=name, start_date=date(2026, 11, 20), venue="Hotel Marina",
                                           cube_cap=64, clock="2 min + 12 s", organisers=[td], by=creator)
     main = events.flight_create(tournament=tournament, name="Main", format="single_elimination",
@@ -74,7 +74,7 @@ def decide_rounds(tournament, td, rounds: int) -> None:
 
 
 def build_swiss(td, players, *, rounds_played=1, name="Club Swiss", **flight_options) -> object:
-    creator = get_user_model().objects.create_user(f"creator{next(_serial)}", is_staff=True)
+    creator = get_user_model().objects.create_user(f"creator{next(_serial)}", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name=name, start_date=date(2026, 11, 21), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Swiss", format="swiss", lengths=[5],

@@ -119,7 +119,7 @@ def test_players_check_in_from_their_phones_while_the_td_s_window_is_open(client
     from tournaments import services as events
     from tournaments.models import Entry
 
-    creator = django_user_model.objects.create_user("office", is_staff=True)
+    creator = django_user_model.objects.create_user("office", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name="Friday Cup", start_date=date(2026, 11, 27), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[5],
@@ -160,7 +160,7 @@ def test_online_registration_fills_the_places_then_a_waiting_list_that_moves_up(
     from tournaments import services as events
     from tournaments.models import Entry, WaitingEntry
 
-    creator = django_user_model.objects.create_user("office", is_staff=True)
+    creator = django_user_model.objects.create_user("office", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name="Sunday Cup", start_date=date(2026, 11, 29), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[5],

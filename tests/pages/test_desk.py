@@ -210,7 +210,7 @@ def disputed(event, a, b, reason="I won"):
     users = get_user_model()
     first = open_pairings(event)[0]
     ua, ub = users.objects.create_user("ua"), users.objects.create_user("ub")
-    staff = users.objects.create_user("linker2", is_staff=True)
+    staff = users.objects.create_user("linker2", is_staff=True, is_superuser=True)
     events.player_account_link(player=first.player_a, user=ua, by=staff)
     events.player_account_link(player=first.player_b, user=ub, by=staff)
     earlier = events.result_report(pairing=first, by=ub, score_a=2, score_b=5)

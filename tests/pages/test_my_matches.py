@@ -17,7 +17,7 @@ def cast(td):
     """A four-player knockout, round 1 drawn and unplayed; every player has a login."""
     players = make_players(4)
     tournament = build_knockout(td, players, name="Players Open", results_rounds=0)
-    staff = get_user_model().objects.create_user("linker", is_staff=True)
+    staff = get_user_model().objects.create_user("linker", is_staff=True, is_superuser=True)
     logins = {}
     for player in players:
         user = get_user_model().objects.create_user(f"login-{player.pk}")
@@ -138,7 +138,7 @@ def test_the_page_runs_the_same_queries_however_many_matches(client, td):
     from django.test.utils import CaptureQueriesContext
 
     players = make_players(12)
-    staff = get_user_model().objects.create_user("linker", is_staff=True)
+    staff = get_user_model().objects.create_user("linker", is_staff=True, is_superuser=True)
     user = get_user_model().objects.create_user("busy-player")
     events.player_account_link(player=players[0], user=user, by=staff)
     build_knockout(td, players[:4], name="One Open", results_rounds=0)

@@ -3,6 +3,7 @@
 from datetime import date, timedelta
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -21,7 +22,7 @@ DESK_LINK = '<a href="/desk/">TD desk</a>'
 @pytest.fixture
 def capped(td, django_user_model):
     """A flight taking online registrations for 2 places, with 3 players registered: the third waits."""
-    creator = django_user_model.objects.create_user("office", is_staff=True)
+    creator = django_user_model.objects.create_user("office", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name="Sunday Cup", start_date=date(2026, 11, 29), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[5],
@@ -47,12 +48,14 @@ def test_a_player_withdrawn_at_the_desk_gives_his_place_to_the_first_waiting(cli
         players[0].pk: "withdrawn", players[1].pk: "registered", players[2].pk: "registered"}
 
 
-def test_no_one_moves_up_while_the_td_keeps_the_flight_over_its_cap(td, capped):
+def test_the_td_enters_no_one_past_the_cap_and_a_freed_place_goes_to_the_first_waiting(td, capped):
     _, flight, players = capped
     extra = make_players(1)[0]
-    events.entry_add(flight=flight, player=extra, by=td)  # the TD may enter past the cap
+    with pytest.raises(ValidationError):
+        events.entry_add(flight=flight, player=extra, by=td)  # raise the places first
     events.entry_withdraw(entry=Entry.objects.get(flight=flight, player=players[0]), by=td)
-    assert WaitingEntry.objects.get().player == players[2]  # two places still taken
+    assert not WaitingEntry.objects.exists()
+    assert Entry.objects.get(flight=flight, player=players[2]).status == "registered"
     assert Entry.objects.filter(flight=flight, status="registered").count() == 2
 
 

@@ -53,15 +53,15 @@ def test_event_pages_do_not_grow_with_the_field(client, td):
     # The session, the user, the event and the TD's right to it; then the desk's reads
     # (`selectors.desk_board`: flights, entry counts, the entries of flights not started (with
     # their ratings when there are any), rounds, open and decided pairings, reports) and the
-    # ratings progress bar. Slips: the open pairings alone. Projector: the flights, the started
+    # ratings progress bar, and the claims on the event's players this TD decides. Slips: the open pairings alone. Projector: the flights, the started
     # rounds, their pairings.
-    assert count(client, f"/desk/{small.slug}/") == count(client, f"/desk/{large.slug}/") == (12, 12)
+    assert count(client, f"/desk/{small.slug}/") == count(client, f"/desk/{large.slug}/") == (13, 13)
     assert count(client, f"/desk/{small.slug}/slips/") == count(client, f"/desk/{large.slug}/slips/") == (5, 5)
     assert (count(client, f"/desk/{small.slug}/projector/") == count(client, f"/desk/{large.slug}/projector/")
             == (7, 7))
     # An inline result answers with the desk's main part: the same reads, whatever the field.
     for event in (small, large):
-        assert count_htmx(client, f"/desk/{event.slug}/") == 11
+        assert count_htmx(client, f"/desk/{event.slug}/") == 12
 
 
 def test_swiss_standings_do_not_grow_with_the_field(client, td):
@@ -133,7 +133,7 @@ def test_desk_of_an_event_taking_entries_does_not_grow_with_the_list(client, td)
 
     from tournaments import services as events
 
-    staff = get_user_model().objects.create_user("opener", is_staff=True)
+    staff = get_user_model().objects.create_user("opener", is_staff=True, is_superuser=True)
     desks = []
     for name, size in (("Few Cup", 3), ("Many Cup", 40)):
         tournament = events.tournament_create(name=name, start_date=date(2026, 11, 22), organisers=[td], by=staff)

@@ -3,7 +3,8 @@
 import pytest
 
 from games.models import Match, MatchStatus
-from tournaments.models import Pairing, PairingStatus, ResultReport
+from tournaments.models import Flight, Pairing, PairingStatus, ResultReport
+from tournaments.services import registration
 
 from .helpers import API, ok
 
@@ -54,6 +55,9 @@ def test_a_37_player_event_runs_from_entries_to_three_champions_through_the_api(
         "tournament": slug, "name": "Last Chance", "kind": "last_chance", "format": "single_elimination",
         "lengths": [5], "feeders": [{"source": "Consolation", "source_round": 1, "entry_round": 1}],
     }, format="json"), 201)
+
+    # The TD opens the players' own check-in for an hour (they check themselves in only then).
+    registration.check_in_window_open(flight=Flight.objects.get(pk=main["id"]), by=td, minutes=60)
 
     # 37 players, each with a login of his own, entered with seeds 1..37.
     seed_of, player_of_seed, clients, entry_of = {}, {}, {}, {}

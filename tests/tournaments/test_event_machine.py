@@ -56,7 +56,7 @@ class RunningEvent(RuleBasedStateMachine):
     @initialize(swiss=st.booleans())
     def start(self, swiss):
         n = next(_serial)
-        self.staff = get_user_model().objects.create_user(f"machine-td-{n}", is_staff=True)
+        self.staff = get_user_model().objects.create_user(f"machine-td-{n}", is_staff=True, is_superuser=True)
         self.event = services.tournament_create(name=f"Machine {n}", start_date=datetime.date(2026, 10, 1),
                                                 by=self.staff)
         self.swiss = swiss

@@ -22,7 +22,7 @@ def field(db, settings):
     settings.SITE_URL = "https://club.example"
     settings.DEFAULT_FROM_EMAIL = "Club <td@club.example>"
     User = get_user_model()
-    staff = User.objects.create_user("office", is_staff=True)
+    staff = User.objects.create_user("office", is_staff=True, is_superuser=True)
     td = User.objects.create_user("director")
     tournament = events.tournament_create(name="Sunday Cup", start_date=date(2026, 11, 29), organisers=[td],
                                           by=staff)

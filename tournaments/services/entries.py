@@ -18,12 +18,11 @@ from ..models import (
     FlightStatus,
     Pairing,
     PairingStatus,
-    PlayerAccount,
     Round,
-    WaitingEntry,
 )
-from ..permissions import is_td, require_td
+from ..permissions import may_act_for_entry, require_check_in, require_td
 from ._base import _lock_tournament, _results_changed, _walkover
+from .places import place_for_desk, place_for_return, places_settle
 from .rounds import _advance
 
 
@@ -50,6 +49,7 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
     with transaction.atomic():
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
+        place_for_desk(flight, player)
         return _entry_take(flight, player, seed=seed, by=by)
 
 
@@ -91,34 +91,10 @@ def _entry_take(flight: Flight, player: Player, *, seed: int | None = None, by, 
     return entry
 
 
-def _waiting_list_move_up(flight: Flight, *, by) -> Entry | None:
-    """A place came free in a flight not yet drawn (a registration taken back, a player withdrawn
-    at the desk): the first player waiting takes it while the flight is under its cap. `flight` is
-    locked by the caller."""
-    if flight.status != FlightStatus.DRAFT:
-        return None
-    first = WaitingEntry.objects.filter(flight=flight).select_related("player").first()
-    if first is None:
-        return None
-    taken = Entry.objects.filter(flight=flight).exclude(status=EntryStatus.WITHDRAWN).count()
-    if flight.registration_cap is not None and taken >= flight.registration_cap:
-        return None
-    entry = _entry_take(flight, first.player, by=by, again=True)
-    first.delete()
-    return entry
-
-
-def _may_act_for_entry(user, entry: Entry) -> bool:
-    if is_td(user, entry.tournament):
-        return True
-    account = PlayerAccount.objects.filter(user=user).values_list("player_id", flat=True).first()
-    return account is not None and account == entry.player_id
-
-
-def entry_check_in(*, entry: Entry, by) -> Entry:
-    """The player is here: he will be in the draw (also after a withdrawal, until the draw)."""
-    if not _may_act_for_entry(by, entry):
-        raise PermissionDenied("Only the player himself or a TD checks a player in.")
+def entry_check_in(*, entry: Entry, by, now=None) -> Entry:
+    """The player is here: he will be in the draw (also after a withdrawal, until the draw). A TD
+    checks him in at the desk; the player himself while the check-in window is open."""
+    require_check_in(by, entry, now=now)
     with transaction.atomic():
         _results_changed(entry.tournament_id)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
@@ -130,6 +106,7 @@ def entry_check_in(*, entry: Entry, by) -> Entry:
             raise ValidationError({"status": [f"{entry.flight.name} has started: check-in is closed."]})
         if entry.status == EntryStatus.CHECKED_IN:
             return entry
+        place_for_return(Flight.objects.select_for_update(of=("self",)).get(pk=entry.flight_id), entry)
         entry.status = EntryStatus.CHECKED_IN
         entry._history_user = by
         entry.save()
@@ -138,8 +115,8 @@ def entry_check_in(*, entry: Entry, by) -> Entry:
 
 def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
     """The player leaves (or did not show up): each match he still had to play is a walkover."""
-    if not _may_act_for_entry(by, entry):
-        raise PermissionDenied("Only the player himself or a TD withdraws a player.")
+    if not may_act_for_entry(by, entry):
+        raise PermissionDenied("Only the player himself or a TD of the event withdraws a player.")
     with transaction.atomic():
         tournament = _lock_tournament(entry.tournament)
         _results_changed(tournament.pk)
@@ -151,7 +128,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
         entry._change_reason = reason or "withdrawn"
         entry.save()
         if entry.flight.status == FlightStatus.DRAFT:
-            _waiting_list_move_up(entry.flight, by=by)
+            places_settle(Flight.objects.select_for_update(of=("self",)).get(pk=entry.flight_id), by=by)
             return entry
         flights = draws.unit_of(entry.flight)
         open_pairings = Pairing.objects.select_for_update().filter(

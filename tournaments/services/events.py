@@ -12,6 +12,7 @@ from config.errors import ConflictError
 from games.engine.errors import ScoringError
 from games.engine.scoring import MatchRules
 from games.models import Player
+from games.permissions import is_site_admin
 
 from .. import formats as fm
 from ..models import (
@@ -28,7 +29,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from ..permissions import require_td
+from ..permissions import account_link_refusal, may_create_tournament, require_td
 from ._base import _results_changed
 
 
@@ -48,8 +49,8 @@ def tournament_create(
     by,
 ) -> Tournament:
     """A new event; its creator is one of its TDs. Staff (or users allowed to add events) create."""
-    if not (by and by.is_authenticated and (by.is_staff or by.has_perm("tournaments.add_tournament"))):
-        raise PermissionDenied("Only staff may create a tournament.")
+    if not may_create_tournament(by):
+        raise PermissionDenied("Only a site admin or a tournament director may create a tournament.")
     name = " ".join((name or "").split())
     errors = {}
     if not name:
@@ -100,14 +101,19 @@ def tournament_organiser_add(*, tournament: Tournament, user, by) -> Tournament:
 
 
 def player_account_link(*, player: Player, user, by) -> PlayerAccount:
-    """Let `user` report the matches of `player`. Staff only."""
-    if not (by and by.is_staff):
-        raise PermissionDenied("Only staff link a login to a player.")
+    """Let `user` act for `player` (report his matches, register, withdraw). A site admin links
+    anyone; a TD only a player entirely of his own events (`permissions.account_link_refusal`), and
+    never over another login. The player is told by e-mail."""
+    from .registration import account_link_store
+
+    refusal = account_link_refusal(by, player)
+    if refusal is not None:
+        raise PermissionDenied(refusal)
     with transaction.atomic():
-        if PlayerAccount.objects.filter(user=user).exclude(player=player).exists():
-            raise ValidationError({"user": [f"{user.get_username()} already belongs to another player."]})
-        account, _ = PlayerAccount.objects.update_or_create(player=player, defaults={"user": user})
-    return account
+        if not is_site_admin(by) and PlayerAccount.objects.filter(player=player, user__isnull=False).exclude(
+                user=user).exists():
+            raise ValidationError({"player": [f"{player.name} has a login already: only a site admin changes it."]})
+        return account_link_store(player=player, user=user, by=by)
 
 
 def _clean_lengths(lengths) -> list[int]:

@@ -6,6 +6,7 @@ Kept apart from the event services: none of these touch a draw, so none take the
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model, password_validation
@@ -13,11 +14,14 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from games.models import Player
+
+logger = logging.getLogger(__name__)
 
 from ..models import (
     ClaimStatus,
@@ -29,9 +33,10 @@ from ..models import (
     PlayerClaim,
     WaitingEntry,
 )
-from ..permissions import require_td
+from ..permissions import account_link_refusal, check_in_window_is_open, claims_to_decide, require_td
 from ._base import _results_changed
-from .entries import _entry_take, _waiting_list_move_up, entry_check_in
+from .entries import _entry_take, entry_check_in
+from .places import place_cap_check, place_or_wait, places_settle
 
 
 def confirmation_path(user) -> tuple[str, str]:
@@ -108,39 +113,127 @@ def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:
         raise ValidationError({"player": [f"{player.name} already has a login. If it is you, ask the TD."]})
     try:
         with transaction.atomic():
-            return PlayerClaim.objects.create(user=user, player=player, note=(note or "").strip()[:300])
+            claim = PlayerClaim.objects.create(user=user, player=player, note=(note or "").strip()[:300])
+            transaction.on_commit(lambda: _claim_enqueue(claim.pk))
+            return claim
     except IntegrityError:
         raise ValidationError({"player": ["You have a claim waiting already: a TD will look at it."]}) from None
 
 
+def _claim_enqueue(claim_id: int) -> None:
+    from .. import tasks
+
+    try:
+        tasks.claim_announce.delay(claim_id)
+    except Exception:  # the claim is stored and shows on the desk: a lost e-mail never undoes it
+        logger.exception("the TDs could not be told of claim %s", claim_id)
+
+
+def claim_deciders(claim: PlayerClaim) -> list:
+    """Who decides a claim: the TDs of the player's events who may link him; where none may (he
+    plays elsewhere too), the site admins."""
+    from games.permissions import SITE_ADMIN
+
+    from ..permissions import may_link_account
+
+    User = get_user_model()
+    tds = [u for u in User.objects.filter(organised_tournaments__entries__player=claim.player, is_active=True)
+           .distinct().order_by("pk") if may_link_account(u, claim.player)]
+    if tds:
+        return tds
+    return list(User.objects.filter(is_active=True).filter(
+        Q(is_superuser=True) | Q(is_staff=True, groups__name=SITE_ADMIN)).distinct().order_by("pk"))
+
+
+def claim_announce_send(*, claim_id: int, claims_url: str) -> int:
+    """E-mail the deciders of an open claim (each once); the number of e-mails sent."""
+    claim = PlayerClaim.objects.select_related("user", "player").filter(pk=claim_id,
+                                                                        status=ClaimStatus.PENDING).first()
+    if claim is None:
+        return 0
+    addresses = sorted({u.email for u in claim_deciders(claim) if u.email})
+    if not addresses:
+        return 0
+    note = f'\nHe says: "{claim.note}"\n' if claim.note else ""
+    return send_mail(
+        f"{claim.user.get_username()} claims to be {claim.player.name}",
+        f"Hello,\n\nThe login {claim.user.get_username()} asks to act for the player {claim.player.name} "
+        f"(his results, registrations and withdrawals).{note}\nApprove or refuse it on your desk or at "
+        f"{claims_url}\n",
+        None, addresses,
+    )
+
+
 def may_decide(user, claim: PlayerClaim) -> bool:
-    """Staff, and the TDs of the events the claimed player has entered."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    return Entry.objects.filter(player_id=claim.player_id, tournament__organisers=user).exists()
+    """Site admins, and a TD for a player who is entirely of his events (`permissions.may_link_account`)."""
+    return account_link_refusal(user, claim.player) is None
 
 
-def claims_to_decide(user):
-    """The open claims this login may decide, oldest first."""
-    claims = PlayerClaim.objects.filter(status=ClaimStatus.PENDING).select_related("user", "player")
-    if user.is_staff:
-        return claims
-    return claims.filter(player__tournament_entries__tournament__organisers=user).distinct()
+def account_link_store(*, player: Player, user, by) -> PlayerAccount:
+    """Store the link (the caller has checked `permissions.may_link_account` and holds a transaction)
+    and announce it, once committed, to the player's e-mail addresses: the login he had before, if
+    any, and the new one."""
+    previous = PlayerAccount.objects.filter(player=player).select_related("user").first()
+    before = previous.user.email if previous and previous.user_id and previous.user_id != user.pk else ""
+    if PlayerAccount.objects.filter(user=user).exclude(player=player).exists():
+        raise ValidationError({"user": [f"{user.get_username()} already belongs to another player."]})
+    account, _ = PlayerAccount.objects.update_or_create(player=player, defaults={"user": user})
+    addresses = sorted({a for a in (before, user.email) if a})
+    if addresses:
+        transaction.on_commit(lambda: _announce(player.pk, user.pk, addresses, by.pk if by else None))
+    return account
+
+
+def _announce(player_id: int, user_id: int, addresses: list[str], by_id: int | None) -> None:
+    from .. import tasks
+
+    try:
+        tasks.account_link_announce.delay(player_id, user_id, addresses, by_id)
+    except Exception:  # the link is stored: an e-mail that cannot be queued never undoes it
+        logger.exception("the link of player %s could not be announced", player_id)
+
+
+def account_link_announce_send(*, player_id: int, user_id: int, addresses: list[str], by_id: int | None) -> int:
+    """The e-mail that tells a player which login now acts for him, and how to have it undone."""
+    User = get_user_model()
+    player = Player.objects.filter(pk=player_id).first()
+    user = User.objects.filter(pk=user_id).first()
+    if player is None or user is None:
+        return 0
+    by = User.objects.filter(pk=by_id).first() if by_id else None
+    who = f" by {by.get_full_name() or by.get_username()}" if by and by.pk != user.pk else ""
+    return send_mail(
+        f"The login {user.get_username()} now acts for {player.name}",
+        f"Hello,\n\nOn Crawford the login {user.get_username()} was linked to the player {player.name}{who}. "
+        "It can now report his results, register, check in and withdraw him from events.\n\n"
+        "If this is not you or not your wish, tell the site's administrators: they undo the link.\n",
+        None, addresses,
+    )
+
+
+def account_unlink(*, player: Player, by) -> None:
+    """A site admin undoes a link: the login no longer acts for the player (his results stay)."""
+    from ..permissions import may_unlink_account
+
+    if not may_unlink_account(by):
+        raise PermissionDenied("Only a site admin undoes the link between a login and a player.")
+    with transaction.atomic():
+        if not PlayerAccount.objects.filter(player=player, user__isnull=False).update(user=None):
+            raise ValidationError({"player": [f"{player.name} has no login linked."]})
 
 
 def _decide(claim_id: int, by, status: str, reason: str = "") -> PlayerClaim:
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().select_related("player", "user").get(pk=claim_id)
-        if not may_decide(by, claim):
-            raise PermissionDenied("Only staff or a TD of one of this player's events decide his claims.")
+        refusal = account_link_refusal(by, claim.player)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
         if claim.status != ClaimStatus.PENDING:
             raise ValidationError({"claim": [f"This claim was {claim.get_status_display().lower()} already."]})
         if status == ClaimStatus.APPROVED:
             if PlayerAccount.objects.filter(player=claim.player, user__isnull=False).exclude(user=claim.user).exists():
                 raise ValidationError({"claim": [f"{claim.player.name} has another login already."]})
-            PlayerAccount.objects.update_or_create(player=claim.player, defaults={"user": claim.user})
+            account_link_store(player=claim.player, user=claim.user, by=by)
         claim.status, claim.decided_by, claim.decided_at, claim.reason = status, by, timezone.now(), reason
         claim.save(update_fields=["status", "decided_by", "decided_at", "reason"])
     return claim
@@ -194,20 +287,13 @@ def check_in_window_close(*, flight: Flight, by, now=None) -> Flight:
 
 
 def check_in_is_open(flight: Flight, now=None) -> bool:
-    now = now or timezone.now()
-    return bool(flight.status == FlightStatus.DRAFT and flight.check_in_opens and flight.check_in_closes
-                and flight.check_in_opens <= now < flight.check_in_closes)
+    return check_in_window_is_open(flight, now)
 
 
 def entry_self_check_in(*, entry: Entry, by, now=None) -> Entry:
-    """A player checks himself in from his phone, within the window the TD opened."""
-    flight = entry.flight
-    if not check_in_is_open(flight, now):
-        when = (f" It closed at {timezone.localtime(flight.check_in_closes):%H:%M}."
-                if flight.check_in_closes and flight.check_in_closes <= (now or timezone.now()) else "")
-        raise ValidationError({"status": [(f"Check-in for {flight.name} is not open from the phone.{when} "
-                                           "Check in at the TD's desk.")]})
-    return entry_check_in(entry=entry, by=by)
+    """A player checks himself in from his phone, within the window the TD opened (the same rule
+    as `entry_check_in` through the API: `permissions.may_check_in`)."""
+    return entry_check_in(entry=entry, by=by, now=now)
 
 
 def registration_open(*, flight: Flight, by, closes, cap: int | None = None, now=None) -> Flight:
@@ -229,9 +315,11 @@ def registration_open(*, flight: Flight, by, closes, cap: int | None = None, now
         flight = Flight.objects.select_for_update(of=("self",)).get(pk=flight.pk)
         if flight.status != FlightStatus.DRAFT:
             raise ValidationError({"flight": [f"{flight.name} has been drawn: registration is over."]})
+        place_cap_check(flight, cap)
         flight.registration_closes, flight.registration_cap = closes, cap
         flight._history_user = by
         flight.save(update_fields=["registration_closes", "registration_cap"])
+        places_settle(flight, by=by)
     return flight
 
 
@@ -260,8 +348,7 @@ def registration_enter(*, flight: Flight, by, now=None) -> Entry | WaitingEntry:
         if (entry and entry.status != EntryStatus.WITHDRAWN) or WaitingEntry.objects.filter(
                 flight=flight, player=player).exists():
             raise ValidationError({"flight": [f"You are registered for {flight.name} already."]})
-        taken = Entry.objects.filter(flight=flight).exclude(status=EntryStatus.WITHDRAWN).count()
-        if flight.registration_cap is not None and taken >= flight.registration_cap:
+        if not place_or_wait(flight):
             return WaitingEntry.objects.create(flight=flight, player=player)
         return _entry_take(flight, player, by=by, again=True)
 
@@ -283,4 +370,4 @@ def registration_cancel(*, flight: Flight, by) -> None:
         entry.status = EntryStatus.WITHDRAWN
         entry._history_user = by
         entry.save()
-        _waiting_list_move_up(flight, by=by)
+        places_settle(flight, by=by)

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from games.models import Player
 
@@ -23,6 +24,7 @@ from ..models import (
     Tournament,
     WaitingEntry,
 )
+from ..permissions import runs_events
 from ..services import registration
 from .common import error_text
 
@@ -77,7 +79,7 @@ def landing(request):
         return redirect("login")
     if PlayerAccount.objects.filter(user=request.user).exists():
         return redirect("my-matches")
-    if request.user.is_staff or Tournament.objects.filter(organisers=request.user).exists():
+    if runs_events(request.user):
         return redirect("desk")
     return redirect("account")
 
@@ -128,10 +130,13 @@ def claims(request):
                 messages.success(request, f"The claim on {claim.player.name} is refused.")
         except (ValidationError, PermissionDenied) as error:
             messages.error(request, error_text(error))
+        back = request.POST.get("next", "")
+        if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            return redirect(back)
         return redirect("claims")
     waiting = list(registration.claims_to_decide(request.user))
-    if not waiting and not request.user.is_staff and not Tournament.objects.filter(organisers=request.user).exists():
-        raise PermissionDenied("Only staff and TDs decide claims.")
+    if not waiting and not runs_events(request.user):
+        raise PermissionDenied("Only site admins and TDs decide claims.")
     return render(request, "registration/claims.html", {"nav": "account", "claims": waiting})
 
 

@@ -53,7 +53,9 @@ from ..models import (
     ResultReport,
     Tournament,
 )
-from ..permissions import is_td
+from games.permissions import is_site_admin
+
+from ..permissions import is_td, may_create_tournament
 from .common import REFUSALS, error_text, form_errors
 
 # -- the TD's desk -------------------------------------------------------------------------------
@@ -84,11 +86,11 @@ def desk(request):
     events = selectors.tournament_list().annotate(
         disputes=Count("flights__pairings__reports", filter=Q(flights__pairings__reports__status=ReportStatus.DISPUTED),
                        distinct=True))
-    if not request.user.is_staff:
+    if not is_site_admin(request.user):
         events = events.filter(organisers=request.user)
     return render(request, "tournaments/desk.html", {
         "nav": "desk", "events": list(events), "form": form,
-        "may_create": request.user.is_staff or request.user.has_perm("tournaments.add_tournament"),
+        "may_create": may_create_tournament(request.user),
     }, status=400 if form.errors else 200)
 
 
@@ -505,6 +507,8 @@ def desk_event(request, slug: str):
             "settings": FlightSettingsForm.for_flight(f) if f.status == "draft" and f.takes_entries else None,
         })
     groups, counts = _queue(tournament, board, outcome)
+    players_side = selectors.desk_players_side(tournament, request.user, flights, board["entry_counts"])
+    counts.update(players_side["counts"])
     # The two long lists are drawn by Jinja2 (`templates/jinja2/desk/`): see the TEMPLATES setting.
     token = get_token(request)
     more_url = reverse("desk-correct", args=[tournament.slug, 0])[:-2]
@@ -540,6 +544,7 @@ def desk_event(request, slug: str):
                   for p in found],
         "groups": groups,
         "counts": counts,
+        "players_side": players_side,
         "open_pairings": open_pairings,
         "decided": board["decided"],
         "recent": [{"p": p, "words": _result_words(p)} for p in board["decided"][:RECENT_UNDO]],

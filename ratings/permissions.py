@@ -1,0 +1,25 @@
+"""Who may do what with ratings: rating officers (and site admins) publish official lists, import
+history and ask for recomputes; everyone reads. Roles are in `games.permissions`."""
+
+from rest_framework import permissions
+
+from games.permissions import is_rating_officer
+
+
+def may_publish_rating_list(user) -> bool:
+    return is_rating_officer(user)
+
+
+def may_recompute(user) -> bool:
+    return is_rating_officer(user)
+
+
+def may_import_results(user) -> bool:
+    return is_rating_officer(user)
+
+
+class RatingOfficer(permissions.BasePermission):
+    """The API's door for the writes above: a rating officer or a site admin."""
+
+    def has_permission(self, request, view):
+        return is_rating_officer(request.user)
