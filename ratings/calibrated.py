@@ -173,8 +173,10 @@ def rating_calibration_adopt(*, calibration_id: int, by) -> RatingCalibration:
     calibration in force before it superseded, and rerun the whole history with them."""
     from .services import rating_recompute_request
 
-    if by is None or not getattr(by, "is_staff", False):
-        raise CalibrationError("only a staff member can adopt rating parameters")
+    from .permissions import may_adopt_rating_parameters
+
+    if by is None or not may_adopt_rating_parameters(by):
+        raise CalibrationError("only a rating officer or a site admin can adopt rating parameters")
     with transaction.atomic():
         chosen = RatingCalibration.objects.select_for_update().filter(pk=calibration_id).first()
         if chosen is None:

@@ -18,6 +18,11 @@ def may_import_results(user) -> bool:
     return is_rating_officer(user)
 
 
+def may_adopt_rating_parameters(user) -> bool:
+    """Adopting fitted parameters reruns every rating: a rating officer's or a site admin's decision."""
+    return is_rating_officer(user)
+
+
 class RatingOfficer(permissions.BasePermission):
     """The API's door for the writes above: a rating officer or a site admin."""
 

@@ -19,7 +19,7 @@ NAMES = ["Sato", "Holt", "Berg", "Dahl", "Kowalski", "Thygesen", "Moreau", "Lind
 
 @pytest.fixture
 def draft(db):
-    td = get_user_model().objects.create_user("drawer", password="pw-drawer-12345", is_staff=True)
+    td = get_user_model().objects.create_user("drawer", password="pw-drawer-12345", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name="Seed Cup", start_date=date(2026, 11, 28), by=td)
     main = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[5, 7, 9],
                                 by=td)

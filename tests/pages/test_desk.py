@@ -393,7 +393,7 @@ def test_a_no_show_given_at_three_one_by_mistake_is_undone_at_the_desk_and_the_g
     from rest_framework.test import APIClient
 
     api = APIClient()
-    api.force_authenticate(get_user_model().objects.create_user("office2", is_staff=True))
+    api.force_authenticate(get_user_model().objects.create_user("office2", is_staff=True, is_superuser=True))
     refused = api.post(f"/api/v1/matches/{match.pk}/forfeit-undo/", {}, format="json")
     assert refused.status_code == 400 and "walkover-undo" in refused.json()["non_field_errors"][0]
     undone = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": playing.pk,

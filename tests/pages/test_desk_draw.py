@@ -34,7 +34,7 @@ def draft_event(td, players, *, name="Draw Open"):
 def _created(td, name):
     from django.contrib.auth import get_user_model
 
-    creator = get_user_model().objects.create_user(f"creator-{name}", is_staff=True)
+    creator = get_user_model().objects.create_user(f"creator-{name}", is_staff=True, is_superuser=True)
     return events.tournament_create(name=name, start_date=date(2026, 11, 20), organisers=[td], by=creator)
 
 

@@ -6,7 +6,10 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
+from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
+
+from games.permissions import RATING_OFFICER
 
 from ratings import calibrated, calibration, services
 from ratings.models import CalibrationStatus, RatingCalibration, RatingCheckpoint
@@ -80,12 +83,15 @@ def test_a_small_site_is_refused_with_the_reason_and_keeps_the_defaults(staff, c
     assert "The defaults: C 2, new-player RD estimated (from 100)" in page and reason in page
 
 
-def test_only_a_staff_member_adopts_and_only_a_winning_candidate(make_user):
+def test_only_a_rating_officer_adopts_and_only_a_winning_candidate(make_user):
     player = make_user("clubber")
-    with pytest.raises(CommandError, match="clubber is not a staff member: only staff adopt rating parameters."):
+    with pytest.raises(CommandError, match="clubber is neither a rating officer nor a site admin: only they adopt"):
         call_command("calibrate_ratings", "--by", "clubber")
+    with pytest.raises(CommandError, match="clerk is neither a rating officer nor a site admin"):
+        call_command("calibrate_ratings", "--by", make_user("clerk", is_staff=True).username)
     refused = RatingCalibration.objects.create(status=CalibrationStatus.REFUSED, matches=10, reason="few")
     staff_member = make_user("boss", is_staff=True)
+    staff_member.groups.add(Group.objects.get(name=RATING_OFFICER))
     with pytest.raises(CommandError, match=f"calibration {refused.pk} is not a candidate to adopt"):
         call_command("calibrate_ratings", "--adopt", str(refused.pk), "--by", staff_member.username)
     with pytest.raises(CommandError, match="Adopting needs a staff member's confirmation: --by USERNAME."):

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from ratings import calibrated
 from ratings.calibration import describe
 from ratings.models import CalibrationStatus
+from ratings.permissions import may_adopt_rating_parameters
 
 
 class Command(BaseCommand):
@@ -26,8 +27,9 @@ class Command(BaseCommand):
         staff = None
         if by is not None:
             staff = get_user_model().objects.filter(username=by).first()
-            if staff is None or not staff.is_staff:
-                raise CommandError(f"{by} is not a staff member: only staff adopt rating parameters.")
+            if staff is None or not may_adopt_rating_parameters(staff):
+                raise CommandError(f"{by} is neither a rating officer nor a site admin: only they adopt rating"
+                                   " parameters.")
         if adopt is not None:
             self._adopt(adopt, staff)
             return
