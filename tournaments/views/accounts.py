@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
+from config.fields import POSITIVE_INT_MAX, posted_number
 from games.models import Player
 
 from ..models import (
@@ -35,6 +35,17 @@ class SignupForm(forms.Form):
     email = forms.EmailField(label="E-mail address", help_text="A link to confirm your login is sent there.")
     password = forms.CharField(label="Password", widget=forms.PasswordInput, strip=False,
                                help_text="At least 8 characters, not only digits, not like your name.")
+
+
+class CheckInWindowForm(forms.Form):
+    minutes = forms.IntegerField(label="Minutes", min_value=registration.CHECK_IN_MINUTES[0],
+                                 max_value=registration.CHECK_IN_MINUTES[1],
+                                 error_messages={"required": "Say for how many minutes check-in stays open."})
+
+
+class RegistrationOpenForm(forms.Form):
+    closes = forms.DateTimeField(label="Closes", required=False)
+    cap = forms.IntegerField(label="Places", min_value=2, max_value=POSITIVE_INT_MAX, required=False)
 
 
 def _refusals(form, error: ValidationError) -> None:
@@ -88,7 +99,7 @@ def account(request):
     user = request.user
     mine = PlayerAccount.objects.filter(user=user).select_related("player").first()
     if request.method == "POST" and request.POST.get("action") == "claim":
-        player = get_object_or_404(Player, pk=request.POST.get("player"))
+        player = get_object_or_404(Player, pk=posted_number(request.POST, "player"))
         try:
             registration.claim_request(user=user, player=player, note=request.POST.get("note", ""))
         except (ValidationError, PermissionDenied) as error:
@@ -118,7 +129,7 @@ def account(request):
 def claims(request):
     """The claims a TD (or staff) may decide: approve, or refuse saying why."""
     if request.method == "POST":
-        claim = get_object_or_404(PlayerClaim, pk=request.POST.get("claim"))
+        claim = get_object_or_404(PlayerClaim, pk=posted_number(request.POST, "claim"))
         try:
             if request.POST.get("action") == "approve":
                 registration.claim_approve(claim=claim, by=request.user)
@@ -141,14 +152,18 @@ def check_in_window(request, slug: str):
     back = redirect(f"{reverse('event', args=[slug])}#check-in")
     if request.method != "POST":
         return back
-    flight = get_object_or_404(Flight, tournament=tournament, pk=request.POST.get("flight"))
+    flight = get_object_or_404(Flight, tournament=tournament, pk=posted_number(request.POST, "flight"))
     try:
         if request.POST.get("action") == "close":
             registration.check_in_window_close(flight=flight, by=request.user)
             messages.success(request, f"Check-in from the phone for {flight.name} is closed.")
         else:
-            minutes = int(request.POST.get("minutes") or 0) if (request.POST.get("minutes") or "0").isdigit() else 0
-            flight = registration.check_in_window_open(flight=flight, by=request.user, minutes=minutes)
+            form = CheckInWindowForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError({name: [e["message"] for e in errors]
+                                       for name, errors in form.errors.get_json_data().items()})
+            flight = registration.check_in_window_open(flight=flight, by=request.user,
+                                                       minutes=form.cleaned_data["minutes"])
             messages.success(request, f"Players of {flight.name} can check in from their phones until "
                                       f"{timezone.localtime(flight.check_in_closes):%H:%M}.")
     except (ValidationError, PermissionDenied) as error:
@@ -164,16 +179,16 @@ def event_registration(request, slug: str):
         return back
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('event', args=[slug])}")
-    flight = get_object_or_404(Flight, tournament=tournament, pk=request.POST.get("flight"))
+    flight = get_object_or_404(Flight, tournament=tournament, pk=posted_number(request.POST, "flight"))
     action = request.POST.get("action")
     try:
         if action == "open":
-            closes = parse_datetime(request.POST.get("closes") or "")
-            if closes is not None and timezone.is_naive(closes):
-                closes = timezone.make_aware(closes)
-            cap = request.POST.get("cap") or ""
-            registration.registration_open(flight=flight, by=request.user, closes=closes,
-                                           cap=int(cap) if cap.isdigit() else None)
+            form = RegistrationOpenForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError({name: [e["message"] for e in errors]
+                                       for name, errors in form.errors.get_json_data().items()})
+            registration.registration_open(flight=flight, by=request.user, closes=form.cleaned_data["closes"],
+                                           cap=form.cleaned_data["cap"])
             messages.success(request, f"Online registration for {flight.name} is open.")
         elif action == "cancel":
             registration.registration_cancel(flight=flight, by=request.user)
