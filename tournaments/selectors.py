@@ -13,6 +13,7 @@ from config.exports import SafeCsvWriter
 
 from . import draws, services
 from .models import (
+    ORGANISER_NAMES,
     Entry,
     EntryStatus,
     Flight,
@@ -25,7 +26,7 @@ from .models import (
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    return Tournament.objects.prefetch_related("organisers").annotate(
+    return Tournament.objects.prefetch_related("organisers", *ORGANISER_NAMES).annotate(
         flight_count=Count("flights", distinct=True), entry_count=Count("entries", distinct=True)
     ).order_by("-start_date", "-id")
 

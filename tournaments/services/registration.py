@@ -27,7 +27,9 @@ from ..models import (
     FlightStatus,
     PlayerAccount,
     PlayerClaim,
+    PublicName,
     WaitingEntry,
+    public_name,
 )
 from ..permissions import require_td
 from ._base import _results_changed
@@ -96,6 +98,25 @@ def account_match_emails_set(*, account: PlayerAccount, by, on: bool) -> PlayerA
     PlayerAccount.objects.filter(pk=account.pk).update(match_emails=bool(on))
     account.match_emails = bool(on)
     return account
+
+
+PUBLIC_NAME_MAX = 80
+
+
+def account_public_name_set(*, user, by, name: str) -> str:
+    """The person chooses the name his login shows in public (as an event's director); an empty
+    name goes back to his player's name or the neutral title. Returns the name now shown."""
+    if by is None or not by.is_authenticated or user.pk != by.pk:
+        raise PermissionDenied("Only the person himself chooses his public name.")
+    name = " ".join((name or "").split())
+    if len(name) > PUBLIC_NAME_MAX:
+        raise ValidationError({"public_name": [f"Keep the name to {PUBLIC_NAME_MAX} characters."]})
+    if name:
+        PublicName.objects.update_or_create(user=user, defaults={"name": name})
+    else:
+        PublicName.objects.filter(user=user).delete()
+    return public_name(get_user_model().objects.select_related("public_name", "player_account__player")
+                       .get(pk=user.pk))
 
 
 def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:

@@ -20,8 +20,10 @@ from ..models import (
     Flight,
     PlayerAccount,
     PlayerClaim,
+    PublicName,
     Tournament,
     WaitingEntry,
+    public_name,
 )
 from ..services import registration
 from .common import error_text
@@ -107,6 +109,14 @@ def account(request):
         else:
             messages.success(request, f"Your claim on {player.name} is sent: a TD will confirm it.")
         return redirect("account")
+    if request.method == "POST" and request.POST.get("action") == "public_name":
+        try:
+            shown = registration.account_public_name_set(user=user, by=user, name=request.POST.get("public_name", ""))
+        except ValidationError as error:
+            messages.error(request, error_text(error))
+        else:
+            messages.success(request, f"You are shown as {shown} in public.")
+        return redirect("account")
     if request.method == "POST" and request.POST.get("action") == "match_emails" and mine:
         registration.account_match_emails_set(account=mine, by=user, on=request.POST.get("match_emails") == "on")
         messages.success(request, "You will get an e-mail for each new match." if request.POST.get("match_emails") == "on"
@@ -122,6 +132,8 @@ def account(request):
     return render(request, "registration/account.html", {
         "nav": "account", "mine": mine, "claims": claims, "pending": pending, "q": q, "found": found,
         "decide": registration.claims_to_decide(user).exists(),
+        "public_name": PublicName.objects.filter(user=user).values_list("name", flat=True).first() or "",
+        "shown_as": public_name(user),
     })
 
 

@@ -34,6 +34,8 @@ from ratings.views import established_ratings, rank_of
 from .. import draws, selectors
 from ..formats.elimination import ProgressiveBracket
 from ..models import (
+    ORGANISER_NAMES,
+    public_name,
     Entry,
     EntryStatus,
     Flight,
@@ -729,8 +731,9 @@ def _draft_flights(request, tournament: Tournament) -> dict:
 
 
 def event_detail(request, slug: str):
-    tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers"), slug=slug)
+    tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers", *ORGANISER_NAMES), slug=slug)
     return render(request, "tournaments/event.html", {
+        "directors": [public_name(user) for user in tournament.organisers.all()],
         "tournament": tournament, "nav": "events", "is_td": is_td(request.user, tournament),
         "live": tournament.status == TournamentStatus.RUNNING, "flight_sections": _flight_sections(tournament),
         "description": _event_description(tournament), "refresh": refresh_seconds(),
