@@ -107,6 +107,9 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Spraying: wrong passwords for this many different user names from one address within the
+# cool-off lock every login from there (config.security.spraying).
+AXES_SPRAY_LIMIT = int(os.environ.get("AXES_SPRAY_LIMIT", "10"))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # The client's address: REMOTE_ADDR, or behind NUM_PROXIES proxies of your own the address the
@@ -213,6 +216,10 @@ MAILERS = {"default": {
         "use_tls": os.environ.get("EMAIL_USE_TLS", "true").lower() in ("1", "true", "yes"),
     },
 } if os.environ.get("EMAIL_HOST") else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+# E-mails anyone may ask for (sign-up confirmation, password reset): at most this many to one
+# address, and from one client address, per purpose (config.security.mail_allowed).
+MAIL_RATE_PER_ADDRESS = os.environ.get("MAIL_RATE_PER_ADDRESS", "3/hour")
+MAIL_RATE_PER_CLIENT = os.environ.get("MAIL_RATE_PER_CLIENT", "10/hour")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
 # The address players open the site at, for the links of e-mails sent without a request (a new
 # match drawn for a player).

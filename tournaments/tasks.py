@@ -4,7 +4,7 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from .services import notifications
+from .services import notifications, registration
 
 
 @shared_task(name="tournaments.pairings_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
@@ -15,3 +15,12 @@ def pairings_notify(pairing_ids: list[int]) -> int:
     waiting longer each time (about 30 s, 1 min, 2 min, ... up to half an hour). Returns the
     e-mails sent."""
     return notifications.pairing_notices_send(pairing_ids=pairing_ids)
+
+
+@shared_task(name="tournaments.account_confirmation_send", ignore_result=True, acks_late=True,
+             reject_on_worker_lost=True, autoretry_for=(SMTPException, OSError), retry_backoff=30,
+             retry_backoff_max=1800, retry_jitter=True, max_retries=8)
+def account_confirmation_send(user_id: int, link: str) -> bool:
+    """E-mail a new login its confirmation link; a mail server that fails is tried again later,
+    as for the new matches."""
+    return registration.account_confirmation_mail_send(user_id=user_id, link=link)

@@ -4,6 +4,11 @@ record, and the TD's list of claims to decide. The rules are in `services.regist
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.db.models import Q
+from django.http import HttpResponseRedirect
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -13,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.fields import POSITIVE_INT_MAX, posted_number
+from config.security import MAIL_LIMIT_REFUSAL, mail_allowed
 from games.models import Player
 
 from ..models import (
@@ -58,10 +64,14 @@ def _refusals(form, error: ValidationError) -> None:
 
 def signup(request):
     form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid() and mail_allowed(request, purpose="signup",
+                                                                     address=form.cleaned_data["email"]):
+        form.add_error(None, MAIL_LIMIT_REFUSAL)
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            registration.account_signup(
+            user = registration.account_signup(
                 username=data["username"], email=data["email"], password=data["password"],
                 confirm_url=lambda uid, token: request.build_absolute_uri(
                     reverse("signup-confirm", args=[uid, token])),
@@ -69,7 +79,8 @@ def signup(request):
         except ValidationError as error:
             _refusals(form, error)
         else:
-            return render(request, "registration/signup_sent.html", {"email": data["email"]})
+            return render(request, "registration/signup_sent.html", {
+                "email": user.email, "again": user.get_username() if user.confirmation_resent else ""})
     return render(request, "registration/signup.html", {"form": form},
                   status=400 if form.is_bound and form.errors else 200)
 
@@ -215,3 +226,48 @@ def event_registration(request, slug: str):
     except (ValidationError, PermissionDenied) as error:
         messages.error(request, error_text(error))
     return back
+
+
+# -- password reset -------------------------------------------------------------------------------
+
+
+class ResetForm(PasswordResetForm):
+    """Django's form, which also reaches a login still waiting for its confirmation: a reset
+    link proves the address as the confirmation link does."""
+
+    def get_users(self, email):
+        User = get_user_model()
+        field = User.get_email_field_name()
+        for user in User._default_manager.filter(Q(is_active=True) | Q(is_active=False, last_login__isnull=True),
+                                                 **{f"{field}__iexact": email}):
+            if user.has_usable_password():
+                yield user
+
+
+class ResetSetPasswordForm(SetPasswordForm):
+    def save(self, commit=True):
+        user = super().save(commit=commit)
+        if commit:
+            registration.account_confirmed_by_reset(user=user)
+        return user
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """The reset page, with the e-mails it sends limited per address and per client: past the
+    client's limit it says so (429); past an address's limit it answers as if it sent one, so it
+    tells nobody whether the address has a login."""
+
+    form_class = ResetForm
+
+    def form_valid(self, form):
+        refused = mail_allowed(self.request, purpose="password-reset", address=form.cleaned_data["email"])
+        if refused == "client":
+            form.add_error(None, MAIL_LIMIT_REFUSAL)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        if refused == "address":
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    form_class = ResetSetPasswordForm
