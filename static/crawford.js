@@ -259,6 +259,20 @@
   }
   document.addEventListener("htmx:afterSettle", afterUpdate);
 
+  // No inline handlers (the Content-Security-Policy forbids them): a print button and a form that
+  // only filters the page say so with data attributes.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches("form[data-stay]")) event.preventDefault();
+  });
+  // A live part polls only while the page is seen (the filter lives here, not in an evaluated
+  // trigger expression).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.target.matches("[data-visible-only]") && document.visibilityState !== "visible") event.preventDefault();
+  });
+
   keepReaderState();
   afterUpdate();
   document.querySelectorAll("[data-replay]").forEach(setupReplay);
