@@ -29,6 +29,7 @@ from ._base import (
     _walkover,
 )
 from .entries import entry_add
+from .notifications import pairings_announce
 from .rounds import _advance
 
 OPEN = (PairingStatus.PENDING, PairingStatus.PLAYING)
@@ -123,6 +124,8 @@ def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int
         pairing.version += 1
         pairing._history_user = by
         pairing.save(update_fields=["table", "version"])
+        if table:
+            pairings_announce(pairing_ids=[pairing.pk])
     return pairing
 
 
@@ -143,6 +146,7 @@ def tables_call(*, tournament: Tournament, pairings: list[Pairing], by) -> int:
                 pairing.version += 1
                 pairing._history_user = by
                 pairing.save(update_fields=["table", "version"])
+        pairings_announce(pairing_ids=list(offers))
     return len(offers)
 
 

@@ -1,7 +1,8 @@
 """Players are told of their new matches by e-mail, once the draw that made them is stored.
 
 A draw only collects the ids of the matches it stored (`pairings_announce`); a task sends the
-e-mails after the commit (`tournaments.tasks.pairings_notify`). Nothing here can fail a draw: a
+e-mails after the commit (`tournaments.tasks.pairings_notify`). In an event that seats its matches
+(it has tables), a match is announced when its table is called, with the table. Nothing here can fail a draw: a
 broker that cannot be reached or a mail server that refuses is logged, and the task retries.
 Each pairing is claimed (`notified_at`) before its e-mails go, so a task run twice sends nothing
 twice; a send that fails gives the claim back for the next try.
@@ -58,7 +59,9 @@ def _message(pairing: Pairing, account: PlayerAccount, opponent) -> EmailMessage
         "flight": flight, "tournament": flight.tournament,
         "link": settings.SITE_URL + reverse("my-matches"), "account_link": settings.SITE_URL + reverse("account"),
     }
-    subject = f"{flight.tournament.name}: you play {opponent.name} ({flight.name}, round {pairing.round.number})"
+    table = f", table {pairing.table}" if pairing.table else ""
+    subject = (f"{flight.tournament.name}: you play {opponent.name} ({flight.name}, round {pairing.round.number}"
+               f"{table})")
     body = render_to_string("tournaments/email/new_match.txt", context)
     return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [account.user.email])
 
@@ -68,6 +71,8 @@ def pairing_notices_send(*, pairing_ids) -> int:
     `pairing_ids` that is still to be played and not yet announced. Returns the e-mails sent."""
     pairings = list(Pairing.objects.filter(pk__in=pairing_ids, notified_at__isnull=True, status__in=OPEN,
                                            player_b__isnull=False)
+                    # An event that seats its matches sends each e-mail when the table is called.
+                    .exclude(flight__tournament__tables__gt=0, table="")
                     .select_related("flight__tournament", "round", "player_a", "player_b").order_by("pk"))
     accounts = _recipients(pairings)
     sent = 0
