@@ -271,6 +271,11 @@
   // trigger expression).
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.target.matches("[data-visible-only]") && document.visibilityState !== "visible") event.preventDefault();
+    // A part that keeps what the person is typing: no refresh while a field in it is in use.
+    if (event.target.matches("[data-keep-typed]") && (event.target.contains(document.activeElement) &&
+        document.activeElement.matches("input, textarea, select") ||
+        Array.prototype.some.call(event.target.querySelectorAll("input:not([type=hidden]), textarea"),
+          function (field) { return field.value !== field.defaultValue; }))) event.preventDefault();
   });
 
   keepReaderState();

@@ -24,3 +24,11 @@ def account_confirmation_send(user_id: int, link: str) -> bool:
     """E-mail a new login its confirmation link; a mail server that fails is tried again later,
     as for the new matches."""
     return registration.account_confirmation_mail_send(user_id=user_id, link=link)
+
+
+@shared_task(name="tournaments.report_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(SMTPException, OSError), retry_backoff=30, retry_backoff_max=1800, retry_jitter=True,
+             max_retries=8)
+def report_notify(report_id: int) -> int:
+    """E-mail the opponent that a reported result waits for his confirmation (retried as above)."""
+    return notifications.report_notice_send(report_id=report_id)

@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from ..models import Pairing, PairingStatus, PlayerAccount
+from ..models import Pairing, PairingStatus, PlayerAccount, ReportStatus, ResultReport
 
 logger = logging.getLogger(__name__)
 
@@ -89,3 +89,47 @@ def pairing_notices_send(*, pairing_ids) -> int:
             Pairing.objects.filter(pk=pairing.pk).update(notified_at=None)
             raise
     return sent
+
+
+# -- a result that waits for the opponent ---------------------------------------------------------
+
+
+def report_announce(*, report_id: int) -> None:
+    """Once the current transaction commits, e-mail the opponent that this report waits for him."""
+    transaction.on_commit(partial(_enqueue_report, report_id))
+
+
+def _enqueue_report(report_id: int) -> None:
+    from .. import tasks
+
+    try:
+        tasks.report_notify.delay(report_id)
+    except Exception:  # the report is stored: /me/ shows it to the opponent all the same
+        logger.exception("the e-mail of report %s could not be sent", report_id)
+
+
+def report_notice_send(*, report_id: int) -> int:
+    """E-mail the opponent of the player who reported a result (with a login, an address and the
+    e-mails about his matches on) that it waits for his confirmation; nothing once it is
+    confirmed, disputed or superseded. Returns the e-mails sent."""
+    report = (ResultReport.objects.filter(pk=report_id, status=ReportStatus.PENDING, submitted_for__isnull=False)
+              .select_related("pairing__flight__tournament", "pairing__round", "pairing__player_a",
+                              "pairing__player_b", "submitted_for").first())
+    if report is None:
+        return 0
+    pairing = report.pairing
+    opponent = pairing.player_b if report.submitted_for_id == pairing.player_a_id else pairing.player_a
+    account = _recipients([pairing]).get(opponent.pk)
+    if account is None:
+        return 0
+    tournament = pairing.flight.tournament
+    score = f"{pairing.player_a.name} {report.score_a}-{report.score_b} {pairing.player_b.name}"
+    body = render_to_string("tournaments/email/result_to_confirm.txt", {
+        "player": opponent, "reporter": report.submitted_for, "score": score, "pairing": pairing,
+        "tournament": tournament, "flight": pairing.flight,
+        "link": f"{settings.SITE_URL}{reverse('my-matches')}#pairing-{pairing.pk}",
+        "account_link": settings.SITE_URL + reverse("account"),
+    })
+    EmailMessage(f"{tournament.name}: confirm {score}", body, settings.DEFAULT_FROM_EMAIL,
+                 [account.user.email]).send()
+    return 1

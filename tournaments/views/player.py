@@ -27,6 +27,7 @@ from ..models import (
 )
 from ..permissions import player_id_of
 from ..services import registration
+from .public import refresh_seconds
 from .common import REFUSALS, error_text, report_typed_score
 
 # -- a player's own matches ----------------------------------------------------------------------
@@ -127,4 +128,4 @@ def my_matches(request):
         .select_related("flight__tournament").order_by("flight__tournament__start_date", "flight__position")
     ]
     return render(request, "tournaments/my_matches.html", {"nav": "me", "player": player, "rows": rows,
-                                                           "entries": entries})
+                                                           "entries": entries, "refresh": refresh_seconds()})
