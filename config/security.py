@@ -2,11 +2,12 @@
 
 Logins on the page and in the admin are guarded by django-axes (settings `AXES_*`); the API's
 token authentication by `ThrottledTokenAuthentication`: wrong tokens count against the address
-they come from, and past the `failed_auth` rate every token from there answers 429 until the
-window has passed.
+they come from, and past the `failed_auth` rate every wrong token from there answers 429 until
+the window has passed (a valid token is never refused for someone else's mistakes).
 """
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
@@ -21,7 +22,24 @@ class LoginLockoutBackend(AxesStandaloneBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
             return None
+        if spraying(request, username):
+            request.axes_locked_out = True
+            request.login_spray = True
+            raise AxesBackendPermissionDenied("Too many user names tried from one address.")
         return super().authenticate(request, username, password, **kwargs)
+
+
+def spraying(request, username) -> bool:
+    """Has this client got wrong passwords for `AXES_SPRAY_LIMIT` different user names (other
+    than `username`) within the cool-off? Then every login from it waits, the right one included.
+    Read from django-axes' own record of failed attempts."""
+    from axes.models import AccessAttempt
+    from django.utils import timezone
+
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    names = (AccessAttempt.objects.filter(ip_address=client_ip(request), attempt_time__gte=since)
+             .exclude(username=username or "").values("username").distinct())
+    return names[:settings.AXES_SPRAY_LIMIT].count() >= settings.AXES_SPRAY_LIMIT
 
 
 def client_ip(request) -> str:
@@ -62,17 +80,57 @@ class ThrottledTokenAuthentication(TokenAuthentication):
     """`Authorization: Token …`, refused with 429 for an address that sent too many wrong ones."""
 
     def authenticate(self, request):
+        """A valid token is always taken, whatever others sent from the same address; a wrong one
+        counts against the address, and past the rate is answered 429 instead of 403."""
         if not self.authenticate_header_present(request):
             return None
         throttle = FailedAuthThrottle()
-        if throttle.exhausted(request):
-            raise exceptions.Throttled(throttle.wait(), detail=(
-                "Too many wrong tokens from your address: wait a while before trying again."))
         try:
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
+            if throttle.exhausted(request):
+                raise exceptions.Throttled(throttle.wait(), detail=(
+                    "Too many wrong tokens from your address: wait a while before trying again.")) from None
             throttle.record_failure(request)
             raise
 
     def authenticate_header_present(self, request) -> bool:
         return bool(request.META.get("HTTP_AUTHORIZATION", "").strip())
+
+
+# -- e-mails sent on request of someone not logged in ---------------------------------------------
+
+MAIL_LIMIT_REFUSAL = "Too many e-mails were asked for from your address: try again in an hour."
+
+
+def _rate(text: str) -> tuple[int, int]:
+    """`"3/hour"` → (3, 3600); the period is second, minute, hour or day (its first letter counts)."""
+    count, period = text.split("/")
+    return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period.strip()[0]]
+
+
+def _within(key: str, rate: str) -> bool:
+    """Count one more use of `key`; False when that passes `rate`. A fixed window in the cache (one
+    process: memory; several: CACHE_URL), so the count is shared by every web process."""
+    from django.core.cache import cache
+
+    limit, seconds = _rate(rate)
+    cache.add(key, 0, seconds)
+    try:
+        used = cache.incr(key)
+    except ValueError:  # the window ended between add and incr
+        cache.add(key, 1, seconds)
+        used = 1
+    return used <= limit
+
+
+def mail_allowed(request, *, purpose: str, address: str) -> str:
+    """May an e-mail of `purpose` (sign-up, password reset) go to `address` on this request?
+    "" when it may; "client" when this client asked for too many (rate `MAIL_RATE_PER_CLIENT`);
+    "address" when that address had too many (`MAIL_RATE_PER_ADDRESS`). Each call counts."""
+    client = client_ip(request)
+    if not _within(f"mail:{purpose}:client:{client}", settings.MAIL_RATE_PER_CLIENT):
+        return "client"
+    if not _within(f"mail:{purpose}:address:{address.strip().lower()}", settings.MAIL_RATE_PER_ADDRESS):
+        return "address"
+    return ""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The release, from pyproject.toml: shown in every page's footer and by /health/ (CHANGELOG.md).
@@ -88,6 +89,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -112,6 +114,9 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Spraying: wrong passwords for this many different user names from one address within the
+# cool-off lock every login from there (config.security.spraying).
+AXES_SPRAY_LIMIT = int(os.environ.get("AXES_SPRAY_LIMIT", "10"))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # The client's address: REMOTE_ADDR, or behind NUM_PROXIES proxies of your own the address the
@@ -219,6 +224,10 @@ MAILERS = {"default": {
         "use_tls": os.environ.get("EMAIL_USE_TLS", "true").lower() in ("1", "true", "yes"),
     },
 } if os.environ.get("EMAIL_HOST") else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+# E-mails anyone may ask for (sign-up confirmation, password reset): at most this many to one
+# address, and from one client address, per purpose (config.security.mail_allowed).
+MAIL_RATE_PER_ADDRESS = os.environ.get("MAIL_RATE_PER_ADDRESS", "3/hour")
+MAIL_RATE_PER_CLIENT = os.environ.get("MAIL_RATE_PER_CLIENT", "10/hour")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
 # The address players open the site at, for the links of e-mails sent without a request (a new
 # match drawn for a player). Required in production: a default would send players to localhost.
@@ -389,6 +398,23 @@ if SECURE_HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy on every answer (Django's own CSP middleware): scripts and style sheets
+# only from this site, no inline script at all. Style attributes are allowed (the bracket places
+# its boxes with computed positions); style elements are not. The embeddable event page may be
+# framed by any site (tournaments.views.public.event_embed); nothing else may be framed.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "style-src-elem": [CSP.SELF],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

@@ -1,7 +1,10 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.utils.csp import CSP
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import health
 from tournaments import views as tournament_views
@@ -15,9 +18,9 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/", tournament_views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+    path("password/reset/<uidb64>/<token>/", tournament_views.PasswordResetConfirmView.as_view(),
          name="password_reset_confirm"),
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
@@ -25,6 +28,8 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Swagger UI's page styles itself inline; its script is a separate file (the split view).
+    path("api/docs/", csp_override({**settings.SECURE_CSP, "style-src-elem": [CSP.SELF, CSP.UNSAFE_INLINE]})(
+        SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
     path("api/v1/", include("config.api_urls")),
 ]

@@ -1,5 +1,7 @@
 """REST API for players, matches and their games. Every write goes through `games.services`."""
 
+from datetime import timezone as dt_timezone
+
 import django_filters
 from django.conf import settings
 from django.db.models import ProtectedError, Q
@@ -12,6 +14,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.api import FlagFilter, IdFilter
+from config.fields import BIGINT_MAX, POSITIVE_INT_MAX
 
 from . import selectors, services
 from .imports import import_job_stalled, import_job_submit, import_jobs_resume_stale
@@ -43,6 +46,13 @@ from .serializers import (
     PlayerSerializer,
     UndoSerializer,
 )
+
+
+class GameAddressSerializer(serializers.Serializer):
+    """The game a URL names, and (to delete it) the match version the client saw."""
+
+    number = serializers.IntegerField(min_value=1, max_value=POSITIVE_INT_MAX)
+    version = serializers.IntegerField(min_value=0, max_value=BIGINT_MAX, required=False)
 
 
 class _RoleOrReadOnly(permissions.BasePermission):
@@ -126,10 +136,23 @@ class PlayerViewSet(viewsets.ModelViewSet):
             ) from None
 
 
+class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
+    """An ISO 8601 moment with any offset Python reads (`+23:59` included), compared in UTC:
+    PostgreSQL refuses offsets past 15:59."""
+
+    def filter(self, qs, value):
+        if value is not None and value.tzinfo is not None:
+            try:
+                value = value.astimezone(dt_timezone.utc)
+            except OverflowError:
+                raise serializers.ValidationError({self.field_name: ["This moment is outside the calendar."]}) from None
+        return super().filter(qs, value)
+
+
 class MatchFilter(django_filters.FilterSet):
     player = IdFilter(method="filter_player", help_text="Matches of this player id.")
-    played_after = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="gte")
-    played_before = django_filters.IsoDateTimeFilter(field_name="played_on", lookup_expr="lte")
+    played_after = UtcDateTimeFilter(field_name="played_on", lookup_expr="gte")
+    played_before = UtcDateTimeFilter(field_name="played_on", lookup_expr="lte")
     state = django_filters.ChoiceFilter(field_name="status", choices=MatchStatus.choices)
     rated = FlagFilter(help_text="true or false.")
 
@@ -193,12 +216,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
     def game(self, request, pk=None, number=None):
         """PUT corrects game `number` (the earlier version is kept); DELETE removes the last game."""
         match = self.get_object()
-        number = int(number)
+        path = GameAddressSerializer(data={"number": number, **request.query_params.dict()})
+        path.is_valid(raise_exception=True)
+        number = path.validated_data["number"]
         if request.method == "DELETE":
-            version = request.query_params.get("version")
             match = services.game_delete_last(
-                match=match, number=number, by=request.user,
-                expected_version=int(version) if version and version.isdigit() else None,
+                match=match, number=number, by=request.user, expected_version=path.validated_data.get("version"),
             )
             return self._detail(match)
         body = dict(request.data.items()) if hasattr(request.data, "items") else {}

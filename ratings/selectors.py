@@ -31,6 +31,7 @@ from django.db.models.functions import Floor, Greatest, Least, Ln
 from django.utils import timezone
 
 from config.exports import SafeCsvWriter
+from config.fields import MATCH_LENGTH, whole_number
 from games.models import Player
 
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
@@ -130,7 +131,11 @@ def player_find(text: str | int, *, field: str = "player") -> Player:
     if "\x00" in text:  # no name or id holds one (and PostgreSQL refuses to compare with it)
         raise ValidationError({field: [f"No player is called {text!r}."]})
     if text.isdigit():
-        player = Player.objects.filter(pk=int(text)).first()
+        try:
+            pk = whole_number(text)
+        except ValidationError:
+            raise ValidationError({field: [f"No player has id {text[:20]}."]}) from None
+        player = Player.objects.filter(pk=pk).first()
         if player is None:
             raise ValidationError({field: [f"No player has id {text}."]})
         return player
@@ -184,10 +189,8 @@ def match_forecast(
     except ValidationError as error:
         errors.update(error.message_dict)
     try:
-        length = int(str(length).strip())
-        if not 1 <= length <= 99:
-            raise ValueError
-    except ValueError:
+        length = whole_number(length, field=MATCH_LENGTH)
+    except ValidationError:
         errors["length"] = ["The length is a whole number of points, from 1 to 99."]
     found = {}
     for field, text in (("a", player_a), ("b", player_b)):

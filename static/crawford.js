@@ -262,6 +262,25 @@
   }
   document.addEventListener("htmx:afterSettle", afterUpdate);
 
+  // No inline handlers (the Content-Security-Policy forbids them): a print button and a form that
+  // only filters the page say so with data attributes.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches("form[data-stay]")) event.preventDefault();
+  });
+  // A live part polls only while the page is seen (the filter lives here, not in an evaluated
+  // trigger expression).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.target.matches("[data-visible-only]") && document.visibilityState !== "visible") event.preventDefault();
+    // A part that keeps what the person is typing: no refresh while a field in it is in use.
+    if (event.target.matches("[data-keep-typed]") && (event.target.contains(document.activeElement) &&
+        document.activeElement.matches("input, textarea, select") ||
+        Array.prototype.some.call(event.target.querySelectorAll("input:not([type=hidden]), textarea"),
+          function (field) { return field.value !== field.defaultValue; }))) event.preventDefault();
+  });
+
   keepReaderState();
   afterUpdate();
   document.querySelectorAll("[data-replay]").forEach(setupReplay);

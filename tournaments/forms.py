@@ -4,7 +4,11 @@ import re
 
 from django import forms
 
+from config.fields import SMALL, whole_number, whole_numbers
+
 from .models import FlightFormat, FlightKindChoice, ScoringChoice, SeedingChoice
+
+ROUND = forms.IntegerField(min_value=1, max_value=30)
 
 CUBE_CAPS = [("", "No cap"), (2, "2"), (4, "4"), (8, "8"), (16, "16"), (32, "32"), (64, "64")]
 
@@ -48,10 +52,10 @@ class FlightForm(forms.Form):
 
     def clean_lengths(self):
         text = self.cleaned_data["lengths"]
-        parts = [p for p in re.split(r"[,\s]+", text) if p]
-        if not parts or not all(p.isdigit() for p in parts):
-            raise forms.ValidationError("Write whole numbers separated by commas, for example 7, 7, 9.")
-        return [int(p) for p in parts]
+        try:
+            return whole_numbers(text)
+        except forms.ValidationError:
+            raise forms.ValidationError("Write whole numbers separated by commas, for example 7, 7, 9.") from None
 
     def clean_scoring(self):
         return self.cleaned_data.get("scoring") or ScoringChoice.WINS
@@ -68,12 +72,12 @@ class FlightForm(forms.Form):
             if rounds_text:
                 self.add_error("feeder_source", "Choose the flight whose losers it takes.")
             return data
-        parts = [p for p in re.split(r"[,\s]+", rounds_text) if p]
-        if not parts or not all(p.isdigit() and int(p) >= 1 for p in parts):
+        try:
+            rounds = sorted(set(whole_numbers(rounds_text, field=ROUND)))
+        except forms.ValidationError:
             self.add_error("feeder_rounds", f"Write the rounds of {source} whose losers it takes, e.g. 1 or 1, 2.")
             return data
         entry = data.get("feeder_entry_round") or 1
-        rounds = sorted({int(p) for p in parts})
         data["feeders"] = [{"source": source, "source_round": r, "entry_round": entry + r - rounds[0]}
                            for r in rounds]
         return data
@@ -171,7 +175,7 @@ class TablesForm(forms.Form):
             if not found:
                 raise forms.ValidationError(f'Line {number}: write a table and who it is for, e.g. "1 Consolation".')
             if found[2]:
-                out.append({"table": int(found[1]), "player": int(found[2])})
+                out.append({"table": whole_number(found[1], field=SMALL), "player": whole_number(found[2])})
             else:
-                out.append({"table": int(found[1]), "flight": found[3].strip()})
+                out.append({"table": whole_number(found[1], field=SMALL), "flight": found[3].strip()})
         return out

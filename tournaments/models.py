@@ -374,6 +374,43 @@ class PlayerAccount(models.Model):
         return f"{self.player.name} = {self.user}"
 
 
+class PublicName(models.Model):
+    """The name a login shows in public (an event's directors, the API's `organisers`), chosen by
+    the person. A login name is never shown: without a chosen name, the linked player's name is,
+    or a neutral title (`public_name`)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="public_name")
+    name = models.CharField(max_length=80, help_text="Shown as the director of your events.")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+DIRECTOR_FALLBACK = "Tournament director"
+"""Shown for a director who chose no name and plays under no player record."""
+
+
+def public_name(user) -> str:
+    """The name `user` shows in public: his chosen name, else his player's name, else a neutral
+    title. Reads `public_name` and `player_account__player` (prefetch them for a list)."""
+    for attribute, name in (("public_name", "name"), ("player_account", "player")):
+        try:
+            related = getattr(user, attribute)
+        except models.ObjectDoesNotExist:
+            continue
+        if related is None:
+            continue
+        value = getattr(related, name)
+        text = value.name if attribute == "player_account" else value
+        if text:
+            return text
+    return DIRECTOR_FALLBACK
+
+
+ORGANISER_NAMES = ("organisers__public_name", "organisers__player_account__player")
+"""What to prefetch with events whose directors are named."""
+
+
 class ClaimStatus(models.TextChoices):
     PENDING = "pending", "Waiting for a TD"
     APPROVED = "approved", "Approved"

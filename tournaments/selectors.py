@@ -16,6 +16,7 @@ from config.exports import SafeCsvWriter
 from . import draws, services
 from . import formats as fm
 from .models import (
+    ORGANISER_NAMES,
     Entry,
     EntryStatus,
     Flight,
@@ -29,7 +30,7 @@ from .permissions import require_td
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    return Tournament.objects.prefetch_related("organisers").annotate(
+    return Tournament.objects.prefetch_related("organisers", *ORGANISER_NAMES).annotate(
         flight_count=Count("flights", distinct=True), entry_count=Count("entries", distinct=True)
     ).order_by("-start_date", "-id")
 

@@ -9,7 +9,7 @@ from games.serializers import PlayerBriefSerializer
 
 from . import draws
 from .permissions import VIEW_REPORT_PRIVATE
-from .models import (Entry, Flight, FlightFormat, FlightKindChoice, Pairing, ResultReport, Round, ScoringChoice,
+from .models import (public_name, Entry, Flight, FlightFormat, FlightKindChoice, Pairing, ResultReport, Round, ScoringChoice,
                      SeedingChoice, Tournament)
 
 # The largest numbers the columns behind these fields hold: a larger one is refused with a
@@ -50,7 +50,8 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "entry_count"]
 
     def get_organisers(self, tournament) -> list[str]:
-        return [user.get_username() for user in tournament.organisers.all()]
+        """The directors' public names (never their logins)."""
+        return [public_name(user) for user in tournament.organisers.all()]
 
 
 class TournamentCreateSerializer(serializers.Serializer):

@@ -4,7 +4,7 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from .services import notifications
+from .services import notifications, registration
 
 
 @shared_task(name="tournaments.pairings_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
@@ -39,3 +39,20 @@ def claim_announce(claim_id: int) -> int:
     from .services import registration
 
     return registration.claim_announce_send(claim_id=claim_id, claims_url=settings.SITE_URL + reverse("claims"))
+
+
+@shared_task(name="tournaments.account_confirmation_send", ignore_result=True, acks_late=True,
+             reject_on_worker_lost=True, autoretry_for=(SMTPException, OSError), retry_backoff=30,
+             retry_backoff_max=1800, retry_jitter=True, max_retries=8)
+def account_confirmation_send(user_id: int, link: str) -> bool:
+    """E-mail a new login its confirmation link; a mail server that fails is tried again later,
+    as for the new matches."""
+    return registration.account_confirmation_mail_send(user_id=user_id, link=link)
+
+
+@shared_task(name="tournaments.report_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(SMTPException, OSError), retry_backoff=30, retry_backoff_max=1800, retry_jitter=True,
+             max_retries=8)
+def report_notify(report_id: int) -> int:
+    """E-mail the opponent that a reported result waits for his confirmation (retried as above)."""
+    return notifications.report_notice_send(report_id=report_id)

@@ -44,7 +44,9 @@ def browser():
 
 
 def _page(browser, request, width: int):
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    # Waits that evaluate script (wait_for_function) need the page's Content-Security-Policy set
+    # aside; test_content_security_policy.py checks the policy with a page that keeps it.
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
     context.set_default_timeout(8000)
     page = context.new_page()
     yield page

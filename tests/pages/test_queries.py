@@ -43,11 +43,12 @@ def finished_match(a, b, *, games_won=1, length=1):
 def test_event_pages_do_not_grow_with_the_field(client, td):
     small = build_knockout(td, make_players(4), name="Small Open")
     large = build_knockout(td, make_players(24), name="Large Open", results_rounds=2)
-    # (drawn from nothing, from the cache): the event, its organisers, the cache stamp, the flights
+    # (drawn from nothing, from the cache): the event, its organisers and their public names (chosen,
+    # and their players' logins), the cache stamp, the flights
     # still taking registrations (the page alone); the flights, the entries with names, the entries
     # and pairings the draw is built from, the bracket's names; the page also reads the event's PR
     # table of analysed matches.
-    for path, queries in (("/events/{}/", (10, 5)), ("/events/{}/live/", (7, 2)), ("/events/{}/embed/", (7, 2))):
+    for path, queries in (("/events/{}/", (12, 7)), ("/events/{}/live/", (7, 2)), ("/events/{}/embed/", (7, 2))):
         assert count(client, path.format(small.slug)) == count(client, path.format(large.slug)) == queries
     client.force_login(td)
     # The session, the user, the event and the TD's right to it; then the desk's reads

@@ -151,3 +151,66 @@ def test_a_mail_server_that_fails_never_fails_the_draw(field, mailoutbox, monkey
     assert calls == ["anna@example.org"] * 2
     monkeypatch.undo()
     assert tasks.pairings_notify.delay(list(Pairing.objects.values_list("pk", flat=True))).get() == 3
+
+
+def test_in_an_event_with_tables_the_email_goes_when_the_table_is_called_and_names_it(
+        field, mailoutbox, django_capture_on_commit_callbacks):
+    td, flight, p = field
+    events.tables_set(tournament=flight.tournament, by=td, count=6, reserved=[])
+    enter(td, flight, p.values())
+    with django_capture_on_commit_callbacks(execute=True):
+        events.flight_start(flight=flight, by=td, first_round=[[p["Anna"].pk, p["Bo"].pk],
+                                                               [p["Cy"].pk, p["Dee"].pk]])
+    assert mailoutbox == []  # drawn, not yet seated
+    first = Pairing.objects.get(player_a=p["Anna"])
+    with django_capture_on_commit_callbacks(execute=True):
+        events.pairing_table_set(pairing=first, table="4", by=td)
+    assert sent(mailoutbox) == [
+        ("anna@example.org", "Sunday Cup: you play Bo (Main, round 1, table 4)"),
+        ("bo@example.org", "Sunday Cup: you play Anna (Main, round 1, table 4)"),
+    ]
+    assert "Your next match in Sunday Cup is called to table 4." in mailoutbox[0].body
+    assert "Table: 4" in mailoutbox[0].body
+    with django_capture_on_commit_callbacks(execute=True):
+        called = events.tables_call(tournament=flight.tournament, pairings=list(Pairing.objects.filter(table="")),
+                                    by=td)
+    assert called == 1
+    second = Pairing.objects.get(player_a=p["Cy"])
+    assert sent(mailoutbox)[2:] == [("cy@example.org", f"Sunday Cup: you play Dee (Main, round 1, table {second.table})")]
+    # Moving a match to another table sends nothing again.
+    with django_capture_on_commit_callbacks(execute=True):
+        events.pairing_table_set(pairing=Pairing.objects.get(pk=first.pk), table="5", by=td)
+    assert len(mailoutbox) == 3
+
+
+def test_the_opponent_is_told_that_a_reported_result_waits_for_his_confirmation(
+        field, mailoutbox, django_capture_on_commit_callbacks):
+    td, flight, p = field
+    enter(td, flight, p.values())
+    events.flight_start(flight=flight, by=td, first_round=[[p["Anna"].pk, p["Bo"].pk], [p["Cy"].pk, p["Dee"].pk]])
+    mailoutbox.clear()
+    anna = PlayerAccount.objects.get(player=p["Anna"]).user
+    pairing = Pairing.objects.get(player_a=p["Anna"])
+    with django_capture_on_commit_callbacks(execute=True):
+        events.result_report(pairing=pairing, by=anna, score_a=5, score_b=2)
+    assert sent(mailoutbox) == [("bo@example.org", "Sunday Cup: confirm Anna 5-2 Bo")]
+    body = mailoutbox[0].body
+    assert "Anna reported the result of your match in Sunday Cup" in body
+    assert f"https://club.example/me/#pairing-{pairing.pk}" in body
+    # A TD's entry counts at once: nobody is asked to confirm it.
+    other = Pairing.objects.get(player_a=p["Cy"])
+    with django_capture_on_commit_callbacks(execute=True):
+        events.result_report(pairing=other, by=td, score_a=5, score_b=0)
+    assert len(mailoutbox) == 1
+
+
+def test_a_report_confirmed_before_the_email_goes_sends_nothing(field, mailoutbox):
+    td, flight, p = field
+    enter(td, flight, p.values())
+    events.flight_start(flight=flight, by=td, first_round=[[p["Anna"].pk, p["Bo"].pk], [p["Cy"].pk, p["Dee"].pk]])
+    mailoutbox.clear()
+    pairing = Pairing.objects.get(player_a=p["Anna"])
+    report = events.result_report(pairing=pairing, by=PlayerAccount.objects.get(player=p["Anna"]).user,
+                                  score_a=5, score_b=2)
+    events.result_confirm(report=report, by=PlayerAccount.objects.get(player=p["Bo"]).user)
+    assert tasks.report_notify(report.pk) == 0 and mailoutbox == []

@@ -10,6 +10,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -29,6 +30,7 @@ from ._base import (
     _walkover,
 )
 from .entries import entry_add
+from .notifications import pairings_announce
 from .rounds import _advance
 
 OPEN = (PairingStatus.PENDING, PairingStatus.PLAYING)
@@ -107,10 +109,14 @@ def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int
         if pairing.decided:
             raise ValidationError({"table": [f"{pairing.slot} is over: it needs no table."]})
         if table:
-            if not table.isdigit() or not 1 <= int(table) <= tournament.tables:
+            try:
+                number = forms.IntegerField(min_value=1, max_value=max(tournament.tables, 1)).clean(table)
+            except ValidationError:
+                number = None
+            if number is None or not tournament.tables:
                 limit = f"tables run from 1 to {tournament.tables}" if tournament.tables else "set the number of tables first"
-                raise ValidationError({"table": [f"There is no table {table}: {limit}."]})
-            table = str(int(table))
+                raise ValidationError({"table": [f"There is no table {table[:20]}: {limit}."]})
+            table = str(number)
             busy = (Pairing.objects.filter(flight__tournament=tournament, table=table, status__in=OPEN)
                     .exclude(pk=pairing.pk).select_related("flight").first())
             if busy is not None:
@@ -119,6 +125,8 @@ def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int
         pairing.version += 1
         pairing._history_user = by
         pairing.save(update_fields=["table", "version"])
+        if table:
+            pairings_announce(pairing_ids=[pairing.pk])
     return pairing
 
 
@@ -139,6 +147,7 @@ def tables_call(*, tournament: Tournament, pairings: list[Pairing], by) -> int:
                 pairing.version += 1
                 pairing._history_user = by
                 pairing.save(update_fields=["table", "version"])
+        pairings_announce(pairing_ids=list(offers))
     return len(offers)
 
 

@@ -1,7 +1,8 @@
 """Players are told of their new matches by e-mail, once the draw that made them is stored.
 
 A draw only collects the ids of the matches it stored (`pairings_announce`); a task sends the
-e-mails after the commit (`tournaments.tasks.pairings_notify`). Nothing here can fail a draw: a
+e-mails after the commit (`tournaments.tasks.pairings_notify`). In an event that seats its matches
+(it has tables), a match is announced when its table is called, with the table. Nothing here can fail a draw: a
 broker that cannot be reached or a mail server that refuses is logged, and the task retries.
 Each pairing is claimed (`notified_at`) before its e-mails go, so a task run twice sends nothing
 twice; a send that fails gives the claim back for the next try.
@@ -19,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from ..models import Pairing, PairingStatus, PlayerAccount
+from ..models import Pairing, PairingStatus, PlayerAccount, ReportStatus, ResultReport
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,9 @@ def _message(pairing: Pairing, account: PlayerAccount, opponent) -> EmailMessage
         "flight": flight, "tournament": flight.tournament,
         "link": settings.SITE_URL + reverse("my-matches"), "account_link": settings.SITE_URL + reverse("account"),
     }
-    subject = f"{flight.tournament.name}: you play {opponent.name} ({flight.name}, round {pairing.round.number})"
+    table = f", table {pairing.table}" if pairing.table else ""
+    subject = (f"{flight.tournament.name}: you play {opponent.name} ({flight.name}, round {pairing.round.number}"
+               f"{table})")
     body = render_to_string("tournaments/email/new_match.txt", context)
     return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [account.user.email])
 
@@ -68,6 +71,8 @@ def pairing_notices_send(*, pairing_ids) -> int:
     `pairing_ids` that is still to be played and not yet announced. Returns the e-mails sent."""
     pairings = list(Pairing.objects.filter(pk__in=pairing_ids, notified_at__isnull=True, status__in=OPEN,
                                            player_b__isnull=False)
+                    # An event that seats its matches sends each e-mail when the table is called.
+                    .exclude(flight__tournament__tables__gt=0, table="")
                     .select_related("flight__tournament", "round", "player_a", "player_b").order_by("pk"))
     accounts = _recipients(pairings)
     sent = 0
@@ -84,3 +89,47 @@ def pairing_notices_send(*, pairing_ids) -> int:
             Pairing.objects.filter(pk=pairing.pk).update(notified_at=None)
             raise
     return sent
+
+
+# -- a result that waits for the opponent ---------------------------------------------------------
+
+
+def report_announce(*, report_id: int) -> None:
+    """Once the current transaction commits, e-mail the opponent that this report waits for him."""
+    transaction.on_commit(partial(_enqueue_report, report_id))
+
+
+def _enqueue_report(report_id: int) -> None:
+    from .. import tasks
+
+    try:
+        tasks.report_notify.delay(report_id)
+    except Exception:  # the report is stored: /me/ shows it to the opponent all the same
+        logger.exception("the e-mail of report %s could not be sent", report_id)
+
+
+def report_notice_send(*, report_id: int) -> int:
+    """E-mail the opponent of the player who reported a result (with a login, an address and the
+    e-mails about his matches on) that it waits for his confirmation; nothing once it is
+    confirmed, disputed or superseded. Returns the e-mails sent."""
+    report = (ResultReport.objects.filter(pk=report_id, status=ReportStatus.PENDING, submitted_for__isnull=False)
+              .select_related("pairing__flight__tournament", "pairing__round", "pairing__player_a",
+                              "pairing__player_b", "submitted_for").first())
+    if report is None:
+        return 0
+    pairing = report.pairing
+    opponent = pairing.player_b if report.submitted_for_id == pairing.player_a_id else pairing.player_a
+    account = _recipients([pairing]).get(opponent.pk)
+    if account is None:
+        return 0
+    tournament = pairing.flight.tournament
+    score = f"{pairing.player_a.name} {report.score_a}-{report.score_b} {pairing.player_b.name}"
+    body = render_to_string("tournaments/email/result_to_confirm.txt", {
+        "player": opponent, "reporter": report.submitted_for, "score": score, "pairing": pairing,
+        "tournament": tournament, "flight": pairing.flight,
+        "link": f"{settings.SITE_URL}{reverse('my-matches')}#pairing-{pairing.pk}",
+        "account_link": settings.SITE_URL + reverse("account"),
+    })
+    EmailMessage(f"{tournament.name}: confirm {score}", body, settings.DEFAULT_FROM_EMAIL,
+                 [account.user.email]).send()
+    return 1

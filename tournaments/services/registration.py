@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import partial
 
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.tokens import default_token_generator
@@ -21,8 +22,6 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from games.models import Player
 
-logger = logging.getLogger(__name__)
-
 from ..models import (
     ClaimStatus,
     Entry,
@@ -31,12 +30,16 @@ from ..models import (
     FlightStatus,
     PlayerAccount,
     PlayerClaim,
+    PublicName,
     WaitingEntry,
+    public_name,
 )
 from ..permissions import account_link_refusal, check_in_window_is_open, claims_to_decide, require_td
 from ._base import _results_changed
 from .entries import _entry_take, entry_check_in
 from .places import place_cap_check, place_or_wait, places_settle
+
+logger = logging.getLogger(__name__)
 
 
 def confirmation_path(user) -> tuple[str, str]:
@@ -44,11 +47,24 @@ def confirmation_path(user) -> tuple[str, str]:
     return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
 
 
+def unconfirmed(user) -> bool:
+    """A login made by signing up whose address was never confirmed (not one staff turned off)."""
+    return not user.is_active and user.last_login is None
+
+
 def account_signup(*, username: str, email: str, password: str, confirm_url) -> object:
-    """A new login, inactive until its e-mail address is confirmed; the confirmation is sent once
-    the login is stored. `confirm_url(uid, token)` gives the absolute address of the link."""
+    """A new login, inactive until its e-mail address is confirmed; the confirmation is sent by a
+    retried task once the login is stored. `confirm_url(uid, token)` gives the absolute address
+    of the link. Signing up again with the address of a login still waiting for its confirmation
+    sends that login's link again (a mail server that refused the first one locks no one out);
+    nothing of that login changes."""
     User = get_user_model()
     username, email = (username or "").strip(), (email or "").strip().lower()
+    waiting = next((u for u in User.objects.filter(email__iexact=email) if unconfirmed(u)), None) if email else None
+    if waiting is not None:
+        _confirmation_send_on_commit(waiting, confirm_url)
+        waiting.confirmation_resent = True
+        return waiting
     errors: dict[str, list[str]] = {}
     if not username:
         errors["username"] = ["Choose a user name."]
@@ -67,15 +83,46 @@ def account_signup(*, username: str, email: str, password: str, confirm_url) -> 
         raise ValidationError(errors)
     with transaction.atomic():
         user = User.objects.create_user(username=username, email=email, password=password, is_active=False)
-        uid, token = confirmation_path(user)
-        link = confirm_url(uid, token)
-        transaction.on_commit(lambda: send_mail(
-            "Confirm your Crawford login",
-            f"Hello {username},\n\nOpen this link to confirm your e-mail address and start using your login:\n"
-            f"{link}\n\nIf you did not sign up, ignore this message.\n",
-            None, [email],
-        ))
+        _confirmation_send_on_commit(user, confirm_url)
+    user.confirmation_resent = False
     return user
+
+
+def _confirmation_send_on_commit(user, confirm_url) -> None:
+    uid, token = confirmation_path(user)
+    transaction.on_commit(partial(_confirmation_enqueue, user.pk, confirm_url(uid, token)))
+
+
+def _confirmation_enqueue(user_id: int, link: str) -> None:
+    from .. import tasks
+
+    try:
+        tasks.account_confirmation_send.delay(user_id, link)
+    except Exception:  # the login is stored: signing up again sends the link again
+        logger.exception("the confirmation of login %s could not be sent", user_id)
+
+
+def account_confirmation_mail_send(*, user_id: int, link: str) -> bool:
+    """E-mail a login waiting for its confirmation the link to confirm it; nothing for a login
+    confirmed meanwhile. Raises what the mail server raises (the task tries again)."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or not unconfirmed(user) or not user.email:
+        return False
+    send_mail(
+        "Confirm your Crawford login",
+        f"Hello {user.get_username()},\n\nOpen this link to confirm your e-mail address and start using your "
+        f"login:\n{link}\n\nIf you did not sign up, ignore this message.\n",
+        None, [user.email],
+    )
+    return True
+
+
+def account_confirmed_by_reset(*, user) -> None:
+    """A login waiting for its confirmation that set its password through a reset link (sent to
+    its address) is confirmed: the link proved the address."""
+    if unconfirmed(user):
+        get_user_model().objects.filter(pk=user.pk, is_active=False, last_login__isnull=True).update(is_active=True)
+        user.is_active = True
 
 
 def account_confirm(*, uid: str, token: str) -> object:
@@ -101,6 +148,25 @@ def account_match_emails_set(*, account: PlayerAccount, by, on: bool) -> PlayerA
     PlayerAccount.objects.filter(pk=account.pk).update(match_emails=bool(on))
     account.match_emails = bool(on)
     return account
+
+
+PUBLIC_NAME_MAX = 80
+
+
+def account_public_name_set(*, user, by, name: str) -> str:
+    """The person chooses the name his login shows in public (as an event's director); an empty
+    name goes back to his player's name or the neutral title. Returns the name now shown."""
+    if by is None or not by.is_authenticated or user.pk != by.pk:
+        raise PermissionDenied("Only the person himself chooses his public name.")
+    name = " ".join((name or "").split())
+    if len(name) > PUBLIC_NAME_MAX:
+        raise ValidationError({"public_name": [f"Keep the name to {PUBLIC_NAME_MAX} characters."]})
+    if name:
+        PublicName.objects.update_or_create(user=user, defaults={"name": name})
+    else:
+        PublicName.objects.filter(user=user).delete()
+    return public_name(get_user_model().objects.select_related("public_name", "player_account__player")
+                       .get(pk=user.pk))
 
 
 def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:

@@ -37,6 +37,7 @@ from ._base import (
 )
 from .corrections import _drop_downstream, correction_affected
 from .rounds import _advance
+from .notifications import report_announce
 
 
 def _games_input(pairing: Pairing, games_list) -> list[games.GameInput]:
@@ -128,6 +129,8 @@ def result_report(
         pairing.save(update_fields=["version"])
         if side is None:
             _confirm(report, pairing, by=by)
+        else:
+            report_announce(report_id=report.pk)
     return report
 
 

@@ -2,6 +2,8 @@
 `accounts` (sign-up, claims, registration)."""
 
 from .accounts import (
+    PasswordResetConfirmView,
+    PasswordResetView,
     account,
     check_in_window,
     claims,

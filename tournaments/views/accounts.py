@@ -4,6 +4,11 @@ record, and the TD's list of claims to decide. The rules are in `services.regist
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.db.models import Q
+from django.http import HttpResponseRedirect
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -11,9 +16,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from config.fields import POSITIVE_INT_MAX, posted_number
+from config.security import MAIL_LIMIT_REFUSAL, mail_allowed
 from games.models import Player
 
 from ..models import (
@@ -21,8 +27,10 @@ from ..models import (
     Flight,
     PlayerAccount,
     PlayerClaim,
+    PublicName,
     Tournament,
     WaitingEntry,
+    public_name,
 )
 from ..permissions import runs_events
 from ..services import registration
@@ -39,6 +47,17 @@ class SignupForm(forms.Form):
                                help_text="At least 8 characters, not only digits, not like your name.")
 
 
+class CheckInWindowForm(forms.Form):
+    minutes = forms.IntegerField(label="Minutes", min_value=registration.CHECK_IN_MINUTES[0],
+                                 max_value=registration.CHECK_IN_MINUTES[1],
+                                 error_messages={"required": "Say for how many minutes check-in stays open."})
+
+
+class RegistrationOpenForm(forms.Form):
+    closes = forms.DateTimeField(label="Closes", required=False)
+    cap = forms.IntegerField(label="Places", min_value=2, max_value=POSITIVE_INT_MAX, required=False)
+
+
 def _refusals(form, error: ValidationError) -> None:
     for field, texts in error.message_dict.items():
         for text in texts:
@@ -47,10 +66,14 @@ def _refusals(form, error: ValidationError) -> None:
 
 def signup(request):
     form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid() and mail_allowed(request, purpose="signup",
+                                                                     address=form.cleaned_data["email"]):
+        form.add_error(None, MAIL_LIMIT_REFUSAL)
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            registration.account_signup(
+            user = registration.account_signup(
                 username=data["username"], email=data["email"], password=data["password"],
                 confirm_url=lambda uid, token: request.build_absolute_uri(
                     reverse("signup-confirm", args=[uid, token])),
@@ -58,7 +81,8 @@ def signup(request):
         except ValidationError as error:
             _refusals(form, error)
         else:
-            return render(request, "registration/signup_sent.html", {"email": data["email"]})
+            return render(request, "registration/signup_sent.html", {
+                "email": user.email, "again": user.get_username() if user.confirmation_resent else ""})
     return render(request, "registration/signup.html", {"form": form},
                   status=400 if form.is_bound and form.errors else 200)
 
@@ -90,13 +114,21 @@ def account(request):
     user = request.user
     mine = PlayerAccount.objects.filter(user=user).select_related("player").first()
     if request.method == "POST" and request.POST.get("action") == "claim":
-        player = get_object_or_404(Player, pk=request.POST.get("player"))
+        player = get_object_or_404(Player, pk=posted_number(request.POST, "player"))
         try:
             registration.claim_request(user=user, player=player, note=request.POST.get("note", ""))
         except (ValidationError, PermissionDenied) as error:
             messages.error(request, error_text(error))
         else:
             messages.success(request, f"Your claim on {player.name} is sent: a TD will confirm it.")
+        return redirect("account")
+    if request.method == "POST" and request.POST.get("action") == "public_name":
+        try:
+            shown = registration.account_public_name_set(user=user, by=user, name=request.POST.get("public_name", ""))
+        except ValidationError as error:
+            messages.error(request, error_text(error))
+        else:
+            messages.success(request, f"You are shown as {shown} in public.")
         return redirect("account")
     if request.method == "POST" and request.POST.get("action") == "match_emails" and mine:
         registration.account_match_emails_set(account=mine, by=user, on=request.POST.get("match_emails") == "on")
@@ -113,6 +145,8 @@ def account(request):
     return render(request, "registration/account.html", {
         "nav": "account", "mine": mine, "claims": claims, "pending": pending, "q": q, "found": found,
         "decide": registration.claims_to_decide(user).exists(),
+        "public_name": PublicName.objects.filter(user=user).values_list("name", flat=True).first() or "",
+        "shown_as": public_name(user),
     })
 
 
@@ -120,7 +154,7 @@ def account(request):
 def claims(request):
     """The claims a TD (or staff) may decide: approve, or refuse saying why."""
     if request.method == "POST":
-        claim = get_object_or_404(PlayerClaim, pk=request.POST.get("claim"))
+        claim = get_object_or_404(PlayerClaim, pk=posted_number(request.POST, "claim"))
         try:
             if request.POST.get("action") == "approve":
                 registration.claim_approve(claim=claim, by=request.user)
@@ -146,14 +180,18 @@ def check_in_window(request, slug: str):
     back = redirect(f"{reverse('event', args=[slug])}#check-in")
     if request.method != "POST":
         return back
-    flight = get_object_or_404(Flight, tournament=tournament, pk=request.POST.get("flight"))
+    flight = get_object_or_404(Flight, tournament=tournament, pk=posted_number(request.POST, "flight"))
     try:
         if request.POST.get("action") == "close":
             registration.check_in_window_close(flight=flight, by=request.user)
             messages.success(request, f"Check-in from the phone for {flight.name} is closed.")
         else:
-            minutes = int(request.POST.get("minutes") or 0) if (request.POST.get("minutes") or "0").isdigit() else 0
-            flight = registration.check_in_window_open(flight=flight, by=request.user, minutes=minutes)
+            form = CheckInWindowForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError({name: [e["message"] for e in errors]
+                                       for name, errors in form.errors.get_json_data().items()})
+            flight = registration.check_in_window_open(flight=flight, by=request.user,
+                                                       minutes=form.cleaned_data["minutes"])
             messages.success(request, f"Players of {flight.name} can check in from their phones until "
                                       f"{timezone.localtime(flight.check_in_closes):%H:%M}.")
     except (ValidationError, PermissionDenied) as error:
@@ -169,16 +207,16 @@ def event_registration(request, slug: str):
         return back
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('event', args=[slug])}")
-    flight = get_object_or_404(Flight, tournament=tournament, pk=request.POST.get("flight"))
+    flight = get_object_or_404(Flight, tournament=tournament, pk=posted_number(request.POST, "flight"))
     action = request.POST.get("action")
     try:
         if action == "open":
-            closes = parse_datetime(request.POST.get("closes") or "")
-            if closes is not None and timezone.is_naive(closes):
-                closes = timezone.make_aware(closes)
-            cap = request.POST.get("cap") or ""
-            registration.registration_open(flight=flight, by=request.user, closes=closes,
-                                           cap=int(cap) if cap.isdigit() else None)
+            form = RegistrationOpenForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError({name: [e["message"] for e in errors]
+                                       for name, errors in form.errors.get_json_data().items()})
+            registration.registration_open(flight=flight, by=request.user, closes=form.cleaned_data["closes"],
+                                           cap=form.cleaned_data["cap"])
             messages.success(request, f"Online registration for {flight.name} is open.")
         elif action == "cancel":
             registration.registration_cancel(flight=flight, by=request.user)
@@ -193,3 +231,48 @@ def event_registration(request, slug: str):
     except (ValidationError, PermissionDenied) as error:
         messages.error(request, error_text(error))
     return back
+
+
+# -- password reset -------------------------------------------------------------------------------
+
+
+class ResetForm(PasswordResetForm):
+    """Django's form, which also reaches a login still waiting for its confirmation: a reset
+    link proves the address as the confirmation link does."""
+
+    def get_users(self, email):
+        User = get_user_model()
+        field = User.get_email_field_name()
+        for user in User._default_manager.filter(Q(is_active=True) | Q(is_active=False, last_login__isnull=True),
+                                                 **{f"{field}__iexact": email}):
+            if user.has_usable_password():
+                yield user
+
+
+class ResetSetPasswordForm(SetPasswordForm):
+    def save(self, commit=True):
+        user = super().save(commit=commit)
+        if commit:
+            registration.account_confirmed_by_reset(user=user)
+        return user
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """The reset page, with the e-mails it sends limited per address and per client: past the
+    client's limit it says so (429); past an address's limit it answers as if it sent one, so it
+    tells nobody whether the address has a login."""
+
+    form_class = ResetForm
+
+    def form_valid(self, form):
+        refused = mail_allowed(self.request, purpose="password-reset", address=form.cleaned_data["email"])
+        if refused == "client":
+            form.add_error(None, MAIL_LIMIT_REFUSAL)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        if refused == "address":
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    form_class = ResetSetPasswordForm

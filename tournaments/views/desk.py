@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from config.errors import ConflictError
+from config.fields import ID, VERSION, whole_number
 from games import selectors as game_selectors
 from games import services as game_services
 from games.engine.errors import ScoringError
@@ -62,11 +63,11 @@ from .common import REFUSALS, error_text, form_errors
 
 
 def _int(value, what: str = "id") -> int:
-    """A whole number from a form, or 400: `abc`, `1.5` and `1e3` are not ids or versions."""
-    text = str(value if value is not None else "").strip()
-    if not text.isdigit() or len(text) > 12:
-        raise BadRequest(f"Not a valid {what}: {text[:20]!r}.")
-    return int(text)
+    """A whole number from a form, or 400: `abc`, `1.5`, `1e3` and `²` are not ids or versions."""
+    try:
+        return whole_number(value, field=VERSION if what == "version" else ID)
+    except ValidationError:
+        raise BadRequest(f"Not a valid {what}: {str(value)[:20]!r}.") from None
 
 
 @login_required(login_url="login")

@@ -6,12 +6,12 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import BadRequest
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
+from config.fields import ID, VERSION, posted_number
 from games.models import Player
 
 from .. import services
@@ -27,6 +27,7 @@ from ..models import (
 )
 from ..permissions import player_id_of
 from ..services import registration
+from .public import refresh_seconds
 from .common import REFUSALS, error_text, report_typed_score
 
 # -- a player's own matches ----------------------------------------------------------------------
@@ -34,11 +35,8 @@ from .common import REFUSALS, error_text, report_typed_score
 
 def _posted_id(request, name: str) -> int:
     """A whole number the form carries (an id, a version). The page always sends one; anything
-    else (`abc`, `1.5`, `1e3`, nothing) is a broken or forged form: 400, never a server error."""
-    value = request.POST.get(name, "").strip()
-    if not re.fullmatch(r"[0-9]{1,18}", value):
-        raise BadRequest(f"The form's {name} is not a number: reload the page and try again.")
-    return int(value)
+    else (`abc`, `1.5`, `1e3`, `²`, nothing) is a broken or forged form: 400, never a server error."""
+    return posted_number(request.POST, name, field=VERSION if name.endswith("version") else ID)
 
 
 def _my_action(request, player: Player):
@@ -57,7 +55,7 @@ def _my_action(request, player: Player):
     try:
         if action == "check_in":
             entry = get_object_or_404(Entry.objects.select_related("flight__tournament", "player", "tournament"),
-                                      player=player, pk=request.POST.get("entry"))
+                                      player=player, pk=_posted_id(request, "entry"))
             registration.entry_self_check_in(entry=entry, by=user)
             messages.success(request, f"You are checked in for {entry.tournament.name}, {entry.flight.name}.")
         elif action == "report":
@@ -130,4 +128,4 @@ def my_matches(request):
         .select_related("flight__tournament").order_by("flight__tournament__start_date", "flight__position")
     ]
     return render(request, "tournaments/my_matches.html", {"nav": "me", "player": player, "rows": rows,
-                                                           "entries": entries})
+                                                           "entries": entries, "refresh": refresh_seconds()})

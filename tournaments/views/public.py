@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
 
 from games import selectors as game_selectors
 from games.models import Match, MatchStatus, Player
@@ -34,6 +35,8 @@ from ratings.views import established_ratings, rank_of
 from .. import draws, selectors
 from ..formats.elimination import ProgressiveBracket
 from ..models import (
+    ORGANISER_NAMES,
+    public_name,
     Entry,
     EntryStatus,
     Flight,
@@ -730,8 +733,9 @@ def _draft_flights(request, tournament: Tournament) -> dict:
 
 
 def event_detail(request, slug: str):
-    tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers"), slug=slug)
+    tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers", *ORGANISER_NAMES), slug=slug)
     return render(request, "tournaments/event.html", {
+        "directors": [public_name(user) for user in tournament.organisers.all()],
         "tournament": tournament, "nav": "events", "is_td": is_td(request.user, tournament),
         "live": tournament.status == TournamentStatus.RUNNING, "flight_sections": _flight_sections(tournament),
         "description": _event_description(tournament), "refresh": refresh_seconds(),
@@ -764,6 +768,7 @@ def event_live(request, slug: str):
 
 
 @xframe_options_exempt
+@csp_override({**settings.SECURE_CSP, "frame-ancestors": ["*"]})
 def event_embed(request, slug: str):
     """The event's live part alone, without the site's header and footer, for another site's iframe."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -772,5 +777,4 @@ def event_embed(request, slug: str):
         "flight_sections": _flight_sections(tournament), "refresh": refresh_seconds(),
         "canonical": request.build_absolute_uri(reverse("event", args=[tournament.slug])),
     })
-    response["Content-Security-Policy"] = "frame-ancestors *"
     return response

@@ -1,0 +1,47 @@
+"""Whole numbers read from what a person or a program sent: through Django's own form field,
+never by hand.
+
+`str.isdigit()` says yes to `²` and `٣`, which `int()` refuses or reads differently; a number too
+large for its column is a database error. Each kind of number is one `forms.IntegerField` here,
+with the bounds of the column it goes into, and a bad one is a clear refusal (400), never a 500.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import BadRequest, ValidationError
+
+BIGINT_MAX = 2**63 - 1
+"""The largest id (a BigAutoField) and version a database column holds."""
+POSITIVE_INT_MAX = 2**31 - 1
+"""The largest value of a PositiveIntegerField (the smallest of the databases Crawford runs on)."""
+
+ID = forms.IntegerField(min_value=1, max_value=BIGINT_MAX)
+VERSION = forms.IntegerField(min_value=0, max_value=BIGINT_MAX)
+SMALL = forms.IntegerField(min_value=1, max_value=POSITIVE_INT_MAX)
+MATCH_LENGTH = forms.IntegerField(min_value=1, max_value=99)
+
+
+def whole_number(value, *, field: forms.IntegerField = ID) -> int:
+    """`value` read by `field`; raises `ValidationError` with the field's own message."""
+    return field.clean("" if value is None else str(value).strip())
+
+
+def posted_number(data, name: str, *, what: str | None = None, field: forms.IntegerField = ID) -> int:
+    """The whole number a form carries under `name` (an id, a version). The pages always send a
+    valid one; anything else is a broken or forged form: 400, never a server error."""
+    try:
+        return whole_number(data.get(name), field=field)
+    except ValidationError:
+        raise BadRequest(f"The form's {what or name} is not valid: reload the page and try again.") from None
+
+
+def whole_numbers(text: str, *, field: forms.IntegerField = SMALL) -> list[int]:
+    """Numbers separated by commas or spaces ("7, 7, 9"); raises `ValidationError` on any that is
+    not a whole number within `field`'s bounds."""
+    parts = [part for part in re.split(r"[,\s]+", text or "") if part]
+    if not parts:
+        raise ValidationError("Give at least one number.")
+    return [field.clean(part) for part in parts]

@@ -1,0 +1,169 @@
+"""Nobody floods a mailbox or sprays user names from one address, a refusing mail server locks no
+one out of signing up, and a valid API token is never refused for someone else's wrong ones."""
+
+import re
+from smtplib import SMTPRecipientsRefused
+
+import pytest
+from celery.exceptions import Retry
+from django.contrib.auth import get_user_model
+from django.core import mail as django_mail
+from rest_framework.authtoken.models import Token
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_up(client, username="anna", email="anna@example.org", password="backgammon-2026", **extra):
+    return client.post("/signup/", {"username": username, "email": email, "password": password}, **extra)
+
+
+def confirm_link(message) -> str:
+    return re.search(r"http://testserver(/signup/confirm/\S+/)", message.body)[1]
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run what a request leaves for after its commit (the e-mail tasks), as a real request does."""
+    def run(call):
+        with django_capture_on_commit_callbacks(execute=True):
+            return call()
+    return run
+
+
+# -- password reset -------------------------------------------------------------------------------
+
+
+def test_an_address_gets_three_reset_mails_an_hour_and_the_page_never_tells(client, mailoutbox):
+    get_user_model().objects.create_user("anna", email="anna@example.org", password="pw-anna-12345")
+    codes = [client.post("/password/reset/", {"email": "anna@example.org"}, REMOTE_ADDR=f"10.0.0.{n}").status_code
+             for n in range(30)]
+    assert codes == [302] * 30  # from thirty addresses: each is told the mail is on its way
+    assert len(mailoutbox) == 3
+
+
+def test_a_client_asking_for_more_than_ten_resets_an_hour_is_refused(client, mailoutbox):
+    for n in range(12):
+        get_user_model().objects.create_user(f"u{n}", email=f"u{n}@example.org", password="pw-user-12345")
+    codes = [client.post("/password/reset/", {"email": f"u{n}@example.org"}).status_code for n in range(12)]
+    assert codes == [302] * 10 + [429, 429]
+    assert len(mailoutbox) == 10
+    response = client.post("/password/reset/", {"email": "u0@example.org"})
+    assert "Too many e-mails were asked for from your address: try again in an hour." in response.content.decode()
+
+
+# -- sign-up --------------------------------------------------------------------------------------
+
+
+def test_a_client_signing_up_more_than_ten_times_an_hour_is_refused(client, mailoutbox, on_commit):
+    codes = [on_commit(lambda n=n: sign_up(client, f"user{n}", f"user{n}@example.org")).status_code
+             for n in range(12)]
+    assert codes == [200] * 10 + [429, 429]
+    assert len(mailoutbox) == 10
+    assert get_user_model().objects.count() == 10
+
+
+def test_signing_up_again_re_sends_the_link_at_most_three_times_an_hour(client, mailoutbox, on_commit):
+    codes = [on_commit(lambda n=n: sign_up(client, REMOTE_ADDR=f"10.0.1.{n}")).status_code for n in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+    assert len(mailoutbox) == 3
+    assert get_user_model().objects.filter(email="anna@example.org").count() == 1
+
+
+def test_a_refused_confirmation_mail_locks_no_one_out_signing_up_again_re_sends_it(
+        client, mailoutbox, on_commit, monkeypatch, password_login):
+    refusing = {"on": True}
+    send = django_mail.EmailMessage.send
+
+    def server(message, *args, **kwargs):
+        if refusing["on"]:
+            raise SMTPRecipientsRefused({"anna@example.org": (450, b"try later")})
+        return send(message, *args, **kwargs)
+
+    monkeypatch.setattr(django_mail.EmailMessage, "send", server)
+    response = on_commit(lambda: sign_up(client))
+    assert response.status_code == 200
+    assert "An e-mail with a link is on its way to <strong>anna@example.org</strong>" in response.content.decode()
+    assert mailoutbox == []
+    # Signing up again (any user name, the address in any case) sends the waiting login's link again.
+    refusing["on"] = False
+    response = on_commit(lambda: sign_up(client, username="anna2", email="ANNA@example.org"))
+    assert ("The login <strong>anna</strong> is waiting for <strong>anna@example.org</strong> to be confirmed"
+            in response.content.decode())
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["anna@example.org"]
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["anna"]
+    client.get(confirm_link(mailoutbox[0]))
+    client.logout()
+    assert password_login(client, "anna", "backgammon-2026")
+
+
+def test_the_confirmation_task_tries_again_when_the_mail_server_refuses(monkeypatch):
+    from tournaments import tasks
+
+    user = get_user_model().objects.create_user("anna", email="anna@example.org", is_active=False)
+
+    def refused(message, *args, **kwargs):
+        raise SMTPRecipientsRefused({"anna@example.org": (450, b"try later")})
+
+    monkeypatch.setattr(django_mail.EmailMessage, "send", refused)
+    with pytest.raises(Retry) as retry:
+        tasks.account_confirmation_send.apply(args=(user.pk, "http://testserver/x/"))
+    assert isinstance(retry.value.exc, SMTPRecipientsRefused)
+    assert tasks.account_confirmation_send.max_retries == 8
+
+
+def test_a_login_waiting_for_its_confirmation_is_confirmed_by_a_password_reset(client, mailoutbox, on_commit,
+                                                                             password_login):
+    on_commit(lambda: sign_up(client))
+    mailoutbox.clear()
+    client.post("/password/reset/", {"email": "anna@example.org"})
+    assert len(mailoutbox) == 1
+    link = re.search(r"http://testserver(/password/reset/\S+/)", mailoutbox[0].body)[1]
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": "a-new-pass-2026", "new_password2": "a-new-pass-2026"})
+    user = get_user_model().objects.get(username="anna")
+    assert user.is_active
+    assert password_login(client, "anna", "a-new-pass-2026")
+
+
+def test_a_login_staff_turned_off_gets_no_reset_mail(client, mailoutbox):
+    user = get_user_model().objects.create_user("anna", email="anna@example.org", password="pw-anna-12345")
+    user.last_login, user.is_active = user.date_joined, False
+    user.save()
+    client.post("/password/reset/", {"email": "anna@example.org"})
+    assert mailoutbox == []
+
+
+# -- logins ---------------------------------------------------------------------------------------
+
+
+def test_wrong_passwords_for_ten_user_names_lock_the_client_out(client, password_login):
+    get_user_model().objects.create_user("anna", password="the-right-password-1")
+    codes = [client.post("/login/", {"username": f"name{n}", "password": "guess"}).status_code for n in range(12)]
+    assert codes == [200] * 10 + [429, 429]
+    response = client.post("/login/", {"username": "anna", "password": "the-right-password-1"})
+    assert response.status_code == 429
+    assert "Wrong passwords for too many different user names came from here" in response.content.decode()
+    # Another client is not locked out.
+    response = client.post("/login/", {"username": "anna", "password": "the-right-password-1"}, REMOTE_ADDR="10.7.7.7")
+    assert response.status_code == 302
+
+
+def test_nine_user_names_mistyped_do_not_lock_the_client_out(client, password_login):
+    get_user_model().objects.create_user("anna", password="the-right-password-1")
+    for n in range(9):
+        client.post("/login/", {"username": f"name{n}", "password": "guess"})
+    assert password_login(client, "anna", "the-right-password-1")
+
+
+def test_a_valid_token_is_taken_after_others_sent_wrong_ones_from_the_same_address(api):
+    user = get_user_model().objects.create_user("robot")
+    token = Token.objects.create(user=user)
+    codes = []
+    for n in range(12):
+        api.credentials(HTTP_AUTHORIZATION=f"Token {'0' * 39}{n % 10}")
+        codes.append(api.get("/api/v1/players/").status_code)
+    assert codes == [403] * 10 + [429, 429]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert api.get("/api/v1/players/").status_code == 200
+    api.credentials(HTTP_AUTHORIZATION="Token wrong-again")
+    assert api.get("/api/v1/players/").status_code == 429
