@@ -90,7 +90,7 @@ def _send(client: Client, method: str, path: str, data: dict, errors: list, labe
 
 @pytest.fixture
 def cast(td):
-    staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True,
+    staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True, is_superuser=True,
                                                  email="office@example.org")
     players = make_players(4, prefix="Crawl")
     tournament = build_knockout(td, players, name="Crawl Open", staff=staff)

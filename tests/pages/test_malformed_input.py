@@ -19,7 +19,7 @@ SUPERSCRIPT_TWO = "²"  # str.isdigit() says yes, int() says no
 
 @pytest.fixture
 def draft(td, django_user_model):
-    creator = django_user_model.objects.create_user("office", is_staff=True)
+    creator = django_user_model.objects.create_user("office", is_staff=True, is_superuser=True)
     tournament = events.tournament_create(name="Sunday Cup", start_date=date(2026, 11, 29), organisers=[td],
                                           by=creator)
     flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[5], by=td)
