@@ -51,6 +51,7 @@ from games.models import Match, MatchKindChoice, MatchStatus
 from games.services import AmbiguousNamesError, players_get_or_create_by_names
 
 from .models import (
+    ChangeKind,
     OfficialList,
     OfficialListRow,
     Rating,
@@ -151,23 +152,38 @@ def _enqueue(run_id: int) -> None:
         logger.exception("rating run %s failed in-process", run_id)
 
 
-def rating_recompute_request(*, system: str | None = None, matches: list[int] | None = None) -> list[RatingRun]:
+def _pending_write(names: list[str], matches: list[int] | None, kind: str) -> None:
+    """Write the outbox rows of a change, in the caller's transaction: one per system per match
+    (one per system naming no match when `matches` is None)."""
+    RatingPending.objects.bulk_create(
+        [RatingPending(system=name, match_id=match_id, kind=kind) for name in names for match_id in (matches or [None])]
+    )
+
+
+def rating_recompute_request(*, system: str | None = None, matches: list[int] | None = None,
+                             kind: str = ChangeKind.REQUESTED) -> list[RatingRun]:
     """Ask for a recompute of `system` (all systems by default).
 
     `matches` names the matches whose results changed, so that the run can rate only what
     follows the change (`rating_run_execute`); without it the run rates the whole history.
-    Counts the request; a run already queued answers it, otherwise a new queued run is created
-    and the task is enqueued when the surrounding transaction commits. Returns the runs queued
-    now (empty when the request joined queued runs)."""
+    Writes the change to the outbox (`RatingPending`), counts the request; a run already queued
+    answers it, otherwise a new queued run is created and the task is enqueued when the
+    surrounding transaction commits. Returns the runs queued now (empty when the request joined
+    queued runs)."""
     names = system_names(system)
+    with transaction.atomic():
+        _pending_write(names, matches, kind)
+        return _runs_queue(names)
+
+
+def _runs_queue(names: list[str]) -> list[RatingRun]:
+    """Count a request for each system and queue a run unless one is queued already; the runs'
+    messages go once the transaction commits. The changes themselves are in the outbox by now."""
     now = timezone.now()
     queued = []
     with transaction.atomic():
         for name in names:
             _state(name)
-            RatingPending.objects.bulk_create(
-                [RatingPending(system=name, match_id=match_id) for match_id in (matches or [None])]
-            )
             RatingSystemState.objects.filter(system=name).update(requested=F("requested") + 1)
             free = Q(queued_at__isnull=True) | Q(queued_at__lt=now - stale_after())
             if RatingSystemState.objects.filter(free, system=name).update(queued_at=now) == 1:
@@ -177,41 +193,53 @@ def rating_recompute_request(*, system: str | None = None, matches: list[int] | 
     return queued
 
 
-class MatchesChanged:
-    """The request a transaction makes once it commits, naming every match whose result it
-    changed (`rating_recompute_for_match`)."""
+class RunsRequested:
+    """What a transaction that changed the rated history does once it commits: queue a run of
+    each system it changed (`_runs_queue`), once however many changes it made. Only a prompt: the
+    changes are in the outbox already, and the periodic check finds them if this never runs."""
 
-    def __init__(self) -> None:
-        self.match_ids: set[int] = set()
+    def __init__(self, names: list[str]) -> None:
+        self.names = list(names)
         self.made = False
 
     def __call__(self) -> None:
         self.made = True
-        rating_recompute_request(matches=sorted(self.match_ids))
+        try:
+            _runs_queue(self.names)
+        except Exception:  # the change is committed and in the outbox: the check queues it
+            logger.exception("runs of %s could not be queued; the periodic check will", ", ".join(self.names))
 
 
-def rating_recompute_for_match(*, match: Match) -> None:
-    """A match's result changed (entered, corrected, deleted, forfeited): once the change is
-    committed, request a recompute of every system naming the match. Money sessions are never
-    rated."""
+def rating_change_record(*, match_ids: list[int] | None, kind: str, systems: list[str] | None = None) -> None:
+    """The rated history changed: write the change to the outbox in the caller's transaction
+    (one row per system: `match_ids`, or none for a change known only as a whole), and once it
+    commits queue the runs that answer it. Call it inside the transaction that makes the change."""
+    names = systems or enabled_systems()
+    with transaction.atomic():
+        _pending_write(names, match_ids, kind)
+        if connection.in_atomic_block:
+            for _, func, _ in connection.run_on_commit:
+                if isinstance(func, RunsRequested) and not func.made:  # one prompt per transaction
+                    func.names += [name for name in names if name not in func.names]
+                    return
+        transaction.on_commit(RunsRequested(names))
+
+
+def rating_recompute_for_match(*, match: Match, kind: str = ChangeKind.RESULT) -> None:
+    """A match's result changed (entered, corrected, deleted, forfeited, voided, moved): write
+    "rated match changed" to the outbox of every system in the writer's transaction; the runs
+    follow once it commits. Money sessions are never rated."""
     if match.kind == MatchKindChoice.SESSION:
         return
-    if connection.in_atomic_block:
-        for _, func, _ in connection.run_on_commit:
-            if isinstance(func, MatchesChanged) and not func.made:  # one request per transaction, however many results it changes
-                func.match_ids.add(match.pk)
-                return
-    request = MatchesChanged()
-    request.match_ids.add(match.pk)
-    transaction.on_commit(request)
+    rating_change_record(match_ids=[match.pk], kind=kind)
 
 
 def rating_recompute_for_analysis(*, match: Match) -> None:
-    """A match's analysis is being stored: once it is committed, request a recompute of the
-    systems that rate by the analysis (skill, where enabled). Money sessions are never rated."""
+    """A match's analysis is being stored: write the change to the outbox of the systems that
+    rate by the analysis (skill, where enabled). Money sessions are never rated."""
     if match.kind == MatchKindChoice.SESSION or SystemChoice.SKILL not in enabled_systems():
         return
-    transaction.on_commit(partial(rating_recompute_request, system=SystemChoice.SKILL.value))
+    rating_change_record(match_ids=None, kind=ChangeKind.ANALYSED, systems=[SystemChoice.SKILL.value])
 
 
 # -- claiming ------------------------------------------------------------------------------------
@@ -247,7 +275,8 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
         state.queued_at = None
         state.save(update_fields=["queued_at"])
         queued = RatingRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
-        if not force and state.published_run_id is not None and state.requested <= _covered(state):
+        if (not force and state.published_run_id is not None and state.requested <= _covered(state)
+                and not RatingPending.objects.filter(system=run.system).exists()):
             queued.update(status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing changed since the last run.")
             return None
         try:
@@ -1098,9 +1127,10 @@ def _refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing:
 
 
 def _next_run(system: str, covered: int) -> RatingRun | None:
-    """A new queued run when requests arrived after the run that covered `covered`."""
+    """A new queued run when requests arrived after the run that covered `covered`, or changes
+    are in the outbox that no run took."""
     state = _state(system)
-    if state.requested <= covered:
+    if state.requested <= covered and not RatingPending.objects.filter(system=system, run_id__isnull=True).exists():
         return None
     now = timezone.now()
     RatingSystemState.objects.filter(system=system).update(queued_at=now)
@@ -1143,7 +1173,8 @@ def _process(run: RatingRun | None) -> RatingRun | None:
 def _owed_run(system: str) -> RatingRun | None:
     """The run that rates what `system` is owed, or None when nothing is owed or a live run is
     at work. A running run whose heartbeat went stale is superseded first. "Owed" means requests
-    arrived after the published run was claimed. After a failed run the system waits
+    arrived after the published run was claimed, or the outbox holds changes no published run
+    answers (their writer died before it could ask). After a failed run the system waits
     `RATINGS_RUN_STALE_SECONDS` before it is tried again (a new result tries at once), so a
     run that fails every time does not hold a worker. The oldest queued run is taken (its
     message may be lost), else a new one is queued."""
@@ -1154,7 +1185,7 @@ def _owed_run(system: str) -> RatingRun | None:
         state = RatingSystemState.objects.select_for_update().get(system=system)
         if RatingRun.objects.filter(system=system, status=RunStatus.RUNNING).exists():
             return None
-        if state.requested <= _covered(state):
+        if state.requested <= _covered(state) and not RatingPending.objects.filter(system=system).exists():
             return None
         last = (
             RatingRun.objects.filter(system=system, status__in=[RunStatus.DONE, RunStatus.FAILED])
@@ -1360,8 +1391,9 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
     skipped, so importing a file again adds nothing and an import stopped half-way finishes when
     run again. A name several players share is refused (as `ResultsFileError` by line) before
     anything is stored. Players are resolved in bulk, matches inserted in chunks of `IMPORT_CHUNK`
-    with their final score (each chunk in its own transaction; `progress(done, total)` is told
-    inside it), and one recompute is requested at the end."""
+    with their final score (each chunk in its own transaction, with its outbox rows and
+    `progress(done, total)` told inside it), and the runs are queued at the end; an import that
+    dies after a chunk commits leaves that chunk in the outbox, for the periodic check."""
     report = ImportReport()
     total = len(rows)
     if progress is not None:
@@ -1391,8 +1423,9 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
                     raise
         report.imported += imported
         report.already_there += len(chunk) - imported
-    if report.imported:
-        transaction.on_commit(rating_recompute_request)
+    if report.imported or RatingPending.objects.filter(run_id__isnull=True, kind=ChangeKind.IMPORTED).exists():
+        # an import taken over after its last chunk stores nothing, but its chunks are owed
+        transaction.on_commit(RunsRequested(enabled_systems()))
     return report
 
 
@@ -1422,6 +1455,7 @@ def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime,
     history = dict(common, history_date=now, history_type="+", history_change_reason="imported result",
                    history_user_id=by.pk if by else None)
     _insert_rows(Match.history.model, ("id", *varying), [(pks[row[4]], *row) for row in values], history)
+    _pending_write(enabled_systems(), None, ChangeKind.IMPORTED)
     return len(fresh)
 
 
