@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from functools import partial
 from itertools import repeat
 
@@ -434,6 +434,90 @@ def rated_history(*, after: tuple[datetime, int] | None = None) -> RatedHistory:
     )
 
 
+ACCOUNT_MODULUS = 2_147_483_647
+"""Each match's term of the history checksum is below this prime, so a sum of ten million fits."""
+
+
+@dataclass(frozen=True)
+class HistoryAccount:
+    """What a rated history amounts to, cheaply: how many matches, and the sum of one term per
+    match (`account_term`) that changes with its id, players, winner, length and date. Terms add,
+    so the account of a history with some matches changed is the old one minus their old terms
+    plus their new ones."""
+
+    matches: int
+    checksum: int
+
+    def __add__(self, other: HistoryAccount) -> HistoryAccount:
+        return HistoryAccount(self.matches + other.matches, self.checksum + other.checksum)
+
+    def __sub__(self, other: HistoryAccount) -> HistoryAccount:
+        return HistoryAccount(self.matches - other.matches, self.checksum - other.checksum)
+
+
+def account_term(match_id: int, player_a: int, player_b: int, winner: int, length: int, seconds: int) -> int:
+    """One match's term of the checksum; `seconds` since 1970 (UTC, rounded down) it was played.
+    The same in Python, numpy and SQL (`history_account`)."""
+    return (match_id * 1_000_003 + (player_a + player_b) * 10_007 + winner * 101 + length * 7 + seconds * 13) \
+        % ACCOUNT_MODULUS
+
+
+def _account_of_arrays(history: RatedHistory) -> HistoryAccount:
+    """The account of a loaded history (numpy, as the SQL computes it)."""
+    if not len(history):
+        return HistoryAccount(0, 0)
+    a = history.players[history.player_a]
+    b = history.players[history.player_b]
+    winner = np.where(history.a_won, a, b)
+    seconds = np.floor_divide(history.played_on, 1_000_000)
+    terms = (history.match_ids * 1_000_003 + (a + b) * 10_007 + winner * 101 + history.lengths * 7 + seconds * 13) \
+        % ACCOUNT_MODULUS
+    return HistoryAccount(len(history), int(terms.sum()))
+
+
+def history_account() -> HistoryAccount:
+    """The account of the rated history as it stands, in one aggregate query."""
+    sql, params = _rated_matches().order_by().values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id").query.sql_with_params()
+    if connection.vendor == "postgresql":
+        seconds = "floor(extract(epoch FROM h.played_on))::int8"
+    else:
+        seconds = "CAST(strftime('%%s', h.played_on) AS INTEGER)"
+    term = (f"(h.id * 1000003 + (h.player_a_id + h.player_b_id) * 10007 + h.winner_id * 101 + h.length * 7 "
+            f"+ {seconds} * 13) % {ACCOUNT_MODULUS}")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*), coalesce(sum({term}), 0) FROM ({sql}) AS h", params)
+        matches, checksum = cursor.fetchone()
+    return HistoryAccount(int(matches), int(checksum))
+
+
+def _account_of_results(results: dict[int, set]) -> HistoryAccount:
+    """The account of some matches' results, each given as the set of its two sides (player,
+    opponent, played_on, length, won), as `_resume_point` reads them; a match with none is absent."""
+    total = HistoryAccount(0, 0)
+    for match_id, sides in results.items():
+        if not sides:
+            continue
+        player, opponent, on, length, won = next(iter(sides))
+        seconds = (on - UNIX_EPOCH) // timedelta(seconds=1)
+        term = account_term(match_id, player, opponent, player if won else opponent, length, seconds)
+        total += HistoryAccount(1, term)
+    return total
+
+
+@contextmanager
+def _one_snapshot():
+    """A transaction whose reads all see one moment (REPEATABLE READ on PostgreSQL; SQLite's
+    transactions do already): the outbox a run answers, the history's account and the history
+    it rates agree. Outside a transaction only; inside one (a test's) it is a savepoint."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def _touch(run_id: int, **fields) -> None:
     """Write progress to a running run (its own short transaction); a run that is no longer
     running has been superseded and must stop."""
@@ -646,12 +730,19 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
     the error is raised again; the published ratings stay as they were."""
     try:
         clock = _StageClock(run)
-        resume = None if full else _resume_point(run)
+        with _one_snapshot():
+            # changes committed since the claim are this run's too: it rates them
+            RatingPending.objects.filter(system=run.system, run_id__isnull=True).update(run_id=run.pk)
+            resume = None if full else _resume_point(run)
+            if resume is not None:
+                suffix = rated_history(after=(resume.checkpoint.after_on, resume.checkpoint.after_match_id))
+                last = _rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
+            else:
+                history = rated_history()
         if resume is not None:
-            _execute_from(run, resume, clock)
+            _execute_from(run, resume, suffix, last, clock)
             run.refresh_from_db()
             return run
-        history = rated_history()
         clock.lap("load")
         _touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
         system = get_system(run.system)
@@ -667,6 +758,8 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         store_ratings(run, history, result)
         store_changes(run, history, result)
         _store_checkpoints(run.pk, settled, history, pieces, moments, cuts.tolist())
+        account = _account_of_arrays(history)
+        RatingRun.objects.filter(pk=run.pk).update(history_matches=account.matches, history_checksum=account.checksum)
         clock.lap("write")
         publish(run)
         clock.lap("publish")
@@ -821,6 +914,7 @@ class Resume:
     touched: frozenset
     earliest: tuple | None = None
     shifted: bool = True
+    account: HistoryAccount = HistoryAccount(0, 0)
 
 
 def _resume_point(run: RatingRun) -> Resume | None:
@@ -862,6 +956,17 @@ def _resume_point(run: RatingRun) -> Resume | None:
         run_id=published_id, player_id__in=players, match_id__in=ids
     ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
         was[match_id].add((player, opponent, on, length, won))
+    account = history_account()
+    published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
+    if published[0] is None:
+        _note(run, "The published run keeps no account of its history: rating in full.")
+        return None
+    expected = HistoryAccount(*published) - _account_of_results(was) + _account_of_results(now)
+    if expected != account:
+        _note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
+                   f"with the changes owed, {account.matches} rated; checksum {expected.checksum} against "
+                   f"{account.checksum}): a change reached it without the outbox, so it rates in full.")
+        return None
     places, touched, shifted = [], set(), False
     for match_id in ids:
         if now[match_id] == was[match_id]:
@@ -880,7 +985,13 @@ def _resume_point(run: RatingRun) -> Resume | None:
     if checkpoint.system_key != head.system_key or checkpoint.sequence < system.settle_window:
         return None
     return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched),
-                  earliest, shifted)
+                  earliest, shifted, account)
+
+
+def _note(run: RatingRun, text: str) -> None:
+    """Say something in the run's log: the `ratings.recompute` logger and the run's `note`."""
+    logger.warning("%s run %s: %s", run.system, run.pk, text)
+    RatingRun.objects.filter(pk=run.pk).update(note=text[:2000])
 
 
 def _states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tuple[dict, np.ndarray]:
@@ -973,7 +1084,8 @@ def _holds_published(run: RatingRun, published: int) -> bool:
         pk=run.pk, status=RunStatus.RUNNING).exists()
 
 
-def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
+def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tuple | None,
+                  clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
     stored states, then, in one transaction, replace the published run's rows of every player
     the changes reach (`_changed_since`): his rating changes from the match that reaches him
@@ -983,7 +1095,6 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     rewritten next (`_refresh_checkpoints`), after the ratings are published."""
     start = resume.checkpoint
     settled = resume.settled
-    suffix = rated_history(after=(start.after_on, start.after_match_id))
     players = np.union1d(suffix.players, np.array(sorted(resume.touched), dtype=np.int64))
     where = np.searchsorted(players, suffix.players)
     history = RatedHistory(suffix.match_ids, suffix.played_on, where[suffix.player_a], where[suffix.player_b],
@@ -997,7 +1108,6 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     result = _as_run(settled, pieces)
     rated = pieces.state["matches"] > 0
     last_played = _last_played(history, pieces.last_match, last_before)
-    last = _rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
     # only the players whose state the changes reach are rewritten, each from where it is reached
     n = len(history)
     touched = np.zeros(len(players), dtype=bool)
@@ -1047,6 +1157,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
         RatingRun.objects.filter(pk=published).update(
             matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
             players=Rating.objects.filter(run_id=published).count(),
+            history_matches=resume.account.matches, history_checksum=resume.account.checksum,
         )
         RatingRun.objects.filter(pk=run.pk).update(heartbeat_at=now, matches_total=n, matches_done=n,
                                                    players=len(players))
