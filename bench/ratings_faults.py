@@ -9,7 +9,7 @@ publishes both ratings, records a result, starts a worker (`celery -A config wor
 it with SIGKILL in the middle of the run, records another result while the dead run still looks
 alive, starts a second worker with its beat (`worker -B`), and times from the kill until both
 systems' published ratings answer every request, with no further request. The time is about
-`RATINGS_RUN_STALE_SECONDS` + up to `RATINGS_CHECK_SECONDS` + one run, plus the worker's start.
+`CRAWFORD_STALE_SECONDS` + up to `CRAWFORD_SWEEP_SECONDS` + one run, plus the worker's start.
 """
 
 import argparse
@@ -131,8 +131,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=2_000)
-    parser.add_argument("--stale", type=int, default=10, help="RATINGS_RUN_STALE_SECONDS of the workers (300 in production)")
-    parser.add_argument("--check", type=float, default=5, help="RATINGS_CHECK_SECONDS of the workers (30 in production)")
+    parser.add_argument("--stale", type=int, default=10, help="CRAWFORD_STALE_SECONDS of the workers (300 in production)")
+    parser.add_argument("--check", type=float, default=5, help="CRAWFORD_SWEEP_SECONDS of the workers (30 in production)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args(argv)
@@ -152,7 +152,7 @@ def main(argv=None) -> None:
             redis.Redis.from_url(broker_url).delete("unacked", "unacked_index")
 
         env = {**os.environ, "DATABASE_URL": scratch_url, "CELERY_BROKER_URL": broker_url,
-               "RATINGS_RUN_STALE_SECONDS": str(args.stale), "RATINGS_CHECK_SECONDS": str(args.check)}
+               "CRAWFORD_STALE_SECONDS": str(args.stale), "CRAWFORD_SWEEP_SECONDS": str(args.check)}
         opening = datetime(2020, 1, 1, 12, tzinfo=UTC)
         try:
             clear_broker()
@@ -160,7 +160,7 @@ def main(argv=None) -> None:
             for system in ("fibs", "crawford"):
                 services.rating_recompute_now(system=system)
             print(f"history: {args.matches:,} matches among {args.players:,} players; workers: "
-                  f"RATINGS_RUN_STALE_SECONDS={args.stale}, RATINGS_CHECK_SECONDS={args.check:g}")
+                  f"CRAWFORD_STALE_SECONDS={args.stale}, CRAWFORD_SWEEP_SECONDS={args.check:g}")
             with tempfile.TemporaryDirectory() as folder:
                 rounds = []
                 for number in range(args.rounds):

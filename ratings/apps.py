@@ -10,6 +10,7 @@ class RatingsConfig(AppConfig):
 
         from analysis.signals import analysis_will_store
         from games.imports import import_runner_register
+        from games.jobs import job_sweep_register
         from games.models import ImportKind, Match
         from games.signals import match_result_changed
 
@@ -19,3 +20,4 @@ class RatingsConfig(AppConfig):
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
         analysis_will_store.connect(receivers.analysis_stored, dispatch_uid="ratings.analysis_stored")
         import_runner_register(ImportKind.RESULTS, services.results_import_job)
+        job_sweep_register("rating runs", lambda: len(services.rating_recompute_owed()))

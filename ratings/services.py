@@ -47,6 +47,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError
 from games.imports import ImportProblems
+from games.jobs import stale_after
 from games.models import Match, MatchKindChoice, MatchStatus
 from games.services import AmbiguousNamesError, players_get_or_create_by_names
 
@@ -84,9 +85,6 @@ class RunLostError(RuntimeError):
     """The run was superseded while it worked (its heartbeat went stale): it must not publish."""
 
 
-def stale_after() -> timedelta:
-    """How long a running run may go without a heartbeat before it counts as dead."""
-    return timedelta(seconds=getattr(settings, "RATINGS_RUN_STALE_SECONDS", 600))
 
 
 def enabled_systems() -> list[str]:
@@ -1286,7 +1284,7 @@ def _owed_run(system: str) -> RatingRun | None:
     at work. A running run whose heartbeat went stale is superseded first. "Owed" means requests
     arrived after the published run was claimed, or the outbox holds changes no published run
     answers (their writer died before it could ask). After a failed run the system waits
-    `RATINGS_RUN_STALE_SECONDS` before it is tried again (a new result tries at once), so a
+    `CRAWFORD_STALE_SECONDS` before it is tried again (a new result tries at once), so a
     run that fails every time does not hold a worker. The oldest queued run is taken (its
     message may be lost), else a new one is queued."""
     now = timezone.now()
@@ -1313,7 +1311,7 @@ def _owed_run(system: str) -> RatingRun | None:
 
 
 def rating_recompute_owed(*, system: str | None = None) -> list[RatingRun]:
-    """The periodic check (Celery beat, every `RATINGS_CHECK_SECONDS`): for each system (all by
+    """The periodic check (Celery beat, every `CRAWFORD_SWEEP_SECONDS`): for each system (all by
     default), take over a run whose worker died and rate whatever results changed after the
     published ratings were computed, with no new request needed. Returns the runs executed.
     A system whose run fails is logged and the others still go."""

@@ -212,10 +212,76 @@ def test_a_death_anywhere_between_a_write_and_its_publication_heals_by_itself_in
         monkeypatch.setattr(params, "ESTIMATE_MATCHES", 8)
         sent.clear()
 
-    settings.RATINGS_RUN_STALE_SECONDS = 0  # time passes: the dead worker's heartbeat goes stale
+    settings.CRAWFORD_STALE_SECONDS = 0  # time passes: the dead worker's heartbeat goes stale
     services.rating_recompute_owed()  # the periodic check, with no person
     worker(sent)
 
     for system in SYSTEMS:
         assert not RatingRun.objects.filter(system=system, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
         assert differences_from_a_full_recompute(system) == [], (point, write)
+
+
+# -- one sweep for every kind of job ----------------------------------------------------------------
+
+def test_every_kind_of_job_is_swept_by_one_mechanism_with_one_stale_time(settings):
+    from analysis import services as analysis_services
+    from games import jobs
+
+    assert sorted(jobs.SWEEPS) == ["analyses", "imports", "notifications", "rating runs"]
+    settings.CRAWFORD_STALE_SECONDS = 123
+    assert {imports.stale_after(), services.stale_after(), analysis_services._stale_after()} == {timedelta(seconds=123)}
+
+
+def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbeat_is_stale(
+    club, sent, committed, monkeypatch
+):
+    from games.jobs import jobs_sweep
+
+    monkeypatch.setattr(services, "IMPORT_CHUNK", 4)
+    real = imports.JobProgress.__call__
+
+    def dies_in_the_second_chunk(self, done, total):
+        real(self, done, total)
+        if done == 8:
+            raise WorkerKilled
+
+    monkeypatch.setattr(imports.JobProgress, "__call__", dies_in_the_second_chunk)
+    with committed():
+        job = import_job_submit(kind="results", name="results.csv", text=RESULTS)
+    sent.clear()
+    with pytest.raises(WorkerKilled):
+        import_job_run(job_id=job.pk)
+    monkeypatch.undo()
+    assert Match.objects.filter(source="csv").count() == 4
+
+    with committed():
+        assert jobs_sweep()["imports"] == 0  # its heartbeat is fresh: it may be at work
+    assert ImportJob.objects.get(pk=job.pk).status == "running" and not sent
+
+    ImportJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=301))
+    with committed():
+        assert jobs_sweep()["imports"] == 1
+    worker(sent)
+
+    job.refresh_from_db()
+    assert (job.status, job.result["imported"], job.attempts) == ("done", 7, 2)
+    assert Match.objects.filter(source="csv").count() == 11
+    for system in SYSTEMS:
+        assert differences_from_a_full_recompute(system) == []
+
+
+def test_a_rating_run_whose_message_was_lost_is_run_by_the_sweep_and_not_left_queued(club, finish, sent,
+                                                                                       committed):
+    from games.jobs import jobs_sweep
+
+    players, _ = club
+    with committed():
+        finish(players[0], players[7], length=7, winner="b", day=90)
+    assert RatingRun.objects.filter(status=RunStatus.QUEUED).count() == 2
+    sent.clear()  # the broker lost both messages
+
+    with committed():
+        assert jobs_sweep()["rating runs"] == 2
+    assert not RatingRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
+    for system in SYSTEMS:
+        assert differences_from_a_full_recompute(system) == []
