@@ -278,6 +278,9 @@ SPECTACULAR_SETTINGS = {
 # Celery: no broker configured means tasks run eagerly, in-process.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# Without a broker, rating runs a request asks for execute after its response, on a thread
+# (`ratings.background`), so a Save never waits for a recompute. Tests rate synchronously.
+RATINGS_AFTER_RESPONSE = env_bool("RATINGS_AFTER_RESPONSE", not TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 # A task is acknowledged when it ends, and given back when the process running it dies.

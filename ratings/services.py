@@ -127,12 +127,18 @@ def _enqueue(run_id: int) -> None:
     the run (the result is committed by then). A broker that cannot be reached: the run is
     marked superseded with the reason, the system is free to queue the next request at once,
     and the periodic check (`rating_recompute_owed`) rates what is owed once the broker is
-    back. Without a broker the run executes here, in-process; one that raises has marked
-    itself failed, and the next result tries again."""
+    back. Without a broker the run executes in-process, after the response when a request
+    asked for it (`background`); one that raises has marked itself failed, and the next result
+    tries again."""
     from kombu.exceptions import OperationalError as BrokerUnreachableError
 
+    from . import background
     from .tasks import ratings_recompute
 
+    if ratings_recompute.app.conf.task_always_eager and background.after_response(
+        partial(ratings_recompute.apply, args=(run_id,))
+    ):
+        return
     try:
         ratings_recompute.delay(run_id)
     except BrokerUnreachableError as error:
