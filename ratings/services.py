@@ -488,7 +488,7 @@ def history_account() -> HistoryAccount:
     else:
         seconds = "CAST(strftime('%%s', h.played_on) AS INTEGER)"
     term = (f"(h.id * 1000003 + (h.player_a_id + h.player_b_id) * 10007 + h.winner_id * 101 + h.length * 7 "
-            f"+ {seconds} * 13) % {ACCOUNT_MODULUS}")
+            f"+ {seconds} * 13) %% {ACCOUNT_MODULUS}")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*), coalesce(sum({term}), 0) FROM ({sql}) AS h", params)
         matches, checksum = cursor.fetchone()
