@@ -42,7 +42,7 @@ def build(matches: int, entrants: int):
 
     from games import services as games
     from ratings import services as ratings
-    from tournaments.services import events
+    from tournaments import services as events
 
     rng = random.Random(22)
     players = [games.player_create(name=f"Desk bench {n}") for n in range(max(200, entrants))]
