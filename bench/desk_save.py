@@ -9,8 +9,8 @@ Celery worker on `CELERY_BROKER_URL` (its queue is purged first: give one no one
 
 Each mode builds a rated history of `--matches` matches among 200 players (as the demo's 1,500),
 then a knockout of 2 × `--saves` players, and saves every round-1 result through the desk's own
-POST (Django's test client, as the TD's browser would send it, one after another as a TD types
-them), and prints the median and p95 of the answers, and the time until the ratings have
+POST (Django's test client, as the TD's browser would send it, `--pause` seconds apart as a TD
+types them; 0 for back to back, the ratings' thread then competing with every Save), and prints the median and p95 of the answers, and the time until the ratings have
 caught up with the last one.
 """
 
@@ -66,7 +66,7 @@ def build(matches: int, entrants: int):
     return td, event
 
 
-def time_saves(td, event) -> list[float]:
+def time_saves(td, event, pause: float) -> list[float]:
     from django.test import Client
 
     from tournaments.models import Pairing
@@ -82,6 +82,7 @@ def time_saves(td, event) -> list[float]:
         started = time.perf_counter()
         response = client.post(f"/desk/{event.slug}/", data, headers={"HX-Request": "true"})
         timings.append(time.perf_counter() - started)
+        time.sleep(pause)  # the TD types the next score
         if response.status_code != 200 or "recorded" not in response.content.decode():
             raise RuntimeError(f"the desk refused result {i}: {response.status_code}")
     return timings
@@ -115,11 +116,11 @@ def run_sqlite(args) -> None:
 
         call_command("migrate", verbosity=0)
         td, event = build(args.matches, 2 * args.saves)
-        timings = time_saves(td, event)
+        timings = time_saves(td, event, args.pause)
         last = time.perf_counter()
         background.wait(600)
         wait(caught_up, 600, every=0.1)
-        report("SQLite, no broker (ratings after the response)", timings, time.perf_counter() - last)
+        report(f"SQLite, no broker (ratings after the response), {args.pause:g} s between Saves", timings, time.perf_counter() - last)
 
 
 def run_worker(args) -> None:
@@ -136,12 +137,12 @@ def run_worker(args) -> None:
         worker = Worker("desk", {**os.environ, "DATABASE_URL": url}, Path(folder))
         try:
             wait(worker.ready, 60)
-            timings = time_saves(td, event)
+            timings = time_saves(td, event, args.pause)
             last = time.perf_counter()
             wait(caught_up, 600, every=0.1)
         finally:
             worker.kill()
-        report("PostgreSQL with a worker", timings, time.perf_counter() - last)
+        report(f"PostgreSQL with a worker, {args.pause:g} s between Saves", timings, time.perf_counter() - last)
 
 
 def main(argv=None) -> None:
@@ -149,14 +150,17 @@ def main(argv=None) -> None:
     parser.add_argument("--mode", choices=["sqlite", "worker", "both"], default="both")
     parser.add_argument("--matches", type=int, default=1_500)
     parser.add_argument("--saves", type=int, default=40)
+    parser.add_argument("--pause", type=float, default=1.0,
+                        help="seconds between Saves, as a TD types the next score (0: back to back)")
     args = parser.parse_args(argv)
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a bench is not a deployment
+    os.environ.setdefault("SECURE_HTTPS", "0")  # the test client speaks plain HTTP
     if args.mode == "both":  # each mode in its own process: Django is set up once per process
         import subprocess
 
         for mode in ("sqlite", "worker"):
             subprocess.run([sys.executable, __file__, "--mode", mode, "--matches", str(args.matches),
-                            "--saves", str(args.saves)], check=False)
+                            "--saves", str(args.saves), "--pause", str(args.pause)], check=False)
         return
     (run_sqlite if args.mode == "sqlite" else run_worker)(args)
 

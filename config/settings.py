@@ -154,6 +154,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock instead of failing at once when two requests write together.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Every transaction takes the write lock when it begins, so that one that read first waits
+    # for a writer (the ratings after a response) instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # The event page keeps its drawn flights here, keyed by the event's results version (so never
