@@ -107,7 +107,7 @@ def test_a_worker_killed_mid_run_is_healed_by_the_next_worker_with_no_further_re
     assert not RatingRun.objects.filter(status__in=[RunStatus.FAILED, RunStatus.QUEUED]).exists()
     # the second worker's beat sent the check; whichever of its tasks claimed the dead run's pending
     # results first (the check's run or the other system's queued one) rated them
-    assert "Sending due task ratings-recompute-owed" in workers.logs(tail=10**7)
+    assert "Sending due task jobs-sweep" in workers.logs(tail=10**7)
     never_overlapping()
 
 
