@@ -225,7 +225,7 @@ def test_a_running_event_keeps_one_truth_whatever_its_people_do_in_whatever_orde
 # -- the rated history changed beside the event, and rated --------------------------------------
 
 RATED_EXAMPLES, RATED_STEPS = (int(n) for n in os.environ.get(
-    "CRAWFORD_MACHINE_RATED_BUDGET", "10,60" if os.environ.get("CI") else "2,12").split(","))
+    "CRAWFORD_MACHINE_RATED_BUDGET", "5,40" if os.environ.get("CI") else "2,12").split(","))
 """Events and steps of the rated machine below: each step also recomputes both systems in full."""
 
 MATFILES = sorted((Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles").glob("bglib__*.txt"))[:3]
