@@ -8,8 +8,10 @@ class AnalysisConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        from games.jobs import job_sweep_register
         from games.models import MatchFile
 
-        from . import receivers
+        from . import receivers, services
 
         post_save.connect(receivers.match_file_saved, sender=MatchFile, dispatch_uid="analysis.match_file_saved")
+        job_sweep_register("analyses", lambda: len(services.analysis_owed()))

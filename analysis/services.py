@@ -3,7 +3,7 @@
 A match stored with its moves (a verified match file) is analysed once the transaction that
 stored it commits. Claims are conditional updates, so any number of workers may run: one
 analysis is worked on by one worker at a time. A worker that dies leaves its claim silent; once
-`CRAWFORD_ANALYSIS_STALE_SECONDS` pass without a heartbeat the analysis is owed again and the
+`CRAWFORD_STALE_SECONDS` pass without a heartbeat the analysis is owed again and the
 periodic sweep (or the next request) sends it back to the queue. A file GNU Backgammon refuses
 fails on its own and never holds up the others.
 """
@@ -43,7 +43,9 @@ def _plies() -> int:
 
 
 def _stale_after() -> timedelta:
-    return timedelta(seconds=int(getattr(settings, "CRAWFORD_ANALYSIS_STALE_SECONDS", 300)))
+    from games.jobs import stale_after
+
+    return stale_after()
 
 
 def _enqueue(match_id: int) -> None:

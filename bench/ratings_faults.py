@@ -9,7 +9,10 @@ publishes both ratings, records a result, starts a worker (`celery -A config wor
 it with SIGKILL in the middle of the run, records another result while the dead run still looks
 alive, starts a second worker with its beat (`worker -B`), and times from the kill until both
 systems' published ratings answer every request, with no further request. The time is about
-`RATINGS_RUN_STALE_SECONDS` + up to `RATINGS_CHECK_SECONDS` + one run, plus the worker's start.
+`CRAWFORD_STALE_SECONDS` + up to `CRAWFORD_SWEEP_SECONDS` + one run, plus the worker's start.
+Then, as many times, a results import whose worker is killed half-way: the time from the kill
+until the import has resumed by itself (the sweep), finished, and its ratings are published,
+and whether the published ratings then equal a full recompute.
 """
 
 import argparse
@@ -127,12 +130,64 @@ def one_round(args, env: dict, folder: Path, opening: datetime, round_number: in
             "run": (last.finished_at - last.started_at).total_seconds(), "system": dying.system}
 
 
+def published_equals_a_full_recompute() -> bool:
+    """Whether every system's published ratings equal a recompute from scratch (which is then
+    published), to 1e-9."""
+    from ratings import services
+    from ratings.models import Rating, RatingSystemState
+
+    def published(system):
+        run = RatingSystemState.objects.get(system=system).published_run_id
+        return dict(Rating.objects.filter(run_id=run).values_list("player_id", "rating"))
+
+    same = True
+    for system in ("fibs", "crawford"):
+        before = published(system)
+        services.rating_recompute_now(system=system)
+        after = published(system)
+        same &= before.keys() == after.keys() and all(abs(before[p] - after[p]) <= 1e-9 for p in after)
+    return same
+
+
+def import_round(args, env: dict, folder: Path, round_number: int) -> dict:
+    """A results import whose worker is killed half-way: the time from the kill until the import
+    is done and the published ratings answer it (then checked against a full recompute)."""
+    from games.imports import import_job_submit
+    from games.models import ImportJob, ImportStatus
+    from ratings.models import RatingPending, RatingRun, RunStatus
+
+    rows = 50_000
+    text = "played_on,player_a,player_b,length,score_a,score_b,source_id\n" + "".join(
+        f"2021-{1 + n % 12:02d}-{1 + n % 28:02d},Bench player {n % args.players},"
+        f"Bench player {(n * 7 + 1) % args.players},3,3,{n % 3},kill{round_number}-{n}\n"
+        for n in range(rows) if n % args.players != (n * 7 + 1) % args.players)
+    first = Worker(f"import{round_number}", env, folder)
+    second = None
+    try:
+        wait(first.ready, 60)
+        job = import_job_submit(kind="results", name="bench.csv", text=text)
+        wait(lambda: ImportJob.objects.filter(pk=job.pk, rows_done__gt=0, status=ImportStatus.RUNNING).exists(), 120)
+        first.kill()
+        killed = time.monotonic()
+        second = Worker(f"sweeper{round_number}", env, folder, beat=True)
+        wait(second.ready, 60)
+        wait(lambda: ImportJob.objects.filter(pk=job.pk, status=ImportStatus.DONE).exists(), 900)
+        wait(lambda: not RatingPending.objects.exists()
+             and not RatingRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists(), 900)
+        healed = time.monotonic() - killed
+    finally:
+        first.kill()
+        if second is not None:
+            second.kill(signal.SIGTERM)
+    return {"healed": healed, "equal": published_equals_a_full_recompute()}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=2_000)
-    parser.add_argument("--stale", type=int, default=10, help="RATINGS_RUN_STALE_SECONDS of the workers (300 in production)")
-    parser.add_argument("--check", type=float, default=5, help="RATINGS_CHECK_SECONDS of the workers (30 in production)")
+    parser.add_argument("--stale", type=int, default=10, help="CRAWFORD_STALE_SECONDS of the workers (300 in production)")
+    parser.add_argument("--check", type=float, default=5, help="CRAWFORD_SWEEP_SECONDS of the workers (30 in production)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args(argv)
@@ -152,7 +207,7 @@ def main(argv=None) -> None:
             redis.Redis.from_url(broker_url).delete("unacked", "unacked_index")
 
         env = {**os.environ, "DATABASE_URL": scratch_url, "CELERY_BROKER_URL": broker_url,
-               "RATINGS_RUN_STALE_SECONDS": str(args.stale), "RATINGS_CHECK_SECONDS": str(args.check)}
+               "CRAWFORD_STALE_SECONDS": str(args.stale), "CRAWFORD_SWEEP_SECONDS": str(args.check)}
         opening = datetime(2020, 1, 1, 12, tzinfo=UTC)
         try:
             clear_broker()
@@ -160,7 +215,7 @@ def main(argv=None) -> None:
             for system in ("fibs", "crawford"):
                 services.rating_recompute_now(system=system)
             print(f"history: {args.matches:,} matches among {args.players:,} players; workers: "
-                  f"RATINGS_RUN_STALE_SECONDS={args.stale}, RATINGS_CHECK_SECONDS={args.check:g}")
+                  f"CRAWFORD_STALE_SECONDS={args.stale}, CRAWFORD_SWEEP_SECONDS={args.check:g}")
             with tempfile.TemporaryDirectory() as folder:
                 rounds = []
                 for number in range(args.rounds):
@@ -173,6 +228,13 @@ def main(argv=None) -> None:
             healed = sorted(result["healed"] for result in rounds)
             print(f"killed worker to owed results rated: median {healed[len(healed) // 2]:.1f} s, "
                   f"worst {healed[-1]:.1f} s over {len(healed)} rounds")
+            with tempfile.TemporaryDirectory() as folder:
+                for number in range(args.rounds):
+                    result = import_round(args, env, Path(folder), number)
+                    print(f"  import {number + 1}: worker killed half-way through a 50,000-row results import; "
+                          f"done and its ratings published {result['healed']:.1f} s later; published ratings "
+                          f"{'equal' if result['equal'] else 'DIFFER FROM'} a full recompute")
+                    clear_broker()
         finally:
             clear_broker()
 

@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"({run.matches_total:,} matches)")
         connections.close_all()
         # two processes, one a system at a time
-        worker = Worker("latency", {**os.environ, "RATINGS_RUN_STALE_SECONDS": "120"}, Path(folder),
+        worker = Worker("latency", {**os.environ, "CRAWFORD_STALE_SECONDS": "120"}, Path(folder),
                         pool="prefork", concurrency=2)
         try:
             wait(worker.ready, 60, every=0.2)

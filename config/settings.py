@@ -165,13 +165,19 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock instead of failing at once when two requests write together.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Every transaction takes the write lock when it begins, so that one that read first waits
+    # for a writer (the ratings after a response) instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # The event page keeps its drawn flights here, keyed by the event's results version (so never
 # stale). One process: memory. Several processes or hosts: CACHE_URL=redis://host:6379/1.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+# A Redis cache fails open (`config.cache`): while Redis is away pages answer without it, and
+# gives up on a connection within half a second instead of holding the request.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": CACHE_URL,
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
     if CACHE_URL.startswith(("redis://", "rediss://", "unix://"))
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "crawford"}
 }
@@ -245,7 +251,6 @@ if not SITE_URL:
 # Largest match file accepted for upload (bytes).
 CRAWFORD_MAX_MATCH_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_MATCH_FILE_BYTES", 2 * 1024 * 1024))
 CRAWFORD_MATCH_FILE_JOB_BYTES = int(os.environ.get("CRAWFORD_MATCH_FILE_JOB_BYTES", 256 * 1024))
-CRAWFORD_IMPORT_STALE_SECONDS = int(os.environ.get("CRAWFORD_IMPORT_STALE_SECONDS", 120))
 CRAWFORD_MAX_RESULTS_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_RESULTS_FILE_BYTES", 20 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, CRAWFORD_MAX_MATCH_FILE_BYTES + 65_536)
 
@@ -307,6 +312,9 @@ if TESTING and CELERY_BROKER_URL.startswith("redis") and _test_process[2:].isdig
     if _number.isdigit():
         CELERY_BROKER_URL = f"{_base}/{(int(_number) - 1 - int(_test_process[2:])) % 16}"
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# Without a broker, rating runs a request asks for execute after its response, on a thread
+# (`ratings.background`), so a Save never waits for a recompute. Tests rate synchronously.
+RATINGS_AFTER_RESPONSE = env_bool("RATINGS_AFTER_RESPONSE", not TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 # A task is acknowledged when it ends, and given back when the process running it dies.
@@ -333,21 +341,27 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # (bench/ratings_luck.py, docs/ratings.md). When on, the worker computes it like the others.
 RATINGS_LUCK_ADJUSTED = env_bool("RATINGS_LUCK_ADJUSTED", False)
 
-RATINGS_RUN_STALE_SECONDS = int(os.environ.get("RATINGS_RUN_STALE_SECONDS", "300"))
 
 # Month checkpoints each rating system keeps: a correction reaching further back runs in full.
 RATINGS_CHECKPOINT_MONTHS = int(os.environ.get("RATINGS_CHECKPOINT_MONTHS", "12"))
 # Day checkpoints it keeps: a result entered after later ones reruns from the start of its day.
 RATINGS_CHECKPOINT_DAYS = int(os.environ.get("RATINGS_CHECKPOINT_DAYS", "7"))
 
-# The periodic check (`celery -A config beat`, or `worker -B` on one machine): take over runs
-# whose worker died and rate what is owed, e.g. after the broker was unreachable.
-RATINGS_CHECK_SECONDS = float(os.environ.get("RATINGS_CHECK_SECONDS", "30"))
+# Every background job (rating run, import, analysis, notification) whose worker has not
+# reported for this long is taken as dead and taken over (`games.jobs`). A rating run reports
+# every 10,000 matches rated and every 100,000 changes written, an import every chunk, an
+# analysis while GNU Backgammon runs; the longest silence is a rating run loading the history
+# (20 to 40 s for a million matches on a busy two-core machine).
+CRAWFORD_STALE_SECONDS = int(os.environ.get("CRAWFORD_STALE_SECONDS", "300"))
+
+# The periodic sweep (`celery -A config beat`, or `worker -B` on one machine): send again every
+# job a lost message or a dead worker left behind, and rate what the outbox holds.
+CRAWFORD_SWEEP_SECONDS = float(os.environ.get("CRAWFORD_SWEEP_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
-    "ratings-recompute-owed": {
-        "task": "ratings.recompute_owed",
-        "schedule": RATINGS_CHECK_SECONDS,
-        "options": {"expires": RATINGS_CHECK_SECONDS},  # checks queued while no worker ran are dropped
+    "jobs-sweep": {
+        "task": "games.jobs_sweep",
+        "schedule": CRAWFORD_SWEEP_SECONDS,
+        "options": {"expires": CRAWFORD_SWEEP_SECONDS},  # sweeps queued while no worker ran are dropped
     },
 }
 
@@ -366,13 +380,6 @@ CRAWFORD_ANALYSIS = env_bool("CRAWFORD_ANALYSIS", True)
 CRAWFORD_GNUBG = os.environ.get("CRAWFORD_GNUBG", "gnubg")
 CRAWFORD_ANALYSIS_PLIES = int(os.environ.get("CRAWFORD_ANALYSIS_PLIES", "0"))
 CRAWFORD_ANALYSIS_TIMEOUT = int(os.environ.get("CRAWFORD_ANALYSIS_TIMEOUT", "120"))
-CRAWFORD_ANALYSIS_STALE_SECONDS = int(os.environ.get("CRAWFORD_ANALYSIS_STALE_SECONDS", "300"))
-CRAWFORD_ANALYSIS_SWEEP_SECONDS = float(os.environ.get("CRAWFORD_ANALYSIS_SWEEP_SECONDS", "60"))
-CELERY_BEAT_SCHEDULE["analysis-sweep"] = {
-    "task": "analysis.sweep",
-    "schedule": CRAWFORD_ANALYSIS_SWEEP_SECONDS,
-    "options": {"expires": CRAWFORD_ANALYSIS_SWEEP_SECONDS},
-}
 
 # /health/ (config/health.py): beat sends a heartbeat that a worker writes into Redis; the answer
 # is 503 when it is older than HEALTH_WORKER_SILENT_SECONDS, a rating change has been owed longer

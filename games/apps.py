@@ -5,8 +5,10 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from .imports import import_runner_register
+        from .imports import import_jobs_resume_stale, import_runner_register
+        from .jobs import job_sweep_register
         from .matfiles import match_file_import_job
         from .models import ImportKind
 
         import_runner_register(ImportKind.MATCH_FILE, match_file_import_job)
+        job_sweep_register("imports", lambda: len(import_jobs_resume_stale()))

@@ -11,8 +11,8 @@ same services as the management commands, with progress a page and the API can s
 3. The job ends done with its result, or failed with its errors by line.
 
 A job whose worker died keeps a stale heartbeat; a queued job whose message was lost is never
-taken. `import_jobs_resume_stale` (called when a job is submitted and when a stalled job is looked
-at) sends either again: the import adds nothing twice, so the next worker finishes what is left.
+taken. `import_jobs_resume_stale` (the periodic sweep, `games.jobs`, and also when a job is
+submitted or a stalled job is looked at) sends either again: the import adds nothing twice, so the next worker finishes what is left.
 After `MAX_ATTEMPTS` claims it is marked failed.
 """
 
@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import timedelta
 from functools import partial
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from .jobs import stale_after
 from .models import ImportJob, ImportKind, ImportStatus
 
 logger = logging.getLogger("games.imports")
@@ -55,9 +54,6 @@ def import_runner_register(kind: str, runner: Runner) -> None:
     RUNNERS[kind] = runner
 
 
-def stale_after() -> timedelta:
-    """How long a running job may go without a heartbeat before it counts as dead."""
-    return timedelta(seconds=getattr(settings, "CRAWFORD_IMPORT_STALE_SECONDS", 120))
 
 
 class JobProgress:
@@ -75,9 +71,14 @@ class JobProgress:
 
 
 def _enqueue(job_id: int) -> None:
+    """Send the job to a worker. A broker that cannot be reached fails nothing: the job stays
+    queued, and the periodic sweep sends it again once it is stale."""
     from .tasks import import_job_task
 
-    import_job_task.delay(job_id)
+    try:
+        import_job_task.delay(job_id)
+    except Exception:
+        logger.warning("import job %s could not be sent to a worker; the sweep sends it again", job_id, exc_info=True)
 
 
 def import_job_submit(*, kind: str, name: str, text: str, note: str = "", by=None) -> ImportJob:

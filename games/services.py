@@ -385,7 +385,7 @@ def _lock(match: Match, expected_version: int | None) -> Match:
     Whatever guards the match (an event it decides) is locked first, through `match_will_change`.
     """
     match_will_change.send(sender=Match, match=match)
-    locked = Match.objects.select_for_update().select_related("player_a", "player_b").get(pk=match.pk)
+    locked = Match.objects.select_for_update(of=("self",)).select_related("player_a", "player_b").get(pk=match.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(
             f"The match was changed by someone else (version {locked.version}, you had {expected_version}):"

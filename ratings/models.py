@@ -56,6 +56,13 @@ class RatingRun(models.Model):
     )
     published = models.BooleanField(default=False)
     error = models.TextField(blank=True)
+    note = models.TextField(blank=True, help_text="What the run found worth saying, e.g. why it rated in full.")
+    history_matches = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The rated matches its published ratings account for (`history_account`)."
+    )
+    history_checksum = models.BigIntegerField(
+        null=True, blank=True, help_text="Their checksum (`history_account`): a lost change shows as a difference."
+    )
 
     class Meta:
         ordering = ["-requested_at", "-id"]
@@ -222,17 +229,34 @@ class OfficialListRow(models.Model):
         return f"{self.official_list_id}: {self.player_id} {self.rating:.1f}"
 
 
+class ChangeKind(models.TextChoices):
+    RESULT = "result", "Result entered, corrected or forfeited"
+    """A game, a final score or a forfeit changed the match's result."""
+    DELETED = "deleted", "Match deleted"
+    """The match is gone from the history."""
+    IMPORTED = "imported", "Results imported"
+    """A chunk of a results import: matches added, known only as a whole."""
+    ANALYSED = "analysed", "Analysis stored"
+    """GNU Backgammon's analysis changed what the luck-adjusted system rates."""
+    REQUESTED = "requested", "Recompute requested"
+    """Staff asked for a recompute."""
+
+
 class RatingPending(models.Model):
-    """A change to the rated history that a system's published ratings do not answer yet.
+    """The outbox of the rated history: a change that a system's published ratings do not
+    answer yet, written in the same transaction as the change itself.
 
     One row per system per changed match (`match_id`), or with no match when the change is not
-    known match by match (an import, a recompute asked for by hand): that one calls for a full
-    recompute. A run takes every pending row of its system when it is claimed (`run_id`) and
-    deletes them in the transaction that publishes it; the rows of a run that failed or died are
-    taken again by the next one."""
+    known match by match (an import chunk, a recompute asked for by hand): that one calls for a
+    full recompute. `kind` says what changed. A run takes every pending row of its system when
+    it is claimed (`run_id`) and deletes them in the transaction that publishes it; the rows of a
+    run that failed or died are taken again by the next one, and the periodic check
+    (`rating_recompute_owed`) finds rows no run answers. So a process that dies after the
+    change commits loses nothing: the row is there."""
 
     system = models.CharField(max_length=20, choices=SystemChoice.choices)
     match_id = models.BigIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=12, choices=ChangeKind.choices, default=ChangeKind.RESULT)
     run_id = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -1,6 +1,7 @@
 """Signal receivers: each hands over to a service at once."""
 
 from . import services
+from .models import ChangeKind
 
 
 def result_changed(sender, match, **kwargs) -> None:
@@ -10,7 +11,7 @@ def result_changed(sender, match, **kwargs) -> None:
 
 def match_deleted(sender, instance, **kwargs) -> None:
     """A match was deleted: its result leaves the history."""
-    services.rating_recompute_for_match(match=instance)
+    services.rating_recompute_for_match(match=instance, kind=ChangeKind.DELETED)
 
 
 def analysis_stored(sender, match, **kwargs) -> None:

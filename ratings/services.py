@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from functools import partial
 from itertools import repeat
 
@@ -50,11 +50,13 @@ from config.errors import ConflictError
 from games.engine.errors import ScoringError
 from games.engine.final_score import check_final_score
 from games.imports import ImportProblems
+from games.jobs import stale_after
 from games.models import Match, MatchKindChoice, MatchStatus
 from games.permissions import is_rating_officer
 from games.services import AmbiguousNamesError, NearNamesError, did_you_mean, players_get_or_create_by_names
 
 from .models import (
+    ChangeKind,
     OfficialList,
     OfficialListRow,
     Rating,
@@ -88,9 +90,6 @@ class RunLostError(RuntimeError):
     """The run was superseded while it worked (its heartbeat went stale): it must not publish."""
 
 
-def stale_after() -> timedelta:
-    """How long a running run may go without a heartbeat before it counts as dead."""
-    return timedelta(seconds=getattr(settings, "RATINGS_RUN_STALE_SECONDS", 600))
 
 
 def enabled_systems() -> list[str]:
@@ -140,12 +139,18 @@ def _enqueue(run_id: int) -> None:
     the run (the result is committed by then). A broker that cannot be reached: the run is
     marked superseded with the reason, the system is free to queue the next request at once,
     and the periodic check (`rating_recompute_owed`) rates what is owed once the broker is
-    back. Without a broker the run executes here, in-process; one that raises has marked
-    itself failed, and the next result tries again."""
+    back. Without a broker the run executes in-process, after the response when a request
+    asked for it (`background`); one that raises has marked itself failed, and the next result
+    tries again."""
     from kombu.exceptions import OperationalError as BrokerUnreachableError
 
+    from . import background
     from .tasks import ratings_recompute
 
+    if ratings_recompute.app.conf.task_always_eager and background.after_response(
+        partial(ratings_recompute.apply, args=(run_id,))
+    ):
+        return
     try:
         ratings_recompute.delay(run_id)
     except BrokerUnreachableError as error:
@@ -163,23 +168,38 @@ def _enqueue(run_id: int) -> None:
         logger.exception("rating run %s failed in-process", run_id)
 
 
-def rating_recompute_request(*, system: str | None = None, matches: list[int] | None = None) -> list[RatingRun]:
+def _pending_write(names: list[str], matches: list[int] | None, kind: str) -> None:
+    """Write the outbox rows of a change, in the caller's transaction: one per system per match
+    (one per system naming no match when `matches` is None)."""
+    RatingPending.objects.bulk_create(
+        [RatingPending(system=name, match_id=match_id, kind=kind) for name in names for match_id in (matches or [None])]
+    )
+
+
+def rating_recompute_request(*, system: str | None = None, matches: list[int] | None = None,
+                             kind: str = ChangeKind.REQUESTED) -> list[RatingRun]:
     """Ask for a recompute of `system` (all systems by default).
 
     `matches` names the matches whose results changed, so that the run can rate only what
     follows the change (`rating_run_execute`); without it the run rates the whole history.
-    Counts the request; a run already queued answers it, otherwise a new queued run is created
-    and the task is enqueued when the surrounding transaction commits. Returns the runs queued
-    now (empty when the request joined queued runs)."""
+    Writes the change to the outbox (`RatingPending`), counts the request; a run already queued
+    answers it, otherwise a new queued run is created and the task is enqueued when the
+    surrounding transaction commits. Returns the runs queued now (empty when the request joined
+    queued runs)."""
     names = system_names(system)
+    with transaction.atomic():
+        _pending_write(names, matches, kind)
+        return _runs_queue(names)
+
+
+def _runs_queue(names: list[str]) -> list[RatingRun]:
+    """Count a request for each system and queue a run unless one is queued already; the runs'
+    messages go once the transaction commits. The changes themselves are in the outbox by now."""
     now = timezone.now()
     queued = []
     with transaction.atomic():
         for name in names:
             _state(name)
-            RatingPending.objects.bulk_create(
-                [RatingPending(system=name, match_id=match_id) for match_id in (matches or [None])]
-            )
             RatingSystemState.objects.filter(system=name).update(requested=F("requested") + 1)
             free = Q(queued_at__isnull=True) | Q(queued_at__lt=now - stale_after())
             if RatingSystemState.objects.filter(free, system=name).update(queued_at=now) == 1:
@@ -189,41 +209,53 @@ def rating_recompute_request(*, system: str | None = None, matches: list[int] | 
     return queued
 
 
-class MatchesChanged:
-    """The request a transaction makes once it commits, naming every match whose result it
-    changed (`rating_recompute_for_match`)."""
+class RunsRequested:
+    """What a transaction that changed the rated history does once it commits: queue a run of
+    each system it changed (`_runs_queue`), once however many changes it made. Only a prompt: the
+    changes are in the outbox already, and the periodic check finds them if this never runs."""
 
-    def __init__(self) -> None:
-        self.match_ids: set[int] = set()
+    def __init__(self, names: list[str]) -> None:
+        self.names = list(names)
         self.made = False
 
     def __call__(self) -> None:
         self.made = True
-        rating_recompute_request(matches=sorted(self.match_ids))
+        try:
+            _runs_queue(self.names)
+        except Exception:  # the change is committed and in the outbox: the check queues it
+            logger.exception("runs of %s could not be queued; the periodic check will", ", ".join(self.names))
 
 
-def rating_recompute_for_match(*, match: Match) -> None:
-    """A match's result changed (entered, corrected, deleted, forfeited): once the change is
-    committed, request a recompute of every system naming the match. Money sessions are never
-    rated."""
+def rating_change_record(*, match_ids: list[int] | None, kind: str, systems: list[str] | None = None) -> None:
+    """The rated history changed: write the change to the outbox in the caller's transaction
+    (one row per system: `match_ids`, or none for a change known only as a whole), and once it
+    commits queue the runs that answer it. Call it inside the transaction that makes the change."""
+    names = systems or enabled_systems()
+    with transaction.atomic():
+        _pending_write(names, match_ids, kind)
+        if connection.in_atomic_block:
+            for _, func, _ in connection.run_on_commit:
+                if isinstance(func, RunsRequested) and not func.made:  # one prompt per transaction
+                    func.names += [name for name in names if name not in func.names]
+                    return
+        transaction.on_commit(RunsRequested(names))
+
+
+def rating_recompute_for_match(*, match: Match, kind: str = ChangeKind.RESULT) -> None:
+    """A match's result changed (entered, corrected, deleted, forfeited, voided, moved): write
+    "rated match changed" to the outbox of every system in the writer's transaction; the runs
+    follow once it commits. Money sessions are never rated."""
     if match.kind == MatchKindChoice.SESSION:
         return
-    if connection.in_atomic_block:
-        for _, func, _ in connection.run_on_commit:
-            if isinstance(func, MatchesChanged) and not func.made:  # one request per transaction, however many results it changes
-                func.match_ids.add(match.pk)
-                return
-    request = MatchesChanged()
-    request.match_ids.add(match.pk)
-    transaction.on_commit(request)
+    rating_change_record(match_ids=[match.pk], kind=kind)
 
 
 def rating_recompute_for_analysis(*, match: Match) -> None:
-    """A match's analysis is being stored: once it is committed, request a recompute of the
-    systems that rate by the analysis (skill, where enabled). Money sessions are never rated."""
+    """A match's analysis is being stored: write the change to the outbox of the systems that
+    rate by the analysis (skill, where enabled). Money sessions are never rated."""
     if match.kind == MatchKindChoice.SESSION or SystemChoice.SKILL not in enabled_systems():
         return
-    transaction.on_commit(partial(rating_recompute_request, system=SystemChoice.SKILL.value))
+    rating_change_record(match_ids=None, kind=ChangeKind.ANALYSED, systems=[SystemChoice.SKILL.value])
 
 
 # -- claiming ------------------------------------------------------------------------------------
@@ -259,7 +291,8 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
         state.queued_at = None
         state.save(update_fields=["queued_at"])
         queued = RatingRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
-        if not force and state.published_run_id is not None and state.requested <= _covered(state):
+        if (not force and state.published_run_id is not None and state.requested <= _covered(state)
+                and not RatingPending.objects.filter(system=run.system).exists()):
             queued.update(status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing changed since the last run.")
             return None
         try:
@@ -417,6 +450,90 @@ def rated_history(*, after: tuple[datetime, int] | None = None) -> RatedHistory:
         ids, micros, player_a, player_b, lengths, [w == a for w, a in zip(winners, player_a)],
         luck_adjusted_scores(luck),
     )
+
+
+ACCOUNT_MODULUS = 2_147_483_647
+"""Each match's term of the history checksum is below this prime, so a sum of ten million fits."""
+
+
+@dataclass(frozen=True)
+class HistoryAccount:
+    """What a rated history amounts to, cheaply: how many matches, and the sum of one term per
+    match (`account_term`) that changes with its id, players, winner, length and date. Terms add,
+    so the account of a history with some matches changed is the old one minus their old terms
+    plus their new ones."""
+
+    matches: int
+    checksum: int
+
+    def __add__(self, other: HistoryAccount) -> HistoryAccount:
+        return HistoryAccount(self.matches + other.matches, self.checksum + other.checksum)
+
+    def __sub__(self, other: HistoryAccount) -> HistoryAccount:
+        return HistoryAccount(self.matches - other.matches, self.checksum - other.checksum)
+
+
+def account_term(match_id: int, player_a: int, player_b: int, winner: int, length: int, seconds: int) -> int:
+    """One match's term of the checksum; `seconds` since 1970 (UTC, rounded down) it was played.
+    The same in Python, numpy and SQL (`history_account`)."""
+    return (match_id * 1_000_003 + (player_a + player_b) * 10_007 + winner * 101 + length * 7 + seconds * 13) \
+        % ACCOUNT_MODULUS
+
+
+def _account_of_arrays(history: RatedHistory) -> HistoryAccount:
+    """The account of a loaded history (numpy, as the SQL computes it)."""
+    if not len(history):
+        return HistoryAccount(0, 0)
+    a = history.players[history.player_a]
+    b = history.players[history.player_b]
+    winner = np.where(history.a_won, a, b)
+    seconds = np.floor_divide(history.played_on, 1_000_000)
+    terms = (history.match_ids * 1_000_003 + (a + b) * 10_007 + winner * 101 + history.lengths * 7 + seconds * 13) \
+        % ACCOUNT_MODULUS
+    return HistoryAccount(len(history), int(terms.sum()))
+
+
+def history_account() -> HistoryAccount:
+    """The account of the rated history as it stands, in one aggregate query."""
+    sql, params = _rated_matches().order_by().values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id").query.sql_with_params()
+    if connection.vendor == "postgresql":
+        seconds = "floor(extract(epoch FROM h.played_on))::int8"
+    else:
+        seconds = "CAST(strftime('%%s', h.played_on) AS INTEGER)"
+    term = (f"(h.id * 1000003 + (h.player_a_id + h.player_b_id) * 10007 + h.winner_id * 101 + h.length * 7 "
+            f"+ {seconds} * 13) %% {ACCOUNT_MODULUS}")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*), coalesce(sum({term}), 0) FROM ({sql}) AS h", params)
+        matches, checksum = cursor.fetchone()
+    return HistoryAccount(int(matches), int(checksum))
+
+
+def _account_of_results(results: dict[int, set]) -> HistoryAccount:
+    """The account of some matches' results, each given as the set of its two sides (player,
+    opponent, played_on, length, won), as `_resume_point` reads them; a match with none is absent."""
+    total = HistoryAccount(0, 0)
+    for match_id, sides in results.items():
+        if not sides:
+            continue
+        player, opponent, on, length, won = next(iter(sides))
+        seconds = (on - UNIX_EPOCH) // timedelta(seconds=1)
+        term = account_term(match_id, player, opponent, player if won else opponent, length, seconds)
+        total += HistoryAccount(1, term)
+    return total
+
+
+@contextmanager
+def _one_snapshot():
+    """A transaction whose reads all see one moment (REPEATABLE READ on PostgreSQL; SQLite's
+    transactions do already): the outbox a run answers, the history's account and the history
+    it rates agree. Outside a transaction only; inside one (a test's) it is a savepoint."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 def _touch(run_id: int, **fields) -> None:
@@ -631,12 +748,19 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
     the error is raised again; the published ratings stay as they were."""
     try:
         clock = _StageClock(run)
-        resume = None if full else _resume_point(run)
+        with _one_snapshot():
+            # changes committed since the claim are this run's too: it rates them
+            RatingPending.objects.filter(system=run.system, run_id__isnull=True).update(run_id=run.pk)
+            resume = None if full else _resume_point(run)
+            if resume is not None:
+                suffix = rated_history(after=(resume.checkpoint.after_on, resume.checkpoint.after_match_id))
+                last = _rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
+            else:
+                history = rated_history()
         if resume is not None:
-            _execute_from(run, resume, clock)
+            _execute_from(run, resume, suffix, last, clock)
             run.refresh_from_db()
             return run
-        history = rated_history()
         clock.lap("load")
         _touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
         system = system_in_force(run.system)  # this site's adopted parameters, if any
@@ -652,6 +776,8 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         store_ratings(run, history, result)
         store_changes(run, history, result)
         _store_checkpoints(run.pk, settled, history, pieces, moments, cuts.tolist())
+        account = _account_of_arrays(history)
+        RatingRun.objects.filter(pk=run.pk).update(history_matches=account.matches, history_checksum=account.checksum)
         clock.lap("write")
         publish(run)
         clock.lap("publish")
@@ -806,6 +932,7 @@ class Resume:
     touched: frozenset
     earliest: tuple | None = None
     shifted: bool = True
+    account: HistoryAccount = HistoryAccount(0, 0)
 
 
 def _resume_point(run: RatingRun) -> Resume | None:
@@ -847,6 +974,17 @@ def _resume_point(run: RatingRun) -> Resume | None:
         run_id=published_id, player_id__in=players, match_id__in=ids
     ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
         was[match_id].add((player, opponent, on, length, won))
+    account = history_account()
+    published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
+    if published[0] is None:
+        _note(run, "The published run keeps no account of its history: rating in full.")
+        return None
+    expected = HistoryAccount(*published) - _account_of_results(was) + _account_of_results(now)
+    if expected != account:
+        _note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
+                   f"with the changes owed, {account.matches} rated; checksum {expected.checksum} against "
+                   f"{account.checksum}): a change reached it without the outbox, so it rates in full.")
+        return None
     places, touched, shifted = [], set(), False
     for match_id in ids:
         if now[match_id] == was[match_id]:
@@ -865,7 +1003,13 @@ def _resume_point(run: RatingRun) -> Resume | None:
     if checkpoint.system_key != head.system_key or checkpoint.sequence < system.settle_window:
         return None
     return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched),
-                  earliest, shifted)
+                  earliest, shifted, account)
+
+
+def _note(run: RatingRun, text: str) -> None:
+    """Say something in the run's log: the `ratings.recompute` logger and the run's `note`."""
+    logger.warning("%s run %s: %s", run.system, run.pk, text)
+    RatingRun.objects.filter(pk=run.pk).update(note=text[:2000])
 
 
 def _states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tuple[dict, np.ndarray]:
@@ -958,7 +1102,8 @@ def _holds_published(run: RatingRun, published: int) -> bool:
         pk=run.pk, status=RunStatus.RUNNING).exists()
 
 
-def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
+def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tuple | None,
+                  clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
     stored states, then, in one transaction, replace the published run's rows of every player
     the changes reach (`_changed_since`): his rating changes from the match that reaches him
@@ -968,7 +1113,6 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     rewritten next (`_refresh_checkpoints`), after the ratings are published."""
     start = resume.checkpoint
     settled = resume.settled
-    suffix = rated_history(after=(start.after_on, start.after_match_id))
     players = np.union1d(suffix.players, np.array(sorted(resume.touched), dtype=np.int64))
     where = np.searchsorted(players, suffix.players)
     history = RatedHistory(suffix.match_ids, suffix.played_on, where[suffix.player_a], where[suffix.player_b],
@@ -982,7 +1126,6 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
     result = _as_run(settled, pieces)
     rated = pieces.state["matches"] > 0
     last_played = _last_played(history, pieces.last_match, last_before)
-    last = _rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
     # only the players whose state the changes reach are rewritten, each from where it is reached
     n = len(history)
     touched = np.zeros(len(players), dtype=bool)
@@ -1032,6 +1175,7 @@ def _execute_from(run: RatingRun, resume: Resume, clock: _StageClock) -> None:
         RatingRun.objects.filter(pk=published).update(
             matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
             players=Rating.objects.filter(run_id=published).count(),
+            history_matches=resume.account.matches, history_checksum=resume.account.checksum,
         )
         RatingRun.objects.filter(pk=run.pk).update(heartbeat_at=now, matches_total=n, matches_done=n,
                                                    players=len(players))
@@ -1112,9 +1256,10 @@ def _refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing:
 
 
 def _next_run(system: str, covered: int) -> RatingRun | None:
-    """A new queued run when requests arrived after the run that covered `covered`."""
+    """A new queued run when requests arrived after the run that covered `covered`, or changes
+    are in the outbox that no run took."""
     state = _state(system)
-    if state.requested <= covered:
+    if state.requested <= covered and not RatingPending.objects.filter(system=system, run_id__isnull=True).exists():
         return None
     now = timezone.now()
     RatingSystemState.objects.filter(system=system).update(queued_at=now)
@@ -1157,8 +1302,9 @@ def _process(run: RatingRun | None) -> RatingRun | None:
 def _owed_run(system: str) -> RatingRun | None:
     """The run that rates what `system` is owed, or None when nothing is owed or a live run is
     at work. A running run whose heartbeat went stale is superseded first. "Owed" means requests
-    arrived after the published run was claimed. After a failed run the system waits
-    `RATINGS_RUN_STALE_SECONDS` before it is tried again (a new result tries at once), so a
+    arrived after the published run was claimed, or the outbox holds changes no published run
+    answers (their writer died before it could ask). After a failed run the system waits
+    `CRAWFORD_STALE_SECONDS` before it is tried again (a new result tries at once), so a
     run that fails every time does not hold a worker. The oldest queued run is taken (its
     message may be lost), else a new one is queued."""
     now = timezone.now()
@@ -1168,7 +1314,7 @@ def _owed_run(system: str) -> RatingRun | None:
         state = RatingSystemState.objects.select_for_update().get(system=system)
         if RatingRun.objects.filter(system=system, status=RunStatus.RUNNING).exists():
             return None
-        if state.requested <= _covered(state):
+        if state.requested <= _covered(state) and not RatingPending.objects.filter(system=system).exists():
             return None
         last = (
             RatingRun.objects.filter(system=system, status__in=[RunStatus.DONE, RunStatus.FAILED])
@@ -1185,7 +1331,7 @@ def _owed_run(system: str) -> RatingRun | None:
 
 
 def rating_recompute_owed(*, system: str | None = None) -> list[RatingRun]:
-    """The periodic check (Celery beat, every `RATINGS_CHECK_SECONDS`): for each system (all by
+    """The periodic check (Celery beat, every `CRAWFORD_SWEEP_SECONDS`): for each system (all by
     default), take over a run whose worker died and rate whatever results changed after the
     published ratings were computed, with no new request needed. Returns the runs executed.
     A system whose run fails is logged and the others still go."""
@@ -1400,8 +1546,9 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
     skipped, so importing a file again adds nothing and an import stopped half-way finishes when
     run again. A name several players share is refused (as `ResultsFileError` by line) before
     anything is stored. Players are resolved in bulk, matches inserted in chunks of `IMPORT_CHUNK`
-    with their final score (each chunk in its own transaction; `progress(done, total)` is told
-    inside it), and one recompute is requested at the end."""
+    with their final score (each chunk in its own transaction, with its outbox rows and
+    `progress(done, total)` told inside it), and the runs are queued at the end; an import that
+    dies after a chunk commits leaves that chunk in the outbox, for the periodic check."""
     report = ImportReport()
     total = len(rows)
     if progress is not None:
@@ -1439,8 +1586,9 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
                     raise
         report.imported += imported
         report.already_there += len(chunk) - imported
-    if report.imported:
-        transaction.on_commit(rating_recompute_request)
+    if report.imported or RatingPending.objects.filter(run_id__isnull=True, kind=ChangeKind.IMPORTED).exists():
+        # an import taken over after its last chunk stores nothing, but its chunks are owed
+        transaction.on_commit(RunsRequested(enabled_systems()))
     return report
 
 
@@ -1469,6 +1617,7 @@ def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime,
     history = dict(common, history_date=now, history_type="+", history_change_reason="imported result",
                    history_user_id=by.pk if by else None)
     _insert_rows(Match.history.model, ("id", *varying), [(pks[row[4]], *row) for row in values], history)
+    _pending_write(enabled_systems(), None, ChangeKind.IMPORTED)
     return len(fresh)
 
 

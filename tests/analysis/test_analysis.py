@@ -146,7 +146,7 @@ def test_an_analysis_left_by_a_dead_worker_is_done_again_by_the_sweep(uploaded, 
                                                                     django_capture_on_commit_callbacks):
     analysis = MatchAnalysis.objects.get(match=uploaded)
     analysis.sides.all().delete()
-    long_ago = timezone.now() - timezone.timedelta(seconds=settings.CRAWFORD_ANALYSIS_STALE_SECONDS + 5)
+    long_ago = timezone.now() - timezone.timedelta(seconds=settings.CRAWFORD_STALE_SECONDS + 5)
     MatchAnalysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.RUNNING, heartbeat_at=long_ago,
                                                         attempts=1)
     assert services.analysis_owed() == [uploaded.pk]  # eager here: queued and run at once

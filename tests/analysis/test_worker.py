@@ -76,7 +76,7 @@ def test_an_analysis_a_killed_worker_left_is_done_by_the_next_worker_without_a_r
     workers.kill(first)
     assert MatchAnalysis.objects.get(match_id=match_id).status == AnalysisStatus.RUNNING
     killed_at = time.monotonic()
-    workers.start("second", beat=True, CRAWFORD_ANALYSIS_STALE_SECONDS="3", CRAWFORD_ANALYSIS_SWEEP_SECONDS="2")
+    workers.start("second", beat=True, CRAWFORD_STALE_SECONDS="3", CRAWFORD_SWEEP_SECONDS="2")
     workers.wait_for(lambda: done(match_id), timeout=120)
     analysis = MatchAnalysis.objects.get(match_id=match_id)
     assert analysis.attempts == 2 and analysis.sides.count() == 2

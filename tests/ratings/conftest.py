@@ -73,3 +73,38 @@ def broker(monkeypatch):
 
     yield Broker
     Broker.back()
+
+
+def published_state(system):
+    """The system's published ratings and rating changes, without the run they belong to."""
+    from ratings.models import Rating, RatingChange, RatingSystemState
+
+    run_id = RatingSystemState.objects.get(system=system).published_run_id
+    ratings = {row[0]: row[1:] for row in Rating.objects.filter(run_id=run_id).values_list(
+        "player_id", "rating", "deviation", "volatility", "experience", "matches", "last_played", "provisional")}
+    changes = sorted(RatingChange.objects.filter(run_id=run_id).values_list(
+        "player_id", "sequence", "match_id", "opponent_id", "played_on", "length", "won", "rating_before",
+        "rating_after", "deviation_before", "deviation_after", "expected"))
+    return ratings, changes
+
+
+def _same(left, right):
+    if isinstance(left, float) and isinstance(right, float):
+        return abs(left - right) <= 1e-9
+    return left == right
+
+
+def differences_from_a_full_recompute(system):
+    """Recompute `system` from scratch (which is then published) and list where the ratings
+    published before differ from it: [] when they equal it."""
+    ratings, changes = published_state(system)
+    services.rating_recompute_now(system=system)
+    expected_ratings, expected_changes = published_state(system)
+    found = [("players", sorted(ratings), sorted(expected_ratings))] if ratings.keys() != expected_ratings.keys() else []
+    found += [(player, ratings[player], expected_ratings[player]) for player in sorted(ratings.keys() & expected_ratings.keys())
+              if not all(map(_same, ratings[player], expected_ratings[player]))]
+    if len(changes) != len(expected_changes):
+        found.append(("rating changes", len(changes), len(expected_changes)))
+    else:
+        found += [(row, expected) for row, expected in zip(changes, expected_changes) if not all(map(_same, row, expected))]
+    return found

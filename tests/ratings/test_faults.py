@@ -34,8 +34,8 @@ def history(make_player, finish, no_enqueue):
 
 
 def go_stale(run, settings):
-    """Age the run's heartbeat past RATINGS_RUN_STALE_SECONDS, as when its worker was killed."""
-    past = timezone.now() - timedelta(seconds=settings.RATINGS_RUN_STALE_SECONDS + 1)
+    """Age the run's heartbeat past CRAWFORD_STALE_SECONDS, as when its worker was killed."""
+    past = timezone.now() - timedelta(seconds=settings.CRAWFORD_STALE_SECONDS + 1)
     RatingRun.objects.filter(pk=run.pk).update(heartbeat_at=past)
 
 
@@ -114,7 +114,7 @@ def test_a_queued_run_whose_message_was_lost_is_run_by_the_check(history, finish
 def test_the_check_does_nothing_when_the_published_ratings_answer_every_request(history, no_enqueue,
                                                                                 django_assert_num_queries):
     runs = RatingRun.objects.count()
-    with django_assert_num_queries(14):  # per system: lock, take over stale runs, running?, covered
+    with django_assert_num_queries(16):  # per system: lock, take over stale runs, running?, covered, outbox
         assert tasks.ratings_recompute_owed() == []
     assert RatingRun.objects.count() == runs and no_enqueue == []
 
@@ -139,7 +139,7 @@ def test_a_failed_run_is_tried_again_by_the_check_after_the_stale_time(
 
     assert [run.system for run in services.rating_recompute_owed()] == ["crawford"]  # fibs waits
     assert owed("fibs") == 1
-    past = timezone.now() - timedelta(seconds=settings.RATINGS_RUN_STALE_SECONDS + 1)
+    past = timezone.now() - timedelta(seconds=settings.CRAWFORD_STALE_SECONDS + 1)
     RatingRun.objects.filter(pk=failed.pk).update(finished_at=past)
     (rerun,) = services.rating_recompute_owed()
     assert (rerun.system, rerun.status, rerun.matches_total) == ("fibs", RunStatus.DONE, 3)
@@ -193,8 +193,9 @@ def test_the_next_request_after_a_broker_outage_queues_a_run_at_once(broker, mon
 def test_beat_runs_the_check_and_a_killed_worker_gives_its_task_back():
     from config.celery import app
 
-    entry = app.conf.beat_schedule["ratings-recompute-owed"]
-    assert (entry["task"], entry["schedule"]) == ("ratings.recompute_owed", 30.0)
+    entry = app.conf.beat_schedule["jobs-sweep"]
+    assert (entry["task"], entry["schedule"]) == ("games.jobs_sweep", 30.0)
+    assert list(app.conf.beat_schedule) == ["jobs-sweep"]
     for task in (tasks.ratings_recompute, tasks.ratings_recompute_owed):
         assert (task.acks_late, task.reject_on_worker_lost) == (True, True)
     assert app.conf.broker_transport_options["visibility_timeout"] == 3600

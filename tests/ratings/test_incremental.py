@@ -308,7 +308,7 @@ def test_a_worker_killed_while_publishing_leaves_the_old_ratings_and_the_check_h
     assert published("fibs") == before  # nothing of the half-done publish is seen
     assert RatingPending.objects.filter(system="fibs", run_id=dead.pk).count() == 1
 
-    past = dead.heartbeat_at - timedelta(seconds=settings.RATINGS_RUN_STALE_SECONDS + 1)
+    past = dead.heartbeat_at - timedelta(seconds=settings.CRAWFORD_STALE_SECONDS + 1)
     RatingRun.objects.filter(pk=dead.pk).update(heartbeat_at=past)
     (healed,) = services.rating_recompute_owed(system="fibs")
     assert RatingRun.objects.get(pk=dead.pk).status == "superseded"

@@ -8,7 +8,7 @@ import analysis.services as analysis_services
 from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis, PlayerAnalysis
 from ratings import selectors, services
-from ratings.models import RatingRun
+from ratings.models import RatingRun, RatingSystemState
 from ratings.systems import MatchRecord, SkillRating, get_system
 
 pytestmark = pytest.mark.django_db
@@ -86,8 +86,11 @@ def test_a_finished_analysis_requests_a_recompute_of_skill(
     make_player, finish, no_enqueue, skill_on, monkeypatch, django_capture_on_commit_callbacks
 ):
     ann, bob = make_player(name="Ann"), make_player(name="Bob")
-    match = finish(ann, bob, length=5, winner="a")
+    with django_capture_on_commit_callbacks(execute=True):
+        match = finish(ann, bob, length=5, winner="a")
     RatingRun.objects.all().delete()
+    RatingSystemState.objects.update(queued_at=None)
+    no_enqueue.clear()
     MatchAnalysis.objects.create(match=match, status=AnalysisStatus.QUEUED)
     side = gnubg.SideFigures(actual_result=0.5, luck_adjusted_result=0.25, **FIGURES)
     other = gnubg.SideFigures(actual_result=-0.5, luck_adjusted_result=-0.25, **FIGURES)

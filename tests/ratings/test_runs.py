@@ -54,7 +54,7 @@ def test_one_transaction_changing_many_results_makes_one_request(make_player, dj
             for _ in range(5):
                 match = games.match_create(player_a=a, player_b=b, length=1)
                 games.game_record(match=match, number=1, game=games.GameInput(winner=1))
-    assert sum(isinstance(callback, services.MatchesChanged) for callback in callbacks) == 1
+    assert sum(isinstance(callback, services.RunsRequested) for callback in callbacks) == 1
     assert len(no_enqueue) == 2
     assert RatingSystemState.objects.get(system="crawford").requested == 1
 

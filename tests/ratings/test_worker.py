@@ -89,7 +89,7 @@ def test_a_worker_killed_midway_leaves_the_published_ratings_and_the_next_run_co
     assert RatingSystemState.objects.get(system="crawford").published_run_id == published_before
     assert list(selectors.rating_list(system="crawford").values_list("player_id", "rating", "deviation")) == before
 
-    settings.RATINGS_RUN_STALE_SECONDS = 1
+    settings.CRAWFORD_STALE_SECONDS = 1
     time.sleep(1.5)
     done = services.rating_recompute_now(system="crawford")
     run.refresh_from_db()

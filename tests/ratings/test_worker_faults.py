@@ -41,7 +41,7 @@ def _clear_broker():
 @pytest.fixture
 def workers(transactional_db, tmp_path):
     _clear_broker()
-    started = Workers(tmp_path, RATINGS_RUN_STALE_SECONDS=str(STALE_SECONDS), RATINGS_CHECK_SECONDS=str(CHECK_SECONDS))
+    started = Workers(tmp_path, CRAWFORD_STALE_SECONDS=str(STALE_SECONDS), CRAWFORD_SWEEP_SECONDS=str(CHECK_SECONDS))
     yield started
     started.stop()
     _clear_broker()
@@ -107,15 +107,15 @@ def test_a_worker_killed_mid_run_is_healed_by_the_next_worker_with_no_further_re
     assert not RatingRun.objects.filter(status__in=[RunStatus.FAILED, RunStatus.QUEUED]).exists()
     # the second worker's beat sent the check; whichever of its tasks claimed the dead run's pending
     # results first (the check's run or the other system's queued one) rated them
-    assert "Sending due task ratings-recompute-owed" in workers.logs(tail=10**7)
+    assert "Sending due task jobs-sweep" in workers.logs(tail=10**7)
     never_overlapping()
 
 
 def test_two_workers_given_the_same_work_many_times_rate_each_system_once(workers):
     anna, bo = games.player_create(name="Anna"), games.player_create(name="Bo")
     _long_history(matches=30_000)
-    workers.start("one", beat=True, RATINGS_RUN_STALE_SECONDS="60")
-    workers.start("two", beat=True, RATINGS_RUN_STALE_SECONDS="60")  # two beats: a deployment that got it wrong
+    workers.start("one", beat=True, CRAWFORD_STALE_SECONDS="60")
+    workers.start("two", beat=True, CRAWFORD_STALE_SECONDS="60")  # two beats: a deployment that got it wrong
     record_win(anna, bo, day=1)
     queued = list(RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True))
     for _ in range(3):  # the same messages again, as a redelivery would send them

@@ -8,6 +8,7 @@ CI runs at least 2,000 steps (`ci` hypothesis profile, derandomized).
 import datetime
 import itertools
 import os
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -27,7 +28,7 @@ from hypothesis.stateful import (
 from config.errors import ConflictError
 from games import services as games
 from games.engine.errors import ScoringError
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Player
 from tournaments import services
 from tournaments.models import (
     DECIDED,
@@ -219,3 +220,63 @@ def test_a_running_event_keeps_one_truth_whatever_its_people_do_in_whatever_orde
     run_state_machine_as_test(RunningEvent, settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS))
     print(f"{steps_run[0]} steps over {EXAMPLES} events")
     assert steps_run[0] >= (2000 if os.environ.get("CI") else 1)
+
+
+# -- the rated history changed beside the event, and rated --------------------------------------
+
+RATED_EXAMPLES, RATED_STEPS = (int(n) for n in os.environ.get(
+    "CRAWFORD_MACHINE_RATED_BUDGET", "5,40" if os.environ.get("CI") else "2,12").split(","))
+"""Events and steps of the rated machine below: each step also recomputes both systems in full."""
+
+MATFILES = sorted((Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles").glob("bglib__*.txt"))[:3]
+
+
+class RatedRunningEvent(RunningEvent):
+    """The same event, while results files and match files are imported beside it, matches are
+    voided and rating runs go at any moment: after every step, once the periodic check has run,
+    the published ratings equal a full recompute."""
+
+    @rule(day=st.integers(0, 60), a_wins=st.booleans(), rows=st.integers(1, 3))
+    def results_imported(self, day, a_wins, rows):
+        from ratings import services as ratings
+
+        names = list(Player.objects.filter(pk__in=list(self.users)).order_by("pk").values_list("name", flat=True))
+        serial = next(_serial)
+        text = "played_on,player_a,player_b,length,score_a,score_b,source_id\n" + "".join(
+            f"2026-08-{1 + (day + n) % 28:02d},{names[n % len(names)]},{names[(n + 1) % len(names)]},3,"
+            f"{3 if a_wins else 1},{1 if a_wins else 3},machine-{serial}-{n}\n" for n in range(rows))
+        ratings.results_import(rows=ratings.results_file_read(text=text), by=self.staff)
+
+    @rule(index=st.integers(0, 2))
+    def match_file_imported(self, index):
+        from games.matfiles import match_file_import
+
+        match_file_import(text=MATFILES[index].read_text(encoding="utf-8", errors="replace"), name="machine.mat",
+                          by=self.staff)
+
+    @rule(index=st.integers(0, 63))
+    def imported_match_voided(self, index):
+        match = self._pick(Match.objects.filter(rated=True, status=MatchStatus.FINISHED, source__in=["csv", "mat"])
+                           .order_by("id"), index)
+        if match is not None:
+            games.match_void(match=match, by=self.staff, reason="entered twice")
+
+    @rule(system=st.sampled_from(["fibs", "crawford"]))
+    def rating_run(self, system):
+        from ratings import services as ratings
+
+        ratings.rating_recompute_owed(system=system)
+
+    @invariant()
+    def published_ratings_equal_a_full_recompute(self):
+        from ratings import services as ratings
+        from tests.ratings.conftest import differences_from_a_full_recompute
+
+        ratings.rating_recompute_owed()  # the periodic check
+        for system in ("fibs", "crawford"):
+            assert differences_from_a_full_recompute(system) == [], system
+
+
+def test_an_event_beside_imports_voids_and_rating_runs_keeps_published_ratings_equal_to_a_full_recompute():
+    run_state_machine_as_test(RatedRunningEvent, settings=settings(max_examples=RATED_EXAMPLES,
+                                                                   stateful_step_count=RATED_STEPS))

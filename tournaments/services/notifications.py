@@ -44,6 +44,17 @@ def _enqueue(pairing_ids: list[int]) -> None:
         logger.exception("the e-mails of pairings %s could not be sent", pairing_ids)
 
 
+def pairing_notices_owed() -> int:
+    """The periodic sweep (`games.jobs`): send the notices of open pairings that no task has
+    claimed yet (a broker that lost the message, a worker killed before it began). A pairing whose
+    notice is in flight is claimed, so nothing goes twice. Returns the pairings sent again."""
+    ids = list(Pairing.objects.filter(notified_at__isnull=True, status__in=OPEN, player_b__isnull=False)
+               .order_by("pk").values_list("pk", flat=True)[:1000])
+    if ids:
+        _enqueue(ids)
+    return len(ids)
+
+
 def _recipients(pairings) -> dict[int, PlayerAccount]:
     players = {p.player_a_id for p in pairings} | {p.player_b_id for p in pairings}
     accounts = (PlayerAccount.objects.filter(player_id__in=players, user__isnull=False, user__is_active=True,

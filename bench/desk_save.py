@@ -1,0 +1,169 @@
+"""How long a Save at the desk takes: the TD's POST of one score, timed to its answer.
+
+    python bench/desk_save.py [--mode sqlite|worker|both] [--matches 1500] [--saves 40]
+
+`sqlite`: the two-command install (a scratch SQLite file, no broker, tasks in-process): the
+rating run a Save asks for executes after its response, on a thread (`ratings.background`).
+`worker`: PostgreSQL (`DATABASE_URL`, a scratch database with a `_desk` suffix) and a real
+Celery worker on `CELERY_BROKER_URL` (its queue is purged first: give one no one else uses).
+
+Each mode builds a rated history of `--matches` matches among 200 players (as the demo's 1,500),
+then a knockout of 2 × `--saves` players, and saves every round-1 result through the desk's own
+POST (Django's test client, as the TD's browser would send it, `--pause` seconds apart as a TD
+types them; 0 for back to back, the ratings' thread then competing with every Save), and prints the median and p95 of the answers, and the time until the ratings have
+caught up with the last one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+import tempfile
+import time
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def build(matches: int, entrants: int):
+    """A rated history and a knockout whose round 1 waits for its results; returns (TD, event)."""
+    import random
+
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from games import services as games
+    from ratings import services as ratings
+    from tournaments import services as events
+
+    rng = random.Random(22)
+    players = [games.player_create(name=f"Desk bench {n}") for n in range(max(200, entrants))]
+    opening = datetime.now(UTC) - timedelta(days=400)
+    with transaction.atomic():  # one rating request for the whole history
+        for n in range(matches):
+            a, b = rng.sample(players[:200], 2)
+            match = games.match_create(player_a=a, player_b=b, length=rng.choice([3, 5, 7]),
+                                       played_on=opening + timedelta(hours=6 * n))
+            games.match_final_score_record(match=match, score_a=match.length, score_b=rng.randrange(match.length))
+    for system in ratings.enabled_systems():
+        ratings.rating_recompute_now(system=system)
+    staff = get_user_model().objects.create_user("bench-office", is_staff=True)
+    td = get_user_model().objects.create_user("bench-td", password=secrets.token_urlsafe(12))
+    event = events.tournament_create(name="Desk Bench Open", start_date=date.today(), organisers=[td], by=staff)
+    flight = events.flight_create(tournament=event, name="Main", format="single_elimination",
+                                  lengths=[5] * 8, seeding="random", random_seed=7, by=td)
+    for player in players[:entrants]:
+        events.entry_check_in(entry=events.entry_add(flight=flight, player=player, by=td), by=td)
+    events.flight_start(flight=flight, by=td)
+    return td, event
+
+
+def time_saves(td, event, pause: float) -> list[float]:
+    from django.test import Client
+
+    from tournaments.models import Pairing
+
+    client = Client()
+    client.force_login(td)
+    timings = []
+    pairings = list(Pairing.objects.filter(flight__tournament=event, status="pending", player_b__isnull=False)
+                    .order_by("id"))
+    for i, pairing in enumerate(pairings):
+        data = {"action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
+                f"p{pairing.pk}-score_a": 5 if i % 2 else i % 5, f"p{pairing.pk}-score_b": i % 5 if i % 2 else 5}
+        started = time.perf_counter()
+        response = client.post(f"/desk/{event.slug}/", data, headers={"HX-Request": "true"})
+        timings.append(time.perf_counter() - started)
+        time.sleep(pause)  # the TD types the next score
+        if response.status_code != 200 or "recorded" not in response.content.decode():
+            raise RuntimeError(f"the desk refused result {i}: {response.status_code}")
+    return timings
+
+
+def caught_up() -> bool:
+    from ratings.models import RatingPending, RatingRun, RunStatus
+
+    return not RatingPending.objects.exists() and not RatingRun.objects.filter(
+        status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
+
+
+def report(mode: str, timings: list[float], catching_up: float) -> None:
+    print(f"{mode}: {len(timings)} desk Saves, median {1000 * percentile(timings, 0.5):.0f} ms, "
+          f"p95 {1000 * percentile(timings, 0.95):.0f} ms, max {1000 * max(timings):.0f} ms; "
+          f"ratings caught up {catching_up:.1f} s after the last Save")
+
+
+def run_sqlite(args) -> None:
+    from bench.scratch import wait
+
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ.update(DATABASE_URL=f"sqlite:///{folder}/desk.sqlite3", DEBUG="1", CELERY_BROKER_URL="",
+                          DJANGO_SETTINGS_MODULE="config.settings")
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        from ratings import background
+
+        call_command("migrate", verbosity=0)
+        td, event = build(args.matches, 2 * args.saves)
+        timings = time_saves(td, event, args.pause)
+        last = time.perf_counter()
+        background.wait(600)
+        wait(caught_up, 600, every=0.1)
+        report(f"SQLite, no broker (ratings after the response), {args.pause:g} s between Saves", timings, time.perf_counter() - last)
+
+
+def run_worker(args) -> None:
+    from bench.scratch import Worker, scratch_database, wait
+
+    database_url, broker_url = os.environ.get("DATABASE_URL", ""), os.environ.get("CELERY_BROKER_URL", "")
+    if not database_url.startswith("postgres") or not broker_url.startswith("redis"):
+        sys.exit("--mode worker needs DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://...")
+    with scratch_database(database_url, "_desk") as url, tempfile.TemporaryDirectory() as folder:
+        from config.celery import app
+
+        app.control.purge()
+        td, event = build(args.matches, 2 * args.saves)
+        worker = Worker("desk", {**os.environ, "DATABASE_URL": url}, Path(folder))
+        try:
+            wait(worker.ready, 60)
+            timings = time_saves(td, event, args.pause)
+            last = time.perf_counter()
+            wait(caught_up, 600, every=0.1)
+        finally:
+            worker.kill()
+        report(f"PostgreSQL with a worker, {args.pause:g} s between Saves", timings, time.perf_counter() - last)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["sqlite", "worker", "both"], default="both")
+    parser.add_argument("--matches", type=int, default=1_500)
+    parser.add_argument("--saves", type=int, default=40)
+    parser.add_argument("--pause", type=float, default=1.0,
+                        help="seconds between Saves, as a TD types the next score (0: back to back)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a bench is not a deployment
+    os.environ.setdefault("SECURE_HTTPS", "0")  # the test client speaks plain HTTP
+    if args.mode == "both":  # each mode in its own process: Django is set up once per process
+        import subprocess
+
+        for mode in ("sqlite", "worker"):
+            subprocess.run([sys.executable, __file__, "--mode", mode, "--matches", str(args.matches),
+                            "--saves", str(args.saves), "--pause", str(args.pause)], check=False)
+        return
+    (run_sqlite if args.mode == "sqlite" else run_worker)(args)
+
+
+if __name__ == "__main__":
+    main()

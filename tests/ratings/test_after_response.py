@@ -1,0 +1,39 @@
+"""Without a broker, the rating work a Save asks for runs after its response, on a thread of its
+own; the change waits in the outbox meanwhile."""
+
+import threading
+
+import pytest
+
+from ratings import background, selectors, services
+from ratings.models import RatingPending
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_game_saved_without_a_broker_answers_before_its_ratings_are_worked_out_on_another_thread(
+    staff_api, make_player, broker, settings, monkeypatch
+):
+    settings.RATINGS_AFTER_RESPONSE = True
+    broker.none()
+    anna, bo = make_player(name="Anna"), make_player(name="Bo")
+    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
+                           format="json").data
+    ran_on = []
+    real = services.rating_run_process
+
+    def recorded(*, run_id):
+        ran_on.append((threading.current_thread().name, RatingPending.objects.filter(match_id=match["id"]).count()))
+        return real(run_id=run_id)
+
+    monkeypatch.setattr(services, "rating_run_process", recorded)
+    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
+                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
+                              format="json")
+    assert response.status_code == 201
+    background.wait()
+
+    assert ran_on == [("ratings-after-response", 2), ("ratings-after-response", 1)]  # fibs, then crawford
+    assert selectors.rating_list(system="fibs").get(player=anna).rating == pytest.approx(1510.0)
+    assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
+    assert not RatingPending.objects.exists()
