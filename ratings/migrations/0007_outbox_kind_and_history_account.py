@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0005_checkpoint_ready'),
+        ('ratings', '0006_rating_calibrations'),
     ]
 
     operations = [
