@@ -32,7 +32,7 @@ def test_reads_and_writes_answer_without_a_500_while_the_cache_and_the_broker_ar
 
     monkeypatch.setattr(cache, "_last_warning", float("-inf"))
     td = get_user_model().objects.create_user("director", password="pw-director-1")
-    staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True)
+    staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True, is_superuser=True)
     players = [games.player_create(name=f"Outage {n}") for n in range(8)]
     tournament = build_knockout(td, players, staff=staff)
     writer = APIClient()

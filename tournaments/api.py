@@ -4,7 +4,7 @@ import django_filters
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -426,7 +426,8 @@ class PlayerAccountViewSet(viewsets.GenericViewSet):
         return Response({"player": account.player_id, "username": user.get_username()},
                         status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None},
+                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id.")])
     def destroy(self, request, pk=None):
         """A site admin undoes a link: `pk` is the player's id; his results stay."""
         player = get_object_or_404(Player, pk=pk)

@@ -347,7 +347,8 @@ def test_the_luck_adjusted_system_publishes_incrementally_what_a_recompute_from_
     )
 
     def analysed(match, lar_a):
-        analysis = MatchAnalysis.objects.create(match=match, status=AnalysisStatus.DONE)
+        analysis = MatchAnalysis.objects.create(match=match, status=AnalysisStatus.DONE,
+                                               games_revision=match.games_revision)
         for side, player, lar in ((0, match.player_a, lar_a), (1, match.player_b, -lar_a)):
             PlayerAnalysis.objects.create(analysis=analysis, side=side, player=player, luck_adjusted_result=lar,
                                           actual_result=0.5 - side, **figures)

@@ -27,7 +27,7 @@ def skill_on(settings):
 
 def analysed(match, luck_adjusted_a):
     """Store an analysis of `match` where player A's luck-adjusted result is `luck_adjusted_a`."""
-    analysis = MatchAnalysis.objects.create(match=match, status=AnalysisStatus.DONE)
+    analysis = MatchAnalysis.objects.create(match=match, status=AnalysisStatus.DONE, games_revision=match.games_revision)
     for side, player, lar in ((0, match.player_a, luck_adjusted_a), (1, match.player_b, -luck_adjusted_a)):
         PlayerAnalysis.objects.create(
             analysis=analysis, side=side, player=player, chequer_error_rate=5.7, cube_error_rate=16.7,

@@ -165,8 +165,9 @@ def claims(request):
         except (ValidationError, PermissionDenied) as error:
             messages.error(request, error_text(error))
         back = request.POST.get("next", "")
-        if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-            return redirect(back)
+        # Back to the page the TD decided from (his desk): a path on this site, never a view's name.
+        if back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            return HttpResponseRedirect(back)
         return redirect("claims")
     waiting = list(registration.claims_to_decide(request.user))
     if not waiting and not runs_events(request.user):
