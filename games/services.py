@@ -431,10 +431,16 @@ def _publish(match: Match, score: MatchScore, *, by=None, reason: str = "") -> M
             match.status = MatchStatus.IN_PROGRESS
             match.winner = None
             match.finished_at = None
+    return _result_save(match, by=by, reason=reason or None)
+
+
+def _result_save(match: Match, *, by, reason: str | None) -> Match:
+    """Store a changed result: a new version and games revision, who and why for its history, and
+    tell the other apps."""
     match.version += 1
     match.games_revision += 1
     match._history_user = by
-    match._change_reason = reason or None
+    match._change_reason = reason
     match.save()
     match_result_changed.send(sender=Match, match=match)
     return match
@@ -608,13 +614,7 @@ def match_final_score_record(
         match.status = MatchStatus.FINISHED
         match.winner = match.player_at(winner)
         match.finished_at = match.finished_at or timezone.now()
-        match.version += 1
-        match.games_revision += 1
-        match._history_user = by
-        match._change_reason = reason or "final score recorded"
-        match.save()
-        match_result_changed.send(sender=Match, match=match)
-        return match
+        return _result_save(match, by=by, reason=reason or "final score recorded")
 
 
 def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
@@ -628,13 +628,7 @@ def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_
         match.status = MatchStatus.IN_PROGRESS
         match.winner = None
         match.finished_at = None
-        match.version += 1
-        match.games_revision += 1
-        match._history_user = by
-        match._change_reason = reason or "final score undone"
-        match.save()
-        match_result_changed.send(sender=Match, match=match)
-        return match
+        return _result_save(match, by=by, reason=reason or "final score undone")
 
 
 def match_forfeit(
