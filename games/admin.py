@@ -257,12 +257,9 @@ class GameAdmin(ServiceAdmin):
         return back
 
 
-@admin.register(MatchFile)
-class MatchFileAdmin(admin.ModelAdmin):
-    """Match files are stored by `import_mat` and the match-files API, kept with their match."""
-
-    list_display = ["name", "match", "uploaded_at"]
-    readonly_fields = ["match", "name", "text", "sha256", "uploaded_at", "uploaded_by"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records written by a service only (a command, a task, the API): shown here, never added,
+    changed or deleted."""
 
     def has_add_permission(self, request):
         return False
@@ -272,3 +269,11 @@ class MatchFileAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(MatchFile)
+class MatchFileAdmin(ReadOnlyAdmin):
+    """Match files are stored by `import_mat` and the match-files API, kept with their match."""
+
+    list_display = ["name", "match", "uploaded_at"]
+    readonly_fields = ["match", "name", "text", "sha256", "uploaded_at", "uploaded_by"]

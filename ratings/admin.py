@@ -1,43 +1,27 @@
 from django.contrib import admin
 from django.urls import reverse
 
+from games.admin import ReadOnlyAdmin
+
 from .models import OfficialList, RatingCalibration, RatingRun, RatingSystemState
 
 
 @admin.register(RatingRun)
-class RatingRunAdmin(admin.ModelAdmin):
+class RatingRunAdmin(ReadOnlyAdmin):
     """Runs are written by the recompute only: shown, never edited here."""
 
     list_display = ["id", "system", "status", "stage", "matches_done", "matches_total", "published", "requested_at",
                     "finished_at"]
     list_filter = ["system", "status", "published"]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(RatingSystemState)
-class RatingSystemStateAdmin(admin.ModelAdmin):
+class RatingSystemStateAdmin(ReadOnlyAdmin):
     list_display = ["system", "published_run", "requested", "claimed", "queued_at"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(OfficialList)
-class OfficialListAdmin(admin.ModelAdmin):
+class OfficialListAdmin(ReadOnlyAdmin):
     """Official lists are published from the rating list page, the API or
     `manage.py publish_rating_list` (one service); once published they are kept as they are."""
 
@@ -49,18 +33,9 @@ class OfficialListAdmin(admin.ModelAdmin):
         """The list on the public rating list page (its rows are too many for an admin page)."""
         return f"{reverse('rating-list')}?system={obj.system}&list={obj.pk}"
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(RatingCalibration)
-class RatingCalibrationAdmin(admin.ModelAdmin):
+class RatingCalibrationAdmin(ReadOnlyAdmin):
     """Fits of crawford's parameters on this site's history (`calibrate_ratings`): shown, never
     edited here; adopting is the command's, on a staff member's confirmation."""
 
@@ -68,12 +43,3 @@ class RatingCalibrationAdmin(admin.ModelAdmin):
     list_filter = ["system", "status"]
     readonly_fields = ["system", "status", "parameters", "matches", "reason", "report", "created_at", "created_by",
                        "adopted_at", "adopted_by"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
