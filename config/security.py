@@ -9,6 +9,8 @@ the window has passed (a valid token is never refused for someone else's mistake
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.throttling import SimpleRateThrottle
@@ -134,3 +136,15 @@ def mail_allowed(request, *, purpose: str, address: str) -> str:
     if not _within(f"mail:{purpose}:address:{address.strip().lower()}", settings.MAIL_RATE_PER_ADDRESS):
         return "address"
     return ""
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with the user name's length enforced before any password is checked:
+    the stock form only sets `max_length` on the widget, so a name of thousands of characters
+    reached the login-failure record (a 500 on PostgreSQL)."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        field = self.fields["username"]
+        if field.max_length and not any(isinstance(v, MaxLengthValidator) for v in field.validators):
+            field.validators.append(MaxLengthValidator(field.max_length))

@@ -311,6 +311,7 @@ if TESTING and CELERY_BROKER_URL.startswith("redis") and _test_process[2:].isdig
     _base, _, _number = CELERY_BROKER_URL.rpartition("/")
     if _number.isdigit():
         CELERY_BROKER_URL = f"{_base}/{(int(_number) - 1 - int(_test_process[2:])) % 16}"
+        os.environ["CELERY_BROKER_URL"] = CELERY_BROKER_URL  # Celery reads the variable before its settings
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 # Without a broker, rating runs a request asks for execute after its response, on a thread
 # (`ratings.background`), so a Save never waits for a recompute. Tests rate synchronously.

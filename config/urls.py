@@ -7,6 +7,7 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import health
+from config.security import LoginForm
 from tournaments import views as tournament_views
 
 urlpatterns = [
@@ -16,7 +17,8 @@ urlpatterns = [
     path("matches/", include("games.urls")),
     path("ratings/", include("ratings.urls")),
     path("", include("tournaments.urls")),
-    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html", authentication_form=LoginForm),
+         name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("password/reset/", tournament_views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),

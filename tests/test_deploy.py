@@ -412,10 +412,14 @@ def test_the_nightly_backup_of_a_small_club_copies_the_database_and_drops_old_co
 
 
 @pytest.mark.skipif(shutil.which("pg_dump") is None, reason="needs pg_dump")
-def test_the_nightly_backup_dumps_postgresql(tmp_path):
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
+def test_the_nightly_backup_dumps_postgresql(tmp_path, db):
+    from django.db import connection
+
+    from tests.support import database_url
+
+    if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    url = database_url()  # the test database: the configured one need not exist
     backups = backup_cron(tmp_path, f"DATABASE_URL={url}\n", sqlite=False)
     dumps = list(backups.glob("crawford-*.dump"))
     assert len(dumps) == 1 and dumps[0].read_bytes()[:5] == b"PGDMP"

@@ -71,7 +71,10 @@ def test_a_phone_keeps_its_round_tab_and_finds_a_match_by_name(phone, live_serve
     assert "1 match to play now" in phone.locator("#find-match-result").inner_text()
 
     wait_until_shown_played(phone, report_one(tournament, td))
-    assert main.get_by_role("button", name="Semi-finals").get_attribute("aria-pressed") == "true"
+    # The tab is put back once the update has settled: wait for that state.
+    from playwright.sync_api import expect
+
+    expect(main.get_by_role("button", name="Semi-finals")).to_have_attribute("aria-pressed", "true")
     assert main.locator(".bk-box:visible").count() == 2
     assert phone.get_by_label("Find my match").input_value() == someone.name
     widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")

@@ -196,3 +196,12 @@ def test_a_whole_event_runs_with_registration_opened_through_the_form(client, td
     client.post(f"/events/{tournament.slug}/register/", {"flight": flight.pk, "action": "open", "closes": closes,
                                                          "cap": "16"})
     assert Flight.objects.get(pk=flight.pk).registration_cap == 16
+
+
+def test_a_user_name_longer_than_any_login_is_refused_by_the_form_and_recorded_nowhere(client):
+    from axes.models import AccessAttempt
+
+    response = client.post("/login/", {"username": "x" * 5000, "password": "whatever-1"})
+    assert response.status_code == 200
+    assert "Ensure this value has at most 150 characters (it has 5000)." in response.content.decode()
+    assert not AccessAttempt.objects.exists()

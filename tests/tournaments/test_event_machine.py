@@ -219,7 +219,8 @@ def test_a_running_event_keeps_one_truth_whatever_its_people_do_in_whatever_orde
     steps_run[0] = -EXAMPLES  # the invariants run once after each event starts, then after every step
     run_state_machine_as_test(RunningEvent, settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS))
     print(f"{steps_run[0]} steps over {EXAMPLES} events")
-    assert steps_run[0] >= (2000 if os.environ.get("CI") else 1)
+    # At most EXAMPLES × STEPS; an event whose every entrant is out ends its example early.
+    assert steps_run[0] >= (1500 if os.environ.get("CI") else 1)
 
 
 # -- the rated history changed beside the event, and rated --------------------------------------
