@@ -55,7 +55,7 @@ def build(matches: int, entrants: int):
             games.match_final_score_record(match=match, score_a=match.length, score_b=rng.randrange(match.length))
     for system in ratings.enabled_systems():
         ratings.rating_recompute_now(system=system)
-    staff = get_user_model().objects.create_user("bench-office", is_staff=True)
+    staff = get_user_model().objects.create_user("bench-office", is_staff=True, is_superuser=True)
     td = get_user_model().objects.create_user("bench-td", password=secrets.token_urlsafe(12))
     event = events.tournament_create(name="Desk Bench Open", start_date=date.today(), organisers=[td], by=staff)
     flight = events.flight_create(tournament=event, name="Main", format="single_elimination",

@@ -85,7 +85,7 @@ def main() -> None:
     logging.getLogger("django.request").setLevel(logging.CRITICAL)
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
-        staff = get_user_model().objects.create_user("bench-td", is_staff=True)
+        staff = get_user_model().objects.create_user("bench-td", is_staff=True, is_superuser=True)
         statuses = collections.Counter()
         races = errors = 0
         started = time.perf_counter()

@@ -60,7 +60,7 @@ def build(rng: random.Random) -> dict:
     now = timezone.now()
     # The event first, while the history is empty: each result asks for a ratings recompute.
     users = get_user_model()
-    staff = users.objects.create_user("bench-staff", is_staff=True)
+    staff = users.objects.create_user("bench-staff", is_staff=True, is_superuser=True)
     td = users.objects.create_user("bench-td")
     tournament = events.tournament_create(name="Bench Open", start_date=date(2026, 11, 20), organisers=[td],
                                           by=staff)
