@@ -27,7 +27,9 @@ WRITERS = 10
 @pytest.fixture
 def workers(transactional_db, tmp_path):
     _clear_broker()
-    started = Workers(tmp_path)
+    # As in production, beat sends the sweep that rates what the outbox still holds (every 2 s
+    # here, so the wait below stays short).
+    started = Workers(tmp_path, CRAWFORD_SWEEP_SECONDS="2")
     yield started
     started.stop()
     _clear_broker()
@@ -44,7 +46,7 @@ def test_ten_writers_finishing_matches_at_once_leave_published_ratings_equal_to_
         games.match_final_score_record(match=games.match_create(
             player_a=players[n % 20], player_b=players[(n + 7) % 20], length=3,
             played_on=OPENING + timedelta(days=n)), score_a=3, score_b=n % 3)
-    workers.start("one")
+    workers.start("one", beat=True)
     workers.start("two")  # two workers: publishes of the two systems, and takeovers, interleave
     workers.wait_for(caught_up, timeout=60)
 
