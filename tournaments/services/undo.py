@@ -99,54 +99,61 @@ def _reopen(pairing: Pairing, *, by, reason: str) -> Pairing:
     return pairing
 
 
-def pairing_walkover_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: bool = False,
-                          expected_version: int | None = None) -> Pairing:
-    """Take back a walkover or no-show given by mistake: the match is open again, with the games
-    already played as they were. A walkover that follows a withdrawal is taken back by undoing
-    the withdrawal (`entry_withdraw_undo`)."""
+def _refused(pairing: Pairing, message: str) -> ValidationError:
+    return ValidationError({"non_field_errors": [f"{pairing.flight.name} {pairing.slot} {message}"]})
+
+
+def _undo(pairing: Pairing, *, by, reason: str, apply_downstream: bool, expected_version: int | None,
+          check) -> Pairing:
+    """The undo of a pairing's result: lock the event and the pairing, let `check(pairing)` refuse,
+    take away what was drawn from the result (`_check_downstream`), reopen, and let the draw go on."""
     require_td(by, pairing.flight.tournament)
     with transaction.atomic():
         tournament = _lock_tournament(pairing.flight.tournament)
         _results_changed(tournament.pk)
         pairing = _lock_pairing(pairing, expected_version)
+        check(pairing)
+        affected = _built_on(pairing)
+        _check_downstream(pairing, affected, apply_downstream)
+        _drop_downstream(affected, by=by)
+        pairing = _reopen(pairing, by=by, reason=reason)
+        _advance(tournament, pairing.flight, by=by)
+    return pairing
+
+
+def pairing_walkover_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: bool = False,
+                          expected_version: int | None = None) -> Pairing:
+    """Take back a walkover or no-show given by mistake: the match is open again, with the games
+    already played as they were. A walkover that follows a withdrawal is taken back by undoing
+    the withdrawal (`entry_withdraw_undo`)."""
+
+    def check(pairing: Pairing) -> None:
         if pairing.status != PairingStatus.WALKOVER:
-            raise ValidationError({"non_field_errors": [
-                f"{pairing.flight.name} {pairing.slot} is not a walkover: there is no walkover to undo."]})
+            raise _refused(pairing, "is not a walkover: there is no walkover to undo.")
         loser_id = pairing.player_b_id if pairing.winner_id == pairing.player_a_id else pairing.player_a_id
         withdrawn = Entry.objects.filter(flight__in=draws.unit_of(pairing.flight), player_id=loser_id,
                                          status=EntryStatus.WITHDRAWN).select_related("player").first()
         if withdrawn is not None:
             raise ValidationError({"non_field_errors": [
                 f"{withdrawn.player.name} has withdrawn: undo the withdrawal, which brings this match back too."]})
-        affected = _built_on(pairing)
-        _check_downstream(pairing, affected, apply_downstream)
-        _drop_downstream(affected, by=by)
-        pairing = _reopen(pairing, by=by, reason=reason or "walkover undone")
-        _advance(tournament, pairing.flight, by=by)
-    return pairing
+
+    return _undo(pairing, by=by, reason=reason or "walkover undone", apply_downstream=apply_downstream,
+                 expected_version=expected_version, check=check)
 
 
 def result_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: bool = False,
                 expected_version: int | None = None) -> Pairing:
     """Take back a result entered by mistake: the match is open again as it was before it (a
     final score goes; of a match entered game by game, the last game goes)."""
-    require_td(by, pairing.flight.tournament)
-    with transaction.atomic():
-        tournament = _lock_tournament(pairing.flight.tournament)
-        _results_changed(tournament.pk)
-        pairing = _lock_pairing(pairing, expected_version)
+
+    def check(pairing: Pairing) -> None:
         if pairing.status == PairingStatus.WALKOVER:
-            raise ValidationError({"non_field_errors": [
-                f"{pairing.flight.name} {pairing.slot} is a walkover: undo the walkover instead."]})
+            raise _refused(pairing, "is a walkover: undo the walkover instead.")
         if pairing.status != PairingStatus.FINISHED:
-            raise ValidationError({"non_field_errors": [
-                f"{pairing.flight.name} {pairing.slot} has no result to undo."]})
-        affected = _built_on(pairing)
-        _check_downstream(pairing, affected, apply_downstream)
-        _drop_downstream(affected, by=by)
-        pairing = _reopen(pairing, by=by, reason=reason or "result undone")
-        _advance(tournament, pairing.flight, by=by)
-    return pairing
+            raise _refused(pairing, "has no result to undo.")
+
+    return _undo(pairing, by=by, reason=reason or "result undone", apply_downstream=apply_downstream,
+                 expected_version=expected_version, check=check)
 
 
 def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream: bool = False) -> Entry:
