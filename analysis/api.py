@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Match, MatchFile, Player
-from games.permissions import is_site_admin
+from games.permissions import api_door, is_site_admin
 
 from . import selectors, services
 from .serializers import (
@@ -32,11 +32,6 @@ def _match_body(match: Match) -> dict:
     }
 
 
-class _SiteAdmin(permissions.BasePermission):
-    def has_permission(self, request, view):
-        return is_site_admin(request.user)
-
-
 class MatchAnalysisView(APIView):
     """GNU Backgammon's analysis of a match stored with its moves; staff may ask for it again."""
 
@@ -44,7 +39,7 @@ class MatchAnalysisView(APIView):
 
     def get_permissions(self):
         if self.request.method == "POST":
-            return [_SiteAdmin()]
+            return [api_door(is_site_admin)()]
         return super().get_permissions()
 
     @extend_schema(responses=MatchAnalysisSerializer)

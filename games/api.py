@@ -20,6 +20,7 @@ from . import selectors, services
 from .imports import import_job_stalled, import_job_submit, import_jobs_resume_stale
 from .permissions import (
     VIEW_MATCH_PRIVATE,
+    api_door,
     may_create_match,
     may_edit_players,
     may_enter_results,
@@ -72,11 +73,8 @@ class HistoryImporterOrReadOnly(_RoleOrReadOnly):
     rule = staticmethod(may_import_history)
 
 
-class HistoryImporter(permissions.BasePermission):
-    """Import jobs, read or written: rating officers and site admins only."""
-
-    def has_permission(self, request, view):
-        return may_import_history(request.user)
+HistoryImporter = api_door(may_import_history)
+"""Import jobs, read or written: rating officers and site admins only."""
 
 
 class MatchWriterOrReadOnly(permissions.BasePermission):

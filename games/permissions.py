@@ -1,6 +1,6 @@
 """Who may do what with players and matches, and the roles every app shares.
 
-Roles are Django groups (made by `tournaments.migrations.0010_roles_groups`):
+Roles are Django groups (made by `tournaments.migrations.0011_roles_groups`):
 
 - site admin: may do everything (a superuser is one too);
 - rating officer: publishes official rating lists and imports history; rules on no result;
@@ -71,3 +71,16 @@ def may_edit_players(user) -> bool:
 def may_import_history(user) -> bool:
     """Match files and results CSVs (history that feeds the ratings): site admins and rating officers."""
     return is_rating_officer(user)
+
+
+def api_door(rule):
+    """The API's permission class for `rule(user)`, so that a view names the rule it applies and
+    no view writes its own."""
+    from rest_framework.permissions import BasePermission
+
+    class Door(BasePermission):
+        def has_permission(self, request, view):
+            return rule(request.user)
+
+    Door.__name__ = Door.__qualname__ = f"May{rule.__name__.title().replace('_', '')}"
+    return Door

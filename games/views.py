@@ -103,11 +103,6 @@ def score_sheet(match: Match) -> list[SheetLine]:
     return lines
 
 
-def can_enter_results(user, match: Match) -> bool:
-    """Site admins any match; a TD the matches of his own events (`games.permissions`)."""
-    return may_enter_results(user, match)
-
-
 def match_detail(request, pk: int):
     match = _get_match(pk)
     lines = score_sheet(match)
@@ -116,7 +111,7 @@ def match_detail(request, pk: int):
         "lines": lines,
         "pairing": _pairing(match),
         "any_moves": any(line.has_moves for line in lines),
-        "can_enter": can_enter_results(request.user, match),
+        "can_enter": may_enter_results(request.user, match),
     })
 
 
@@ -340,7 +335,7 @@ def _add_service_error(form: GameEntryForm, error: Exception) -> None:
 @login_required(login_url="login")
 def match_enter(request, pk: int):
     match = _get_match(pk)
-    if not can_enter_results(request.user, match):
+    if not may_enter_results(request.user, match):
         raise PermissionDenied("Only a TD of this event (or staff) may enter its results.")
     names = (match.player_a.name, match.player_b.name)
     lines = score_sheet(match)

@@ -10,10 +10,11 @@ from rest_framework.views import APIView
 
 from config.api import flag
 from games.models import Player
+from games.permissions import api_door
 
 from . import selectors, services
 from .models import OfficialList
-from .permissions import RatingOfficer
+from .permissions import may_publish_rating_list, may_recompute
 from .serializers import (
     ForecastSerializer,
     OfficialListPublishSerializer,
@@ -82,7 +83,7 @@ class RatingRunListView(APIView):
 class RecomputeView(APIView):
     """Staff: ask for a recompute (joins a queued one when there is one)."""
 
-    permission_classes = [RatingOfficer]
+    permission_classes = [api_door(may_recompute)]
 
     @extend_schema(request=RecomputeRequestSerializer, responses={202: RatingRunSerializer(many=True)})
     def post(self, request):
@@ -124,7 +125,7 @@ class OfficialListsView(generics.ListAPIView):
     filter_backends = []
 
     def get_permissions(self):
-        return [RatingOfficer()] if self.request.method == "POST" else [permissions.AllowAny()]
+        return [api_door(may_publish_rating_list)()] if self.request.method == "POST" else [permissions.AllowAny()]
 
     def get_queryset(self):
         return selectors.official_lists(system=self.request.query_params.get("system") or None)

@@ -14,10 +14,11 @@ from rest_framework.views import APIView
 from games.api import import_job_response
 from games.imports import import_job_submit
 from games.models import ImportKind
+from games.permissions import api_door
 from games.serializers import ImportJobSerializer
 
 from . import services
-from .permissions import RatingOfficer
+from .permissions import may_import_results
 
 
 class ResultsImportSerializer(serializers.Serializer):
@@ -32,7 +33,7 @@ class ResultsImportView(APIView):
     row first (one bad row stores nothing: the job fails with the rows by line), then stores them,
     skipping rows imported before."""
 
-    permission_classes = [RatingOfficer]
+    permission_classes = [api_door(may_import_results)]
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(request={"multipart/form-data": ResultsImportSerializer},

@@ -1,8 +1,6 @@
 """Who may do what with ratings: rating officers (and site admins) publish official lists, import
 history and ask for recomputes; everyone reads. Roles are in `games.permissions`."""
 
-from rest_framework import permissions
-
 from games.permissions import is_rating_officer
 
 
@@ -21,10 +19,3 @@ def may_import_results(user) -> bool:
 def may_adopt_rating_parameters(user) -> bool:
     """Adopting fitted parameters reruns every rating: a rating officer's or a site admin's decision."""
     return is_rating_officer(user)
-
-
-class RatingOfficer(permissions.BasePermission):
-    """The API's door for the writes above: a rating officer or a site admin."""
-
-    def has_permission(self, request, view):
-        return is_rating_officer(request.user)
