@@ -162,6 +162,9 @@ def test_in_an_event_with_tables_the_email_goes_when_the_table_is_called_and_nam
         events.flight_start(flight=flight, by=td, first_round=[[p["Anna"].pk, p["Bo"].pk],
                                                                [p["Cy"].pk, p["Dee"].pk]])
     assert mailoutbox == []  # drawn, not yet seated
+    from tournaments.services.notifications import pairing_notices_owed
+
+    assert pairing_notices_owed() == 0  # nothing is owed before a table is called: the sweep sends nothing
     first = Pairing.objects.get(player_a=p["Anna"])
     with django_capture_on_commit_callbacks(execute=True):
         events.pairing_table_set(pairing=first, table="4", by=td)

@@ -44,12 +44,18 @@ def _enqueue(pairing_ids: list[int]) -> None:
         logger.exception("the e-mails of pairings %s could not be sent", pairing_ids)
 
 
+def _announceable():
+    """The pairings whose new-match e-mail is owed: open, with two players, not yet announced, and,
+    in an event that seats its matches, called to a table (the e-mail names it)."""
+    return (Pairing.objects.filter(notified_at__isnull=True, status__in=OPEN, player_b__isnull=False)
+            .exclude(flight__tournament__tables__gt=0, table=""))
+
+
 def pairing_notices_owed() -> int:
     """The periodic sweep (`games.jobs`): send the notices of open pairings that no task has
     claimed yet (a broker that lost the message, a worker killed before it began). A pairing whose
     notice is in flight is claimed, so nothing goes twice. Returns the pairings sent again."""
-    ids = list(Pairing.objects.filter(notified_at__isnull=True, status__in=OPEN, player_b__isnull=False)
-               .order_by("pk").values_list("pk", flat=True)[:1000])
+    ids = list(_announceable().order_by("pk").values_list("pk", flat=True)[:1000])
     if ids:
         _enqueue(ids)
     return len(ids)
@@ -80,10 +86,7 @@ def _message(pairing: Pairing, account: PlayerAccount, opponent) -> EmailMessage
 def pairing_notices_send(*, pairing_ids) -> int:
     """E-mail each player with a login, an address and the e-mails turned on his new match among
     `pairing_ids` that is still to be played and not yet announced. Returns the e-mails sent."""
-    pairings = list(Pairing.objects.filter(pk__in=pairing_ids, notified_at__isnull=True, status__in=OPEN,
-                                           player_b__isnull=False)
-                    # An event that seats its matches sends each e-mail when the table is called.
-                    .exclude(flight__tournament__tables__gt=0, table="")
+    pairings = list(_announceable().filter(pk__in=pairing_ids)
                     .select_related("flight__tournament", "round", "player_a", "player_b").order_by("pk"))
     accounts = _recipients(pairings)
     sent = 0
