@@ -7,6 +7,7 @@ written here; the services store what these views say.
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from .models import (
     EntryStatus,
     Flight,
     FlightFormat,
+    FlightStatus,
     Pairing,
     PairingStatus,
     ScoringChoice,
@@ -417,6 +419,39 @@ def _check_seeds(flight: Flight, seeds: list[int], entries: list[Entry], label) 
             said.append(f"{', '.join(label(p) for p in gone)} no longer checked in")
         raise ConflictError(f"The players of {flight.name} changed since this draw was shown ({'; '.join(said)}): "
                             "look at the draw again before you confirm it.")
+
+
+def check_startable(flight: Flight) -> None:
+    """Refuse, in the TD's words, a flight that cannot be drawn now (for the preview and the start)."""
+    if flight.status != FlightStatus.DRAFT:
+        raise already_started(flight)
+    if not flight.takes_entries:
+        raise ValidationError({"non_field_errors": [
+            f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})
+
+
+def random_seed_for(flight: Flight, random_seed: int | None) -> int | None:
+    """The random number a draw uses: the one given, else the flight's, else a new one (random
+    seeding only; None otherwise). The preview shows it and the TD confirms with it."""
+    if fm.SeedingMethod(flight.seeding) is not fm.SeedingMethod.RANDOM:
+        return random_seed
+    if random_seed is not None:
+        return random_seed
+    return flight.random_seed if flight.random_seed is not None else secrets.randbelow(2**31)
+
+
+def seeding_ratings(flight: Flight, present: list[int]) -> dict[int, float]:
+    """The ratings a draw seeds by (the site's default system, unrounded), for seeding by rating
+    only: the preview and the start must order the players from the same numbers."""
+    if fm.SeedingMethod(flight.seeding) is not fm.SeedingMethod.RATING or not present:
+        return {}
+    try:
+        from ratings.selectors import rating_map
+        from ratings.services import default_system
+    except ImportError:
+        raise ValidationError({"seeding": ["Ratings are not available on this server: seed by hand (manual)"
+                                           " or draw at random."]}) from None
+    return rating_map(present, system=default_system())
 
 
 def plan_draw(

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import io
-import secrets
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
-from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
@@ -405,21 +403,16 @@ def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_s
     confirms with the number he saw. Only a TD of the event may look (the seeds are not public yet).
     """
     require_td(by, flight.tournament)
-    if flight.status != "draft":
-        raise draws.already_started(flight)
-    if not flight.takes_entries:
-        raise ValidationError({"non_field_errors": [
-            f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})
+    draws.check_startable(flight)
     entries = list(Entry.objects.filter(flight=flight).select_related("player")
                    .only("flight_id", "player_id", "seed", "status", "player__name", "player__country",
                          "player__club").order_by("id"))
-    method = fm.SeedingMethod(flight.seeding)
-    if method is fm.SeedingMethod.RANDOM and random_seed is None:
-        random_seed = flight.random_seed if flight.random_seed is not None else secrets.randbelow(2**31)
+    random_seed = draws.random_seed_for(flight, random_seed)
     present = [e.player_id for e in entries if e.status == EntryStatus.CHECKED_IN]
-    ratings = entry_ratings(present)
+    seeding = draws.seeding_ratings(flight, present)  # what the start seeds by, unrounded
+    ratings = {pid: round(value) for pid, value in seeding.items()} if seeding else entry_ratings(present)
     players = {e.player_id: e.player for e in entries}
-    plan = draws.plan_draw(flight, entries, ratings, seeds=seeds, random_seed=random_seed,
+    plan = draws.plan_draw(flight, entries, seeding, seeds=seeds, random_seed=random_seed,
                            rules=fm.DrawRules.of(apart=apart or (), fixed=fixed or ()),
                            label=lambda pid: players[pid].name if pid in players else f"player {pid}")
     seed_of = {c.id: c.seed for c in plan.seeded}

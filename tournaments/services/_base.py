@@ -47,16 +47,6 @@ def _results_changed(tournament_id: int) -> None:
         raise ConflictError("The tournament is gone: reload the page.")
 
 
-def _ratings(player_ids: list[int]) -> dict[int, float]:
-    try:
-        from ratings.selectors import rating_map
-        from ratings.services import default_system
-    except ImportError:
-        raise ValidationError({"seeding": ["Ratings are not available on this server: seed by hand (manual)"
-                                           " or draw at random."]}) from None
-    return rating_map(player_ids, system=default_system())
-
-
 def _lock_pairing(pairing: Pairing, expected_version: int | None) -> Pairing:
     locked = (Pairing.objects.select_for_update(of=("self",))
               .select_related("round", "flight__tournament", "player_a", "player_b").get(pk=pairing.pk))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -33,7 +32,6 @@ from ._base import (
     _lock_pairing,
     _lock_tournament,
     _match_for,
-    _ratings,
     _results_changed,
     _walkover,
 )
@@ -67,22 +65,14 @@ def flight_start(
             "Give either a hand-made draw or seeds and pairs kept apart or fixed, not both."]})
     with transaction.atomic():
         tournament, flight = _lock_flight(flight, None)
-        if flight.status != FlightStatus.DRAFT:
-            raise draws.already_started(flight)
+        draws.check_startable(flight)
         if expected_version is not None and flight.version != expected_version:
             raise ConflictError(f"The settings of {flight.name} were changed by someone else since this draw was "
                                 "shown: look at the draw again before you confirm it.")
-        if not flight.takes_entries:
-            raise ValidationError({"non_field_errors": [
-                f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})
         entries = list(Entry.objects.select_for_update().filter(flight=flight).select_related("player").order_by("id"))
-        method = fm.SeedingMethod(flight.seeding)
-        if method is fm.SeedingMethod.RANDOM:
-            random_seed = random_seed if random_seed is not None else flight.random_seed
-            if random_seed is None:
-                random_seed = secrets.randbelow(2**31)
+        random_seed = draws.random_seed_for(flight, random_seed)
         present = [e.player_id for e in entries if e.status == EntryStatus.CHECKED_IN]
-        ratings = _ratings(present) if method is fm.SeedingMethod.RATING else {}
+        ratings = draws.seeding_ratings(flight, present)
         names = {e.player_id: e.player.name for e in entries}
         rules = fm.DrawRules.of(apart=apart or (), fixed=fixed or ())
         plan = draws.plan_draw(flight, entries, ratings, seeds=seeds, random_seed=random_seed, rules=rules,
