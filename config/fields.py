@@ -22,6 +22,8 @@ ID = forms.IntegerField(min_value=1, max_value=BIGINT_MAX)
 VERSION = forms.IntegerField(min_value=0, max_value=BIGINT_MAX)
 SMALL = forms.IntegerField(min_value=1, max_value=POSITIVE_INT_MAX)
 MATCH_LENGTH = forms.IntegerField(min_value=1, max_value=99)
+DRAW_NUMBER = forms.IntegerField(min_value=-(2**63), max_value=BIGINT_MAX)
+"""The random number a draw is made with (a bigint, as the flight keeps it)."""
 
 
 def whole_number(value, *, field: forms.IntegerField = ID) -> int:

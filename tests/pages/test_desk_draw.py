@@ -197,3 +197,14 @@ def test_a_withdrawal_after_the_page_was_drawn_restarts_from_the_seeding_and_say
     assert round_one(html) == [("R1-1", n[0], None), ("R1-2", n[3], n[4]), ("R1-3", n[1], n[6]),
                                ("R1-4", n[2], n[5])]
     assert "kept apart</span>" not in html and Pairing.objects.count() == 0
+
+
+def test_a_forged_draw_number_answers_400_not_a_server_error(td, client, make_player):
+    tournament, main = draft_event(td, [make_player(name=f"Forged {n}") for n in range(4)], name="Forged Open")
+    client.force_login(td)
+    for value in ("²", "1e5", "9" * 30):
+        response = client.post(f"/desk/{tournament.slug}/flights/{main.pk}/draw/",
+                               {"action": "confirm", "random_seed": value})
+        assert response.status_code == 400, value
+    main.refresh_from_db()
+    assert main.status == "draft"

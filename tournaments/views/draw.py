@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from config.errors import ConflictError
+from config.fields import DRAW_NUMBER, posted_number
 
 from .. import draws, selectors, services
 from ..models import Flight
@@ -59,9 +60,8 @@ def desk_draw(request, slug: str, pk: int):
     post = request.POST
     seeds = [_int(v, "player") for v in post.getlist("seeds")] or None
     apart, fixed = _pairs(post.getlist("apart")), _pairs(post.getlist("fixed"))
-    random_seed = int(post["random_seed"]) if post.get("random_seed", "").lstrip("-").isdigit() else None
-    if random_seed is not None and not -(2**63) <= random_seed < 2**63:
-        raise BadRequest("Not a valid draw number.")
+    random_seed = (posted_number(post, "random_seed", what="draw number", field=DRAW_NUMBER)
+                   if post.get("random_seed") else None)
     version = _int(post.get("version"), "version") if post.get("version") else None
     action = post.get("action", "")
     focus, alert, rule_error, status = "", "", "", 200
