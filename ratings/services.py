@@ -473,11 +473,17 @@ class HistoryAccount:
         return HistoryAccount(self.matches - other.matches, self.checksum - other.checksum)
 
 
-def account_term(match_id: int, player_a: int, player_b: int, winner: int, length: int, seconds: int) -> int:
-    """One match's term of the checksum; `seconds` since 1970 (UTC, rounded down) it was played.
-    The same in Python, numpy and SQL (`history_account`)."""
-    return (match_id * 1_000_003 + (player_a + player_b) * 10_007 + winner * 101 + length * 7 + seconds * 13) \
-        % ACCOUNT_MODULUS
+ACCOUNT_WEIGHTS = (1_000_003, 10_007, 101, 7, 13)
+"""The weights of a match's checksum term: its id, its two players, its winner, its length and the
+second it was played. `account_term` and the SQL of `history_account` are both made from them."""
+
+
+def account_term(match_id, player_a, player_b, winner, length, seconds):
+    """One match's term of the checksum (numbers, or numpy arrays of them, term by term); `seconds`
+    since 1970 (UTC, rounded down) it was played."""
+    w_id, w_players, w_winner, w_length, w_seconds = ACCOUNT_WEIGHTS
+    return (match_id * w_id + (player_a + player_b) * w_players + winner * w_winner + length * w_length
+            + seconds * w_seconds) % ACCOUNT_MODULUS
 
 
 def _account_of_arrays(history: RatedHistory) -> HistoryAccount:
@@ -488,8 +494,7 @@ def _account_of_arrays(history: RatedHistory) -> HistoryAccount:
     b = history.players[history.player_b]
     winner = np.where(history.a_won, a, b)
     seconds = np.floor_divide(history.played_on, 1_000_000)
-    terms = (history.match_ids * 1_000_003 + (a + b) * 10_007 + winner * 101 + history.lengths * 7 + seconds * 13) \
-        % ACCOUNT_MODULUS
+    terms = account_term(history.match_ids, a, b, winner, history.lengths, seconds)
     return HistoryAccount(len(history), int(terms.sum()))
 
 
@@ -501,8 +506,9 @@ def history_account() -> HistoryAccount:
         seconds = "floor(extract(epoch FROM h.played_on))::int8"
     else:
         seconds = "CAST(strftime('%%s', h.played_on) AS INTEGER)"
-    term = (f"(h.id * 1000003 + (h.player_a_id + h.player_b_id) * 10007 + h.winner_id * 101 + h.length * 7 "
-            f"+ {seconds} * 13) %% {ACCOUNT_MODULUS}")
+    w_id, w_players, w_winner, w_length, w_seconds = ACCOUNT_WEIGHTS
+    term = (f"(h.id * {w_id} + (h.player_a_id + h.player_b_id) * {w_players} + h.winner_id * {w_winner} "
+            f"+ h.length * {w_length} + {seconds} * {w_seconds}) %% {ACCOUNT_MODULUS}")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*), coalesce(sum({term}), 0) FROM ({sql}) AS h", params)
         matches, checksum = cursor.fetchone()
