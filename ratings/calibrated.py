@@ -58,7 +58,7 @@ def parameters_as_dict(parameters: CrawfordParameters) -> dict:
 def calibration_in_force(system: str = "crawford") -> RatingCalibration | None:
     """The latest adopted calibration of `system`, None when the defaults are in force."""
     return (RatingCalibration.objects.filter(system=system, status=CalibrationStatus.ADOPTED)
-            .select_related("adopted_by").order_by("-adopted_at", "-pk").first())
+            .order_by("-adopted_at", "-pk").first())
 
 
 def calibrations_shown(system: str = "crawford") -> tuple[RatingCalibration | None, RatingCalibration | None]:
@@ -71,18 +71,18 @@ def calibrations_shown(system: str = "crawford") -> tuple[RatingCalibration | No
     return in_force, max(rows, key=lambda row: (row.created_at, row.pk), default=None)
 
 
-def parameters_in_force(system: str = "crawford") -> CrawfordParameters:
-    adopted = calibration_in_force(system)
+def parameters_in_force(system: str = "crawford", *, adopted: RatingCalibration | None = None) -> CrawfordParameters:
+    """crawford's parameters in force: those of the calibration adopted (`adopted`, when the
+    caller has it already), else the defaults."""
+    adopted = adopted or calibration_in_force(system)
     return CrawfordParameters() if adopted is None else parameters_from(adopted.parameters)
 
 
 def system_in_force(name: str):
     """The rating system `name` as runs and forecasts use it: crawford with the parameters this
-    site adopted, when it adopted any; every other system as `get_system` builds it."""
+    site adopted (the defaults when none); every other system as `get_system` builds it."""
     if name == "crawford":
-        adopted = calibration_in_force(name)
-        if adopted is not None:
-            return get_system(name, parameters=parameters_from(adopted.parameters))
+        return get_system(name, parameters=parameters_in_force(name))
     return get_system(name)
 
 

@@ -34,7 +34,7 @@ class Command(BaseCommand):
             self._adopt(adopt, staff)
             return
         in_force = calibrated.calibration_in_force()
-        self.stdout.write("Parameters in force: " + describe(calibrated.parameters_in_force()) + (
+        self.stdout.write("Parameters in force: " + describe(calibrated.parameters_in_force(adopted=in_force)) + (
             f" (adopted {in_force.adopted_at:%d %b %Y})" if in_force else " (the defaults)"))
         found = calibrated.rating_calibration_fit(by=staff, log=lambda line: self.stdout.write("  " + line))
         if found.report:
