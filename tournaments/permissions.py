@@ -86,20 +86,12 @@ def side_of(user, pairing: Pairing) -> int | None:
 # -- entries --------------------------------------------------------------------------------------
 
 
-def may_enter_player(user, tournament: Tournament) -> bool:
-    return is_td(user, tournament)
-
-
 def may_act_for_entry(user, entry: Entry) -> bool:
     """A TD of the event, or the entered player himself (withdrawing, for one)."""
     if is_td(user, entry.tournament):
         return True
     player_id = player_id_of(user)
     return player_id is not None and player_id == entry.player_id
-
-
-def may_withdraw(user, entry: Entry) -> bool:
-    return may_act_for_entry(user, entry)
 
 
 def check_in_window_is_open(flight, now=None) -> bool:
@@ -191,10 +183,6 @@ def may_link_account(user, player) -> bool:
 def may_unlink_account(user) -> bool:
     """Undoing a link (a login that was given the wrong player) is a site admin's."""
     return is_site_admin(user)
-
-
-def may_decide_claim(user, claim: PlayerClaim) -> bool:
-    return may_link_account(user, claim.player)
 
 
 def claims_to_decide(user):

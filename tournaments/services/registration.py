@@ -34,9 +34,9 @@ from ..models import (
     WaitingEntry,
     public_name,
 )
-from ..permissions import account_link_refusal, check_in_window_is_open, claims_to_decide, require_td
+from ..permissions import account_link_refusal, claims_to_decide, require_td  # noqa: F401 (claims_to_decide: read here by the pages)
 from ._base import _results_changed
-from .entries import _entry_take, entry_check_in
+from .entries import _entry_take
 from .places import place_cap_check, place_or_wait, places_settle
 
 logger = logging.getLogger(__name__)
@@ -230,11 +230,6 @@ def claim_announce_send(*, claim_id: int, claims_url: str) -> int:
     )
 
 
-def may_decide(user, claim: PlayerClaim) -> bool:
-    """Site admins, and a TD for a player who is entirely of his events (`permissions.may_link_account`)."""
-    return account_link_refusal(user, claim.player) is None
-
-
 def account_link_store(*, player: Player, user, by) -> PlayerAccount:
     """Store the link (the caller has checked `permissions.may_link_account` and holds a transaction)
     and announce it, once committed, to the player's e-mail addresses: the login he had before, if
@@ -350,16 +345,6 @@ def check_in_window_close(*, flight: Flight, by, now=None) -> Flight:
             flight._history_user = by
             flight.save(update_fields=["check_in_closes"])
     return flight
-
-
-def check_in_is_open(flight: Flight, now=None) -> bool:
-    return check_in_window_is_open(flight, now)
-
-
-def entry_self_check_in(*, entry: Entry, by, now=None) -> Entry:
-    """A player checks himself in from his phone, within the window the TD opened (the same rule
-    as `entry_check_in` through the API: `permissions.may_check_in`)."""
-    return entry_check_in(entry=entry, by=by, now=now)
 
 
 def registration_open(*, flight: Flight, by, closes, cap: int | None = None, now=None) -> Flight:

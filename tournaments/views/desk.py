@@ -685,15 +685,9 @@ def desk_correct(request, slug: str, pk: int):
                     preview = selectors.correction_preview(pairing=pairing, winner_id=winner_id)
                 except REFUSALS as error:
                     form.add_error(None, error_text(error))
-    names = {}
     refed = []
     if preview:
-        ids = {pid for item in preview["affected"] for pid in (item["players"] + (item["becomes"] or [])) if pid}
-        names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
-        for item in preview["affected"]:
-            item["names"] = [names.get(pid, "bye") if pid else "bye" for pid in item["players"]]
-            item["becomes_names"] = [names.get(pid, "to be decided") if pid else "to be decided"
-                                     for pid in (item["becomes"] or [])]
+        _affected_names(preview["affected"])
         refed = sorted({item["flight"] for item in preview["affected"] if item["flight"] != pairing.flight.name})
     return _desk_correct_page(request, tournament, pairing, form=form, preview=preview, refed=refed)
 

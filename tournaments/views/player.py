@@ -25,8 +25,7 @@ from ..models import (
     ReportStatus,
     ResultReport,
 )
-from ..permissions import player_id_of
-from ..services import registration
+from ..permissions import check_in_window_is_open, player_id_of
 from .public import refresh_seconds
 from .common import REFUSALS, error_text, report_typed_score
 
@@ -56,7 +55,7 @@ def _my_action(request, player: Player):
         if action == "check_in":
             entry = get_object_or_404(Entry.objects.select_related("flight__tournament", "player", "tournament"),
                                       player=player, pk=_posted_id(request, "entry"))
-            registration.entry_self_check_in(entry=entry, by=user)
+            services.entry_check_in(entry=entry, by=user)
             messages.success(request, f"You are checked in for {entry.tournament.name}, {entry.flight.name}.")
         elif action == "report":
             pairing = get_object_or_404(
@@ -121,7 +120,7 @@ def my_matches(request):
         })
     now = timezone.now()
     entries = [
-        {"entry": e, "open": registration.check_in_is_open(e.flight, now),
+        {"entry": e, "open": check_in_window_is_open(e.flight, now),
          "later": bool(e.flight.check_in_opens and e.flight.check_in_opens > now)}
         for e in Entry.objects.filter(player=player, flight__status=FlightStatus.DRAFT,
                                       status__in=[EntryStatus.REGISTERED, EntryStatus.CHECKED_IN])
