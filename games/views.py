@@ -332,6 +332,11 @@ def _add_service_error(form: GameEntryForm, error: Exception) -> None:
         form.add_error(None, "; ".join(getattr(error, "messages", [str(error)])))
 
 
+def _crawford_next(match: Match, next_number: int) -> int | None:
+    """The number of the next game when it is the Crawford game (the sheet then offers no cube)."""
+    return next_number if match.crawford_game == next_number and not match.finished else None
+
+
 @login_required(login_url="login")
 def match_enter(request, pk: int):
     match = _get_match(pk)
@@ -340,7 +345,6 @@ def match_enter(request, pk: int):
     names = (match.player_a.name, match.player_b.name)
     lines = score_sheet(match)
     next_number = len(lines) + 1
-    crawford = next_number if match.crawford_game == next_number and not match.finished else None
     form = None
     if request.method == "POST" and request.POST.get("action") == "undo":
         undo = UndoForm(request.POST)
@@ -354,7 +358,7 @@ def match_enter(request, pk: int):
                 messages.error(request, getattr(error, "message", None) or "; ".join(error.messages))
         return redirect("match-enter", pk=match.pk)
     if request.method == "POST":
-        form = GameEntryForm(request.POST, names=names, crawford_game=crawford)
+        form = GameEntryForm(request.POST, names=names, crawford_game=_crawford_next(match, next_number))
         if form.is_valid():
             data = form.cleaned_data
             game = services.GameInput(
@@ -382,15 +386,14 @@ def match_enter(request, pk: int):
                     messages.success(request, f"Game {data['number']} recorded: {names[0]} {sheet} {names[1]}.")
                 return redirect("match-enter", pk=match.pk)
     if form is None or not form.is_bound:
-        crawford = next_number if match.crawford_game == next_number and not match.finished else None
         form = GameEntryForm(initial={"number": next_number, "version": match.version}, names=names,
-                             crawford_game=crawford)
+                             crawford_game=_crawford_next(match, next_number))
     else:
         # Keep what was typed, but always submit against the sheet shown.
         form.data = form.data.copy()
         form.data["number"] = next_number
         form.data["version"] = match.version
-    crawford_next = match.crawford_game == next_number and not match.finished
+    crawford_next = _crawford_next(match, next_number) is not None
     return render(request, "games/match_enter.html", {
         "match": match,
         "lines": lines,
