@@ -80,13 +80,11 @@ def winning_totals(length: int, loser: int, *, cube_cap: int | None = None, craw
 
     `crawford=False` leaves the Crawford rule out (to tell a refusal it is the rule at fault).
     """
-    cubes = cube_values(cube_cap)
-    values_at = {cube: {cube * int(kind) for kind in ResultKind} for cube in cubes}
+    live = game_values(cube_cap)
     totals = set()
     for before in range(length):
-        turned = not crawford or cube_can_be_turned(length, before, loser)
-        for cube in cubes if turned else (1,):
-            totals.update(before + value for value in values_at[cube] if before + value >= length)
+        values = live if not crawford or cube_can_be_turned(length, before, loser) else CUBE_DEAD_VALUES
+        totals.update(before + value for value in values if before + value >= length)
     return frozenset(totals)
 
 
