@@ -158,11 +158,6 @@ def predictions(history: list[MatchRecord], parameters: CrawfordParameters | Non
     return np.array([changes[i].expected for i in range(0, len(changes), 2)])
 
 
-def log_losses(chances: np.ndarray, a_won: np.ndarray) -> np.ndarray:
-    chances = np.clip(chances, 1e-12, 1.0 - 1e-12)
-    return -np.log(np.where(a_won, chances, 1.0 - chances))
-
-
 # ---------------------------------------------------------------- main
 
 REAL_WEIGHTS = {"club_history.csv": 1.0, "league_athens.csv": 1.0, "bglab_online.csv": 0.25}

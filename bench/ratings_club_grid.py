@@ -31,7 +31,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ratings_accuracy import TEXTBOOK, DataSet, log_losses, predictions, simulated_club
+from bench.ratings_accuracy import TEXTBOOK, DataSet, predictions, simulated_club
+from ratings.calibration import log_losses
 from ratings.systems import CrawfordParameters
 
 SPREADS = (0.6, 1.0, 1.5)
