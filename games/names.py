@@ -101,8 +101,9 @@ class Matcher:
         """The players whose name is `typed` (case and spacing aside)."""
         return [self.known[i] for i in self.by_fold.get(fold(typed), ()) if same_name(self.known[i].name, typed)]
 
-    def candidates(self, typed: str, *, club: str = "") -> list[Candidate]:
-        """The players `typed` may mean, the likeliest first; the exact ones alone when there are."""
+    def candidates(self, typed: str, *, club: str = "", near: dict[int, float] | None = None) -> list[Candidate]:
+        """The players `typed` may mean, the likeliest first; the exact ones alone when there are.
+        `near`: its near spellings (index → score) when already worked out (`candidates_many`)."""
         exact = self.exact(typed)
         if exact:
             return [Candidate(k.key, k.name, k.club, "the same name", 100.0) for k in exact]
@@ -124,14 +125,14 @@ class Matcher:
                 same_club = bool(club) and fold(self.known[index].club) == fold(club)
                 given = self.folded[index].split()[0] == words[0]
                 offer(index, "the same given name" if given else "the same surname", 90.0 if same_club else 80.0)
-        if not any(c.isdigit() for c in folded):
-            for _, score, index in process.extract(folded, self.spelled, scorer=fuzz.token_sort_ratio,
-                                                   score_cutoff=NEAR, limit=MOST * 2):
-                why = "the same name, its words in another order" if score == 100 else "a near spelling"
-                offer(index, why, min(float(score), 99.0))
+        if near is None and not any(c.isdigit() for c in folded):
+            near = {index: score for _, score, index in process.extract(
+                folded, self.spelled, scorer=fuzz.token_sort_ratio, score_cutoff=NEAR, limit=MOST * 2)}
+        for index, score in sorted((near or {}).items(), key=lambda hit: -hit[1])[:MOST * 2]:
+            why = "the same name, its words in another order" if score == 100 else "a near spelling"
+            offer(index, why, min(float(score), 99.0))
         ranked = sorted(found.values(), key=lambda c: (-c.score, c.name, c.key))
         return ranked[:MOST]
-
 
     def candidates_many(self, names: list[str], *, chunk: int = 256) -> dict[str, list[Candidate]]:
         """`candidates` of many names at once (an import's new names), the near spellings worked
@@ -146,14 +147,14 @@ class Matcher:
         for start in range(0, len(fuzzy) if choices else 0, chunk):
             part = fuzzy[start:start + chunk]
             scores = process.cdist([folded for _, folded in part], choices, scorer=fuzz.token_sort_ratio,
-                                   score_cutoff=NEAR, dtype=numpy.uint8, workers=-1)
+                                   score_cutoff=NEAR, dtype=numpy.float64, workers=-1)
             for row, (name, _) in enumerate(part):
                 hits = numpy.nonzero(scores[row])[0]
                 if len(hits):
                     near[name] = {keys[i]: float(scores[row][i]) for i in hits}
         for name, _ in queries:
             if name in near or self.exact(name) or self._plain(name):
-                found[name] = self.candidates(name)
+                found[name] = self.candidates(name, near=near.get(name, {}))
         return {name: cands for name, cands in found.items() if cands}
 
     def _plain(self, typed: str) -> bool:
