@@ -31,13 +31,12 @@ def slip_codes_issue(*, tournament: Tournament, pairing_ids, by, renew: bool = F
             pk__in=list(pairing_ids), flight__tournament=tournament, player_b__isnull=False,
             status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]).values_list("pk", "player_a_id", "player_b_id"))
         players = {pk: (a, b) for pk, a, b in pairings}
-        live = SlipCode.objects.filter(pairing_id__in=list(players), revoked_at__isnull=True)
-        now = timezone.now()
-        stale = [c.pk for c in live.only("pk", "pairing_id", "player_id")
-                 if renew or c.player_id not in players[c.pairing_id]]
+        live = list(SlipCode.objects.filter(pairing_id__in=list(players), revoked_at__isnull=True)
+                    .values_list("pk", "pairing_id", "player_id"))
+        stale = [pk for pk, pairing_id, player_id in live if renew or player_id not in players[pairing_id]]
         if stale:
-            SlipCode.objects.filter(pk__in=stale).update(revoked_at=now)
-        held = set(live.exclude(pk__in=stale).values_list("pairing_id", "player_id"))
+            SlipCode.objects.filter(pk__in=stale).update(revoked_at=timezone.now())
+        held = {(pairing_id, player_id) for pk, pairing_id, player_id in live if pk not in set(stale)}
         issued, rows = {}, []
         for pairing_id, pair in players.items():
             for player_id in pair:
@@ -48,8 +47,9 @@ def slip_codes_issue(*, tournament: Tournament, pairing_ids, by, renew: bool = F
                 rows.append(SlipCode(pairing_id=pairing_id, player_id=player_id, issued_by=by,
                                      digest=slipcodes.digest(pairing_id=pairing_id, player_id=player_id, code=code)))
         try:
-            with transaction.atomic():
-                SlipCode.objects.bulk_create(rows)
+            if rows:
+                with transaction.atomic():
+                    SlipCode.objects.bulk_create(rows)
         except IntegrityError:
             raise ConflictError("Someone printed these slips at the same moment: open them again.") from None
     return issued
