@@ -182,7 +182,8 @@ def _writes(w):
                                            "report-score_b": 1, "report-code": w["codes"][(rs.pk, rs.player_a_id)]}),
         "page: confirm with the player's slip code": (
             lambda: ResultReport.objects.get(pk=w["report"].pk).status == "confirmed",
-            f"/events/{slug}/m/{pq.pk}/", {"action": "answer", "answer-report": w["report"].pk, "answer-answer": "confirm",
+            f"/events/{slug}/m/{pq.pk}/", {"action": "answer", "answer-report": w["report"].pk,
+                                           "answer-answer": "confirm",
                                            "answer-code": w["codes"][(pq.pk, pq.player_a_id)]}),
         "page: report with a slip code of another match": (
             lambda: ResultReport.objects.filter(pairing=rs).exists(),

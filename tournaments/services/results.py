@@ -93,8 +93,8 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
 
 
 def result_report(
-    *, pairing: Pairing, by=None, code: str | None = None, score_a: int | None = None, score_b: int | None = None, games=None,
-    note: str = "", expected_version: int | None = None,
+    *, pairing: Pairing, by=None, code: str | None = None, score_a: int | None = None, score_b: int | None = None,
+    games=None, note: str = "", expected_version: int | None = None,
 ) -> ResultReport:
     """A player of the match (or a TD) reports its result: the games, or the final score only.
 
