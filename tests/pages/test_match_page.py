@@ -221,7 +221,9 @@ def test_the_slips_page_prints_codes_once_and_new_slips_on_request(client, event
     page = text(response)
     codes = re.findall(r"Code ([3-9A-Y]{3}-[3-9A-Y]{3})", page)
     assert len(codes) == 8 and len(set(codes)) == 8  # four matches, two halves each
-    assert f"/events/{event.slug}/m/" in page
+    first = open_pairings(event)[0]
+    # Both halves carry the QR code of the match's page (its address in the title).
+    assert response.content.decode().count(f'title="http://testserver/events/{event.slug}/m/{first.pk}/"') == 2
     again = text(client.get(f"/desk/{event.slug}/slips/"))
     assert re.findall(r"Code ([3-9A-Y]{3}-[3-9A-Y]{3})", again) == []
     assert again.count("Code: on the slip printed before") == 8
@@ -243,3 +245,18 @@ def test_the_match_page_asks_as_many_queries_for_any_match(client, event, td):
         counts.append(len(captured))
     # The pairing with its event, round, players and match; its open report with its reporter.
     assert counts == [2, 2]
+
+
+def test_an_answer_to_a_report_replaced_meanwhile_is_refused_with_the_reason(client, event, td):
+    pairing = open_pairings(event)[0]
+    codes = codes_for(event, td, [pairing])
+    a, b = codes[(pairing.pk, pairing.player_a_id)], codes[(pairing.pk, pairing.player_b_id)]
+    report(client, event, pairing, a, 5, 3)
+    stale = ResultReport.objects.get(pairing=pairing)
+    pairing.refresh_from_db()
+    report(client, event, pairing, a, 5, 4)
+    response = answer(client, event, pairing, b, stale.pk)
+    assert response.status_code == 409
+    assert "That report has been replaced meanwhile: read the result again below." in text(response)
+    assert list(ResultReport.objects.filter(pairing=pairing).values_list("status", flat=True).order_by("version")) == [
+        "superseded", "pending"]

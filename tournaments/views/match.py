@@ -68,8 +68,10 @@ def event_match(request, slug: str, pk: int):
         "report_form": report_form, "answer_form": answer_form, "answering": answering,
         "me": None if side is None else (pairing.player_a, pairing.player_b)[side], "td": td,
         "nav": "events", "canonical": match_url(request, pairing),
-        # A refusal of a form the page no longer shows (the match was decided meanwhile).
-        "refused": bound.non_field_errors() if bound is not None and pairing.decided else [],
+        # A refusal of a form the page no longer shows (the match was decided, the report replaced).
+        "refused": bound.non_field_errors() if bound is not None and (
+            pairing.decided or (bound is answer_form and not answering)
+            or (bound is report_form and report is not None and not answering)) else [],
     }, status=status)
 
 
