@@ -148,3 +148,34 @@ class LoginForm(AuthenticationForm):
         field = self.fields["username"]
         if field.max_length and not any(isinstance(v, MaxLengthValidator) for v in field.validators):
             field.validators.append(MaxLengthValidator(field.max_length))
+
+
+# -- the codes on match slips, typed by someone not logged in --------------------------------------
+
+SLIP_CODE_REFUSAL = {
+    "client": "Too many wrong codes were typed from your device: wait an hour, or ask the TD to enter the result.",
+    "pairing": "Too many wrong codes were typed for this match: wait an hour, or ask the TD to enter the result.",
+}
+
+
+def _slip_keys(request, pairing_id: int) -> dict[str, tuple[str, str]]:
+    return {"pairing": (f"slipcode:pairing:{pairing_id}", settings.SLIP_CODE_RATE_PER_PAIRING),
+            "client": (f"slipcode:client:{client_ip(request)}", settings.SLIP_CODE_RATE_PER_CLIENT)}
+
+
+def slip_code_blocked(request, *, pairing_id: int) -> str:
+    """May a slip code be tried for this match from this client now? "" when it may; "pairing"
+    when the match had too many wrong codes (`SLIP_CODE_RATE_PER_PAIRING`), "client" when this
+    client typed too many (`SLIP_CODE_RATE_PER_CLIENT`). Counts nothing: `slip_code_failed` does."""
+    from django.core.cache import cache
+
+    for what, (key, rate) in _slip_keys(request, pairing_id).items():
+        if (cache.get(key) or 0) >= _rate(rate)[0]:
+            return what
+    return ""
+
+
+def slip_code_failed(request, *, pairing_id: int) -> None:
+    """Count a wrong code against the match and the client (a fixed window in the shared cache)."""
+    for key, rate in _slip_keys(request, pairing_id).values():
+        _within(key, rate)

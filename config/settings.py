@@ -234,6 +234,10 @@ MAILERS = {"default": {
 # address, and from one client address, per purpose (config.security.mail_allowed).
 MAIL_RATE_PER_ADDRESS = os.environ.get("MAIL_RATE_PER_ADDRESS", "3/hour")
 MAIL_RATE_PER_CLIENT = os.environ.get("MAIL_RATE_PER_CLIENT", "10/hour")
+# Wrong codes typed on a match's public page (the codes on the slips): past either rate, codes
+# for that match, or from that client, are refused until the hour is over.
+SLIP_CODE_RATE_PER_PAIRING = os.environ.get("SLIP_CODE_RATE_PER_PAIRING", "10/hour")
+SLIP_CODE_RATE_PER_CLIENT = os.environ.get("SLIP_CODE_RATE_PER_CLIENT", "20/hour")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
 # The address players open the site at, for the links of e-mails sent without a request (a new
 # match drawn for a player). Required in production: a default would send players to localhost.

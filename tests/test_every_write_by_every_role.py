@@ -64,6 +64,10 @@ EXPECTED = {
     "page: desk enters a player": {"TD of this event", "site admin"},
     "page: desk withdraws a player": {"TD of this event", "site admin"},
     "page: confirm a result on /me/": {"player"},
+    # The code on a player's half of the slip is the right: whoever types it acts as that player.
+    "page: report with the player's slip code": set(ROLES),
+    "page: confirm with the player's slip code": set(ROLES),
+    "page: report with a slip code of another match": set(),
     "page: approve a claim": {"TD of this event", "site admin"},
     "page: open the phone check-in": {"TD of this event", "site admin"},
     "page: check in from the phone": {"player"},
@@ -104,6 +108,7 @@ def world(db):
     report = services.result_report(pairing=pq, by=quin, score_a=2, score_b=5)
     services.pairing_start(pairing=rs, by=td)
     rs.refresh_from_db()
+    slip_codes = services.slip_codes_issue(tournament=event, pairing_ids=[pq.pk, rs.pk], by=td)
     side_entries = [services.entry_add(flight=side, player=player, by=td) for player in (p, q, x)]
     for checked in side_entries[1:]:
         services.entry_check_in(entry=checked, by=td)
@@ -120,7 +125,7 @@ def world(db):
                   "site admin": admin},
         "event": event, "main": main, "side": side, "pq": Pairing.objects.get(pk=pq.pk), "rs": rs,
         "report": report, "side_entry": side_entries[0], "x": x, "claim": claim, "newcomer": newcomer_login,
-        "linked": linked, "players": (p, q, r, s),
+        "linked": linked, "players": (p, q, r, s), "codes": slip_codes,
     }
 
 
@@ -171,6 +176,19 @@ def _writes(w):
         "page: confirm a result on /me/": (
             lambda: ResultReport.objects.get(pk=w["report"].pk).status == "confirmed",
             "/me/", {"action": "confirm", "report": w["report"].pk}),
+        "page: report with the player's slip code": (
+            lambda: ResultReport.objects.filter(pairing=rs, submitted_for=rs.player_a, score_a=5).exists(),
+            f"/events/{slug}/m/{rs.pk}/", {"action": "report", "report-version": rs.version, "report-score_a": 5,
+                                           "report-score_b": 1, "report-code": w["codes"][(rs.pk, rs.player_a_id)]}),
+        "page: confirm with the player's slip code": (
+            lambda: ResultReport.objects.get(pk=w["report"].pk).status == "confirmed",
+            f"/events/{slug}/m/{pq.pk}/", {"action": "answer", "answer-report": w["report"].pk,
+                                           "answer-answer": "confirm",
+                                           "answer-code": w["codes"][(pq.pk, pq.player_a_id)]}),
+        "page: report with a slip code of another match": (
+            lambda: ResultReport.objects.filter(pairing=rs).exists(),
+            f"/events/{slug}/m/{rs.pk}/", {"action": "report", "report-version": rs.version, "report-score_a": 5,
+                                           "report-score_b": 1, "report-code": w["codes"][(pq.pk, pq.player_a_id)]}),
         "page: approve a claim": (
             lambda: PlayerClaim.objects.get(pk=w["claim"].pk).status == "approved",
             "/account/claims/", {"claim": w["claim"].pk, "action": "approve"}),

@@ -1,11 +1,13 @@
-"""Forms of the TD's desk. They check the shape of what was typed; the services apply the rules."""
+"""Forms of the TD's desk and of a match's public page. They check the shape of what was typed; the
+services apply the rules."""
 
 import re
 
 from django import forms
 
-from config.fields import SMALL, whole_number, whole_numbers
+from config.fields import BIGINT_MAX, SMALL, whole_number, whole_numbers
 
+from . import slipcodes
 from .models import FlightFormat, FlightKindChoice, ScoringChoice, SeedingChoice
 
 ROUND = forms.IntegerField(min_value=1, max_value=30)
@@ -179,3 +181,53 @@ class TablesForm(forms.Form):
             else:
                 out.append({"table": whole_number(found[1], field=SMALL), "flight": found[3].strip()})
         return out
+
+
+class SlipCodeField(forms.CharField):
+    """The code on a player's half of a match slip, read as `slipcodes.normalise` reads it; empty
+    when the player reports with his login instead."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", "Your code")
+        kwargs.setdefault("help_text", "The six letters and digits on your half of the slip, e.g. ACD-EFG. "
+                                       "Not needed when you are logged in as yourself.")
+        super().__init__(max_length=slipcodes.TYPED_MAX, required=False,
+                         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                       "spellcheck": "false", "inputmode": "text"}), **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not value.strip():
+            return ""
+        code = slipcodes.normalise(value)
+        if code is None:
+            raise forms.ValidationError("A code is six letters and digits, as printed on the slip (e.g. ACD-EFG).")
+        return code
+
+
+class SlipReportForm(forms.Form):
+    """A player reports his match's final score from its public page, with his slip code or his login."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=BIGINT_MAX)
+    code = SlipCodeField()
+    score_a = forms.IntegerField(min_value=0, max_value=999)
+    score_b = forms.IntegerField(min_value=0, max_value=999)
+
+    def __init__(self, *args, pairing, **kwargs):
+        super().__init__(*args, prefix="report", **kwargs)
+        self.fields["score_a"].label = f"Points of {pairing.player_a.name}"
+        self.fields["score_b"].label = f"Points of {pairing.player_b.name}"
+
+
+class SlipAnswerForm(forms.Form):
+    """The opponent answers a reported result from the match's public page: confirm or dispute."""
+
+    ANSWERS = [("confirm", "That is right: confirm"), ("dispute", "That is wrong: dispute")]
+
+    report = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=BIGINT_MAX)
+    code = SlipCodeField()
+    answer = forms.ChoiceField(choices=ANSWERS)  # the button pressed
+    reason = forms.CharField(label="What is wrong with it (to dispute)", max_length=500, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, prefix="answer", **kwargs)

@@ -323,7 +323,11 @@ class ResultReport(models.Model):
     status = models.CharField(max_length=12, choices=ReportStatus.choices, default=ReportStatus.PENDING)
     by_td = models.BooleanField(default=False, help_text="Entered or overridden by a TD (or staff).")
     override = models.BooleanField(default=False, help_text="A TD's ruling that replaces earlier versions.")
-    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        help_text="The login that reported it; empty when a player reported with his slip code.",
+    )
+    submitted_with_code = models.BooleanField(default=False, help_text="Reported with the code on the player's slip.")
     submitted_for = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
         help_text="The player of the match who reported it (empty for a TD).",
@@ -333,6 +337,7 @@ class ResultReport(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_with_code = models.BooleanField(default=False, help_text="Confirmed with the code on the player's slip.")
     disputed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -355,10 +360,42 @@ class ResultReport(models.Model):
                 condition=Q(confirmed_by__isnull=True) | Q(status__in=["confirmed", "superseded"]),
                 name="report_confirmed_by_only_when_confirmed",
             ),
+            models.CheckConstraint(
+                condition=Q(submitted_by__isnull=False) | Q(submitted_with_code=True, submitted_for__isnull=False),
+                name="report_has_a_reporter",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.pairing} v{self.version}: {self.score_a}-{self.score_b} ({self.status})"
+
+
+class SlipCode(models.Model):
+    """The one-time code printed on a player's half of a match slip: typed on the match's public
+    page, it reports (or confirms, or disputes) the result as that player, without a login.
+
+    Only a keyed hash of the code is kept (`tournaments.slipcodes.digest`). A code works while
+    its pairing is undecided, its player still plays that side and it is not revoked; printing the
+    slips again keeps the codes handed out, new slips asked for explicitly revoke them.
+    """
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="slip_codes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    digest = models.CharField(max_length=64)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pairing", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["pairing", "player"], condition=Q(revoked_at__isnull=True),
+                                    name="slip_code_one_live_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"slip code of {self.player_id} for pairing {self.pairing_id}"
 
 
 class PlayerAccount(models.Model):

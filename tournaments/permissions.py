@@ -21,7 +21,8 @@ from games.permissions import (
     is_site_admin,
 )
 
-from .models import Entry, FlightStatus, Pairing, PlayerAccount, PlayerClaim, ResultReport, Tournament
+from . import slipcodes
+from .models import Entry, FlightStatus, Pairing, PlayerAccount, PlayerClaim, ResultReport, SlipCode, Tournament
 
 # Who entered, confirmed or disputed a result (login names), why it was disputed, and who changed
 # a match and why: shown to site admins, the TDs of the event and the two players, to nobody else.
@@ -81,6 +82,48 @@ def side_of(user, pairing: Pairing) -> int | None:
     if player_id == pairing.player_b_id:
         return 1
     return None
+
+
+# -- the code on a match slip ---------------------------------------------------------------------
+
+
+class WrongSlipCode(PermissionDenied):
+    """A code typed on a match's page that is not a live slip code of one of its players."""
+
+
+WRONG_SLIP_CODE = ("This is not the code on a slip of this match. Type the code printed on your own half "
+                   "of the slip (six letters and digits), or ask the TD.")
+
+
+def slip_code_side(pairing: Pairing, typed: str) -> int:
+    """0 or 1: the side of the player whose slip code `typed` is. A code acts for that player in
+    that pairing only, while it is live (not revoked) and he still plays that side; anything else
+    raises `WrongSlipCode`. Holding the code is the right: no login is asked."""
+    code = slipcodes.normalise(typed)
+    if code is None or pairing.player_b_id is None:
+        raise WrongSlipCode(WRONG_SLIP_CODE)
+    live = list(SlipCode.objects.filter(pairing_id=pairing.pk, revoked_at__isnull=True,
+                                        player_id__in=(pairing.player_a_id, pairing.player_b_id))
+                .values_list("player_id", "digest"))
+    for player_id, stored in live:
+        if slipcodes.same(stored, slipcodes.digest(pairing_id=pairing.pk, player_id=player_id, code=code)):
+            return 0 if player_id == pairing.player_a_id else 1
+    raise WrongSlipCode(WRONG_SLIP_CODE)
+
+
+def acting_side(user, pairing: Pairing, code: str | None = None) -> tuple[bool, int | None]:
+    """Who acts on a pairing's result: (is a TD of its event, side 0 or 1 or None).
+
+    With a slip code, the player it was printed for, whoever is logged in (a TD typing a player's
+    code acts as that player); without one, the login."""
+    if code is not None:
+        return False, slip_code_side(pairing, code)
+    return is_td(user, pairing.flight.tournament), side_of(user, pairing)
+
+
+def may_issue_slip_codes(user, tournament: Tournament) -> bool:
+    """The TDs of the event print its slips, and with them the players' codes."""
+    return is_td(user, tournament)
 
 
 # -- entries --------------------------------------------------------------------------------------

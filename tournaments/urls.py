@@ -6,6 +6,7 @@ urlpatterns = [
     path("events/", views.event_list, name="events"),
     path("events/<slug:slug>/", views.event_detail, name="event"),
     path("events/<slug:slug>/live/", views.event_live, name="event-live"),
+    path("events/<slug:slug>/m/<int:pk>/", views.event_match, name="event-match"),
     path("events/<slug:slug>/embed/", views.event_embed, name="event-embed"),
     path("events/<slug:slug>/check-in/", views.check_in_window, name="event-check-in"),
     path("events/<slug:slug>/register/", views.event_registration, name="event-register"),

@@ -36,9 +36,18 @@ def site(django_user_model):
     return {"players": players, "knockout": knockout, "swiss": swiss, "replay": replay}
 
 
+def match_page(site) -> str:
+    """The public page of a match still to play (the address of its slip's QR code)."""
+    from tournaments.models import Pairing
+
+    pairing = Pairing.objects.filter(flight__tournament=site["knockout"], status="pending",
+                                     player_b__isnull=False).order_by("id").first()
+    return f"/events/{site['knockout'].slug}/m/{pairing.pk}/"
+
+
 def public_paths(site) -> list[str]:
     p = site["players"]
-    return ["/", "/events/", f"/events/{site['knockout'].slug}/", f"/events/{site['swiss'].slug}/",
+    return [match_page(site), "/", "/events/", f"/events/{site['knockout'].slug}/", f"/events/{site['swiss'].slug}/",
             f"/events/{site['knockout'].slug}/embed/", f"/players/{p[0].pk}/", "/ratings/",
             "/ratings/?system=fibs&sort=name&dir=reverse", "/ratings/formula/", "/ratings/chances/",
             f"/ratings/chances/?player_a={p[0].name}&player_b={p[1].name}&length=7",
@@ -60,7 +69,7 @@ def test_axe_finds_nothing_serious_on_a_dark_phone(phone, live_server, site):
     phone.emulate_media(color_scheme="dark")
     found = []
     for path in (f"/events/{site['knockout'].slug}/", f"/events/{site['swiss'].slug}/", "/ratings/",
-                 f"/players/{site['players'][0].pk}/", "/"):
+                 f"/players/{site['players'][0].pk}/", "/", match_page(site)):
         found += violations(phone, live_server.url + path)
     assert not found, "\n".join(found)
 

@@ -275,11 +275,19 @@ def test_printed_slips_keep_every_line_on_a4(page, live_server, room, tmp_path):
     slips = flat.split("Harbour Cup · Main ")[1:]
     pairings = Pairing.objects.filter(pk__in=[r.pk for r in room["rows"]]).select_related("player_a", "player_b")
     assert len(slips) == 8
+    codes = set()
     for pairing, slip in zip(pairings.order_by("id"), slips, strict=True):
         a, b = pairing.player_a.name, pairing.player_b.name
         assert slip.startswith(f"{pairing.slot} {a} v {b} 5-point match, Crawford rule, cube capped at 64"), slip
-        assert slip.count(a) == 2 and slip.count(b) == 2, slip  # the head and the score table's columns
+        # The head, the score table's columns and his half of the slip.
+        assert slip.count(a) == 3 and slip.count(b) == 3, slip
         assert f"TABLE {pairing.table} " in slip
         assert "Cube Crawford? 1 2 3 4 5 6 7 8 9 " in slip
-        assert slip.rstrip().endswith("Winner: __________________ Final score: ____ – ____ "
-                                      "Signatures: __________ __________"), slip
+        assert ("Winner: __________________ Final score: ____ – ____ Signatures: __________ __________ "
+                f"For {a} Code ") in slip, slip
+        # Each player's half: his name and his code.
+        halves = re.findall(r"For (.+?) Code ([3-9A-Y]{3}-[3-9A-Y]{3}) Scan the QR code, then type your code and "
+                            r"the final score\.", slip)
+        assert [name for name, _ in halves] == [a, b], slip
+        codes.update(code for _, code in halves)
+    assert len(codes) == 16  # two to a slip, none the same

@@ -54,10 +54,11 @@ def test_event_pages_do_not_grow_with_the_field(client, td):
     # The session, the user, the event and the TD's right to it; then the desk's reads
     # (`selectors.desk_board`: flights, entry counts, the entries of flights not started (with
     # their ratings when there are any), rounds, open and decided pairings, reports) and the
-    # ratings progress bar, and the claims on the event's players this TD decides. Slips: the open pairings alone. Projector: the flights, the started
-    # rounds, their pairings.
+    # ratings progress bar, and the claims on the event's players this TD decides. Projector: the flights, the started
+    # rounds, their pairings. Slips printed again: the open pairings, then the codes' service (the
+    # TD's right again, the event locked in a savepoint, the pairings, the live codes; none issued).
     assert count(client, f"/desk/{small.slug}/") == count(client, f"/desk/{large.slug}/") == (13, 13)
-    assert count(client, f"/desk/{small.slug}/slips/") == count(client, f"/desk/{large.slug}/slips/") == (5, 5)
+    assert count(client, f"/desk/{small.slug}/slips/") == count(client, f"/desk/{large.slug}/slips/") == (11, 11)
     assert (count(client, f"/desk/{small.slug}/projector/") == count(client, f"/desk/{large.slug}/projector/")
             == (7, 7))
     # An inline result answers with the desk's main part: the same reads, whatever the field.

@@ -11,7 +11,7 @@ pairings, byes, the next Swiss round, champions) is stored.
 
 One module per use case: `events` (events and flights), `entries`, `rounds` (draws, rounds,
 advancement), `results` (reports, confirmations, disputes, overrides), `corrections` (what a
-changed result undoes downstream), `desk` (tables, walkovers, pasted entry lists) and `undo` (a
+changed result undoes downstream), `desk` (tables, walkovers, pasted entry lists), `slips` (the codes on the match slips) and `undo` (a
 walkover, a withdrawal or a result taken back).
 
 Lock order. Every writer that touches more than one of these rows takes its locks in this order,
@@ -74,6 +74,7 @@ from .rounds import (
     pairing_start,
     round_start,
 )
+from .slips import slip_codes_issue
 from .undo import (
     entry_withdraw_undo,
     pairing_walkover_undo,
@@ -107,6 +108,7 @@ __all__ = [
     "result_report",
     "round_start",
     "schedule_round",
+    "slip_codes_issue",
     "tournament_create",
     "tournament_organiser_add",
     "entry_withdraw_undo",

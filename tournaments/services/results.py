@@ -24,7 +24,7 @@ from ..models import (
     ReportStatus,
     ResultReport,
 )
-from ..permissions import is_td, require_td, side_of
+from ..permissions import acting_side, require_td
 from ._base import (
     _applying,
     _check_playable,
@@ -93,19 +93,22 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
 
 
 def result_report(
-    *, pairing: Pairing, by, score_a: int | None = None, score_b: int | None = None, games=None,
-    note: str = "", expected_version: int | None = None,
+    *, pairing: Pairing, by=None, code: str | None = None, score_a: int | None = None, score_b: int | None = None,
+    games=None, note: str = "", expected_version: int | None = None,
 ) -> ResultReport:
     """A player of the match (or a TD) reports its result: the games, or the final score only.
 
     A player's report waits for the opponent to confirm or dispute it; a TD's counts at once.
     A second report before confirmation is a new version; the earlier one is kept, superseded.
+    With `code` (the code on a player's half of the slip) it is that player's report, whoever
+    sends it (`permissions.acting_side`); a wrong code raises `permissions.WrongSlipCode`.
     """
     with transaction.atomic():
         _results_changed(_lock_tournament(pairing.flight.tournament).pk)
         pairing = _lock_pairing(pairing, expected_version)
-        td = is_td(by, pairing.flight.tournament)
-        side = side_of(by, pairing)
+        if code is not None and pairing.decided:
+            raise ConflictError(_decided_for_code(pairing))
+        td, side = acting_side(by, pairing, code)
         if side is None and not td:
             raise PermissionDenied("Only the two players of this match or a TD may report its result.")
         _check_playable(pairing)
@@ -120,8 +123,8 @@ def result_report(
         report = ResultReport(
             pairing=pairing, version=_next_version(pairing), score_a=score_a, score_b=score_b,
             winner_id=pairing.player_a_id if score_a > score_b else pairing.player_b_id, games=sheet,
-            by_td=side is None, submitted_by=by, note=note,
-            submitted_for=None if side is None else (pairing.player_a if side == 0 else pairing.player_b),
+            by_td=side is None, submitted_by=None if code is not None else by, submitted_with_code=code is not None,
+            note=note, submitted_for=None if side is None else (pairing.player_a if side == 0 else pairing.player_b),
         )
         report._history_user = by
         _save_report(report)
@@ -142,23 +145,31 @@ def _save_report(report: ResultReport) -> None:
         raise ConflictError("Someone else reported this match at the same moment: reload it.") from None
 
 
-def _confirm(report: ResultReport, pairing: Pairing, *, by) -> None:
+def _decided_for_code(pairing: Pairing) -> str:
+    return (f"{pairing.flight.name} {pairing.slot} already has a result: the codes on its slip no longer work. "
+            "If the result is wrong, ask a TD to correct it.")
+
+
+def _confirm(report: ResultReport, pairing: Pairing, *, by, with_code: bool = False) -> None:
     report.status = ReportStatus.CONFIRMED
-    report.confirmed_by = by
+    report.confirmed_by = None if with_code else by
+    report.confirmed_with_code = with_code
     report.confirmed_at = timezone.now()
     report._history_user = by
     report.save()
     _apply(pairing, report, by=by)
 
 
-def result_confirm(*, report: ResultReport, by) -> ResultReport:
-    """The opponent (or a TD) agrees with a reported result: it counts, and the players move on."""
+def result_confirm(*, report: ResultReport, by=None, code: str | None = None) -> ResultReport:
+    """The opponent (or a TD) agrees with a reported result: it counts, and the players move on.
+    With `code`, the player whose slip code it is confirms (see `result_report`)."""
     with transaction.atomic():
         _results_changed(_lock_tournament(report.pairing.flight.tournament).pk)
         pairing = _lock_pairing(report.pairing, None)
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
-        td = is_td(by, pairing.flight.tournament)
-        side = side_of(by, pairing)
+        if code is not None and pairing.decided:
+            raise ConflictError(_decided_for_code(pairing))
+        td, side = acting_side(by, pairing, code)
         reporter = None if report.submitted_for_id is None else (0 if report.submitted_for_id == pairing.player_a_id else 1)
         if not td and (side is None or side == reporter):
             raise PermissionDenied("The opponent of the player who reported it (or a TD) confirms a result.")
@@ -166,7 +177,7 @@ def result_confirm(*, report: ResultReport, by) -> ResultReport:
             raise ConflictError(_decided_meanwhile(pairing))
         if report.status != ReportStatus.PENDING and not (td and report.status == ReportStatus.DISPUTED):
             raise ConflictError(f"This report is {report.get_status_display().lower()}: it cannot be confirmed.")
-        _confirm(report, pairing, by=by)
+        _confirm(report, pairing, by=None if code is not None else by, with_code=code is not None)
         pairing.version += 1
         pairing.save(update_fields=["version"])
     return report
@@ -178,13 +189,16 @@ def _decided_meanwhile(pairing: Pairing) -> str:
             " counts: if that result is wrong, ask a TD to correct it.")
 
 
-def result_dispute(*, report: ResultReport, by, reason: str = "") -> ResultReport:
-    """The opponent says the reported result is wrong: it goes to the TD's queue."""
+def result_dispute(*, report: ResultReport, by=None, code: str | None = None, reason: str = "") -> ResultReport:
+    """The opponent says the reported result is wrong: it goes to the TD's queue. With `code`, the
+    player whose slip code it is disputes (see `result_report`)."""
     with transaction.atomic():
         _results_changed(report.pairing.flight.tournament_id)
         pairing = _lock_pairing(report.pairing, None)
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
-        side = side_of(by, pairing)
+        if code is not None and pairing.decided:
+            raise ConflictError(_decided_for_code(pairing))
+        _td, side = acting_side(by, pairing, code)
         reporter = None if report.submitted_for_id is None else (0 if report.submitted_for_id == pairing.player_a_id else 1)
         if side is None or side == reporter:
             raise PermissionDenied("Only the opponent of the player who reported it can dispute a result.")
@@ -195,7 +209,7 @@ def result_dispute(*, report: ResultReport, by, reason: str = "") -> ResultRepor
         if not reason.strip():
             raise ValidationError({"reason": ["Say what is wrong with the result, for the TD."]})
         report.status = ReportStatus.DISPUTED
-        report.disputed_by = by
+        report.disputed_by = None if code is not None else by
         report.dispute_reason = reason.strip()
         report._history_user = by
         report.save()

@@ -1,4 +1,4 @@
-"""HTML views by audience: `public` (home, players, events), `desk` (the TD), `player` (his own matches),
+"""HTML views by audience: `public` (home, players, events), `desk` (the TD), `player` (his own matches), `match` (a match's public page, from its slip),
 `accounts` (sign-up, claims, registration)."""
 
 from .accounts import (
@@ -22,6 +22,7 @@ from .desk import (
     desk_slips,
 )
 from .draw import desk_draw
+from .match import event_match
 from .player import my_matches
 from .public import (
     event_detail,
@@ -48,6 +49,7 @@ __all__ = [
     "event_detail",
     "event_embed",
     "event_list",
+    "event_match",
     "event_live",
     "event_registration",
     "home",

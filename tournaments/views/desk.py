@@ -32,7 +32,7 @@ from games.engine.errors import ScoringError
 from games.models import Player
 from ratings.views import runs_context
 
-from .. import draws, qr, selectors, services
+from .. import draws, qr, selectors, services, slipcodes
 from ..forms import (
     EventForm,
     FlightForm,
@@ -58,6 +58,7 @@ from games.permissions import is_site_admin
 
 from ..permissions import is_td, may_create_tournament
 from .common import REFUSALS, error_text, form_errors
+from .match import match_url
 
 # -- the TD's desk -------------------------------------------------------------------------------
 
@@ -569,28 +570,39 @@ def _keep_query(request) -> str:
 
 
 def desk_slips(request, slug: str):
-    """Match slips for the open matches, four to an A4 page, each with a QR code to report it."""
+    """Match slips for the open matches, four to an A4 page. Each player's half carries the QR code
+    of the match's public page and his one-time code for reporting there without a login.
+
+    Opening the slips issues codes to the players who have none yet (`services.slip_codes_issue`);
+    a player whose code was printed before keeps it, and his half says so. *New slips* (a POST)
+    revokes the codes of these matches and prints new ones."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
     tournament = _td_event(request, slug)
     pairings = selectors.pairing_list().filter(
         flight__tournament=tournament, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]
     ).exclude(player_b__isnull=True)
-    round_id = request.GET.get("round")
+    round_id = request.POST.get("round") if request.method == "POST" else request.GET.get("round")
     if round_id:
         pairings = pairings.filter(round_id=_int(round_id, "round"))
-    report_url = request.build_absolute_uri(reverse("my-matches"))
     pairings = list(pairings)
-    # Each code is drawn once per address and kept in the cache (nothing typed goes into it).
-    codes = qr.svgs([f"{report_url}#pairing-{p.pk}" for p in pairings])
+    renew = request.method == "POST" and request.POST.get("action") == "renew"
+    issued = services.slip_codes_issue(tournament=tournament, pairing_ids=[p.pk for p in pairings],
+                                       by=request.user, renew=renew)
+    urls = {p.pk: match_url(request, p) for p in pairings}
+    # Each QR code is drawn once per address and kept in the cache (nothing typed goes into it).
+    codes = qr.svgs(list(urls.values()))
     slips = []
     for p in pairings:
         length = p.round.length or 1
-        url = f"{report_url}#pairing-{p.pk}"
+        url = urls[p.pk]
+        halves = [{"player": player, "code": slipcodes.printed(issued[(p.pk, player.pk)])
+                   if (p.pk, player.pk) in issued else None} for player in (p.player_a, p.player_b)]
         slips.append({"p": p, "rows": range(1, min(2 * length - 1, 4 + length) + 1), "url": url,
-                      "qr": mark_safe(codes[url])})
+                      "short": url.split("://", 1)[-1], "qr": mark_safe(codes[url]), "halves": halves})
     return render(request, "tournaments/slips.html", {
-        "tournament": tournament, "slips": slips, "nav": "desk", "runs_events": True,
+        "tournament": tournament, "slips": slips, "nav": "desk", "runs_events": True, "round": round_id or "",
+        "renewed": renew, "kept": sum(1 for s in slips for h in s["halves"] if h["code"] is None),
     })
 
 
@@ -724,7 +736,7 @@ def _desk_correct_undo(request, tournament: Tournament, pairing: Pairing, *, con
 
 def _desk_correct_page(request, tournament, pairing, *, form, preview=None, refed=(), undo_preview=None,
                        undo_error="", status=None):
-    reports = list(pairing.reports.select_related("submitted_by", "winner").order_by("-version"))
+    reports = list(pairing.reports.select_related("submitted_by", "submitted_for", "winner").order_by("-version"))
     return render(request, "tournaments/desk_correct.html", {
         "undo_preview": undo_preview, "undo_error": undo_error,
         "undoable": pairing.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER),

@@ -1,0 +1,124 @@
+"""A match's public page, reached from the QR code of its slip: who plays, where, how long, how it
+stands; and reporting from it, by a player with his login or with the code on his half of the slip.
+
+The page shows nothing private: the players by their public names (their player records), never a
+login. What it writes goes through the same services as `/me/` and the API (`result_report`,
+`result_confirm`, `result_dispute`); a code only says which player is acting.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from config.errors import ConflictError
+from config.security import SLIP_CODE_REFUSAL, slip_code_blocked, slip_code_failed
+from games.engine.errors import ScoringError
+
+from .. import services
+from ..forms import SlipAnswerForm, SlipReportForm
+from ..models import Pairing, ReportStatus, ResultReport
+from ..permissions import WrongSlipCode, is_td, side_of
+from .common import REFUSALS, form_errors
+
+
+def _pairing(slug: str, pk: int) -> Pairing:
+    return get_object_or_404(
+        Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b", "match", "winner"),
+        pk=pk, flight__tournament__slug=slug, player_b__isnull=False)
+
+
+def _open_report(pairing: Pairing) -> ResultReport | None:
+    """The latest report still waiting for an answer or a ruling, if any."""
+    return (ResultReport.objects.filter(pairing=pairing, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED])
+            .select_related("submitted_for").order_by("-version").first())
+
+
+def match_url(request, pairing: Pairing) -> str:
+    """The address a slip's QR code holds: short, and the same for as long as the pairing exists."""
+    return request.build_absolute_uri(reverse("event-match", args=[pairing.flight.tournament.slug, pairing.pk]))
+
+
+def event_match(request, slug: str, pk: int):
+    pairing = _pairing(slug, pk)
+    report = _open_report(pairing)
+    report_form = answer_form = None
+    status = 200
+    if request.method == "POST":
+        status, report_form, answer_form = _act(request, pairing, report)
+        if status is None:
+            return redirect(reverse("event-match", args=[slug, pk]) + "#result", permanent=False)
+    tournament = pairing.flight.tournament
+    user = request.user
+    side = side_of(user, pairing) if user.is_authenticated else None
+    td = user.is_authenticated and is_td(user, tournament)
+    answering = report is not None and report.status == ReportStatus.PENDING
+    if report_form is None:
+        report_form = SlipReportForm(pairing=pairing, initial={"version": pairing.version})
+    if answer_form is None and answering:
+        answer_form = SlipAnswerForm(initial={"report": report.pk, "answer": "confirm"})
+    reporter = report.submitted_for if report is not None else None
+    bound = next((f for f in (report_form, answer_form) if f is not None and f.is_bound), None)
+    return render(request, "tournaments/match.html", {
+        "tournament": tournament, "pairing": pairing, "report": report, "reporter": reporter,
+        "answerer": (None if reporter is None else
+                     pairing.player_b if reporter.pk == pairing.player_a_id else pairing.player_a),
+        "report_form": report_form, "answer_form": answer_form, "answering": answering,
+        "me": None if side is None else (pairing.player_a, pairing.player_b)[side], "td": td,
+        "nav": "events", "canonical": match_url(request, pairing),
+        # A refusal of a form the page no longer shows (the match was decided, the report replaced).
+        "refused": bound.non_field_errors() if bound is not None and (
+            pairing.decided or (bound is answer_form and not answering)
+            or (bound is report_form and report is not None and not answering)) else [],
+    }, status=status)
+
+
+def _act(request, pairing: Pairing, report: ResultReport | None):
+    """Carry out a POSTed report or answer. (None, …) when done; else the status to answer with
+    and the forms, bound, with the refusal beside the field it concerns."""
+    answering = request.POST.get("action") == "answer"
+    form = SlipAnswerForm(request.POST) if answering else SlipReportForm(request.POST, pairing=pairing)
+    forms_ = (None, form) if answering else (form, None)
+    if not form.is_valid():
+        return 400, *forms_
+    code = form.cleaned_data["code"] or None
+    signed_in = request.user.is_authenticated
+    if code is None and not signed_in:
+        form.add_error("code", "Type the code printed on your half of the slip, or log in as yourself.")
+        return 400, *forms_
+    if code is not None:
+        blocked = slip_code_blocked(request, pairing_id=pairing.pk)
+        if blocked:
+            form.add_error("code", SLIP_CODE_REFUSAL[blocked])
+            return 429, *forms_
+    by = request.user if signed_in else None
+    data = form.cleaned_data
+    try:
+        if answering:
+            if report is None or report.pk != data["report"]:
+                raise ConflictError("That report has been replaced meanwhile: read the result again below.")
+            if data["answer"] == "confirm":
+                services.result_confirm(report=report, by=by, code=code)
+                messages.success(request, "Result confirmed: it counts now.")
+            else:
+                services.result_dispute(report=report, by=by, code=code, reason=data["reason"])
+                messages.success(request, "Result disputed: the TD will rule on it.")
+        else:
+            made = services.result_report(pairing=pairing, by=by, code=code, score_a=data["score_a"],
+                                          score_b=data["score_b"], expected_version=data["version"])
+            waits = (" It counts when your opponent confirms it." if made.status == ReportStatus.PENDING else "")
+            messages.success(request, f"{pairing.player_a.name} {made.score_a}–{made.score_b} "
+                                      f"{pairing.player_b.name} reported.{waits}")
+    except WrongSlipCode as error:
+        slip_code_failed(request, pairing_id=pairing.pk)
+        form.add_error("code", str(error))
+        return 403, *forms_
+    except REFUSALS as error:
+        if isinstance(error, (ValidationError, ScoringError)):
+            form_errors(form, error)
+            return 400, *forms_
+        form.add_error(None, str(error))
+        return (409 if isinstance(error, ConflictError) else 403), *forms_
+    return None, None, None
