@@ -22,6 +22,7 @@ from .permissions import (
     VIEW_MATCH_PRIVATE,
     api_door,
     may_create_match,
+    may_delete_players,
     may_edit_players,
     may_enter_results,
     may_import_history,
@@ -66,7 +67,14 @@ class _RoleOrReadOnly(permissions.BasePermission):
 
 
 class PlayersEditorOrReadOnly(_RoleOrReadOnly):
+    """Rating officers and site admins add and change player records; site admins delete them."""
+
     rule = staticmethod(may_edit_players)
+
+    def has_permission(self, request, view):
+        if request.method == "DELETE":
+            return may_delete_players(request.user)
+        return super().has_permission(request, view)
 
 
 class HistoryImporterOrReadOnly(_RoleOrReadOnly):
