@@ -163,7 +163,8 @@ EXPECTED = {
     "admin: delete the last game of a match": ADMIN,
 }
 
-# Pages that write for the caller's own login only (or make a new one), so no role is asked.
+# Writes not in the table, each with why: pages that write for the caller's own login only (or
+# make a new one), so no role is asked, and one action of a third-party admin.
 NOT_ROLE_WRITES = {
     "login": "signs in",
     "logout": "signs out",
@@ -175,7 +176,8 @@ NOT_ROLE_WRITES = {
     "admin:logout": "signs out",
     "admin:password_change": "the login's own password",
     ("POST", "admin:axes_accessattempt_changelist", "cleanup_expired_attempts"):
-        "django-axes's own action: drops expired sign-in attempts, for whoever may see them (site admins)",
+        "django-axes's own action, open to whoever may see the attempts (site admins): it drops expired ones; "
+        "not tried, as it fails outside a sign-in request (no request.axes_attempt_time)",
 }
 
 # The admin's add, change and delete forms, for each model it shows: who may open them to write.
