@@ -18,6 +18,7 @@ from . import services
 from .engine.errors import ScoringError
 from .engine.scoring import OUTCOME_FIELDS
 from .models import Game, Match, MatchFile, MatchStatus, Player
+from .permissions import is_site_admin, may_create_match, may_delete_players, may_enter_results
 
 REFUSALS = (ValidationError, ScoringError, ConflictError, PermissionDenied)
 """What a service raises when it refuses a write: shown to the admin user, nothing changed."""
@@ -119,6 +120,9 @@ class PlayerAdmin(ServiceAdmin):
     search_fields = ["name", "club", "federation_id"]
     fields = ["name", "country", "club", "federation_id"]
 
+    def has_delete_permission(self, request, obj=None):
+        return may_delete_players(request.user)
+
     def create(self, request, data):
         return services.player_create(by=request.user, **{f: data.get(f) for f in self.fields})
 
@@ -176,6 +180,9 @@ class MatchAdmin(ServiceAdmin):
     def has_delete_permission(self, request, obj=None):
         return False  # a result leaves the history through its games, a forfeit or the event, never here
 
+    def has_add_permission(self, request):
+        return may_create_match(request.user)
+
     def create(self, request, data):
         return services.match_create(by=request.user, **{f: data[f] for f in MATCH_RULES + ["played_on", "rated"]})
 
@@ -187,6 +194,10 @@ class MatchAdmin(ServiceAdmin):
     @admin.action(description="Delete the last game of the selected matches (kept in the history)")
     def delete_last_game(self, request, queryset):
         for match in queryset:
+            if not may_enter_results(request.user, match):
+                self.message_user(request, f"{match}: only a TD of its event or a site admin changes its games.",
+                                  messages.ERROR)
+                continue
             try:
                 services.game_delete_last(match=match, by=request.user, reason="deleted in admin")
             except REFUSALS as error:
@@ -227,14 +238,19 @@ class GameAdmin(ServiceAdmin):
 
     def has_delete_permission(self, request, obj=None):
         """Only the last game of a match that was not forfeited, one at a time."""
-        if obj is None or not super().has_delete_permission(request, obj):
+        if obj is None or not may_enter_results(request.user, obj.match):
             return False
         match = obj.match
         last = match.games.order_by("-number").values_list("number", flat=True).first()
         return obj.number == last and match.status != MatchStatus.FORFEITED
 
+    def has_add_permission(self, request):
+        return is_site_admin(request.user)  # who may enter games of any match; each is asked again below
+
     def create(self, request, data):
         match = data["match"]
+        if not may_enter_results(request.user, match):
+            raise PermissionDenied("Only a TD of its event or a site admin enters the games of this match.")
         game = services.GameInput(**{field: data.get(field) for field in OUTCOME_FIELDS})
         match = services.game_record(match=match, number=match.games.count() + 1, game=game, by=request.user)
         return match.games.order_by("-number").first()

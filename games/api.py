@@ -18,10 +18,12 @@ from config.fields import BIGINT_MAX, POSITIVE_INT_MAX
 
 from . import selectors, services
 from .imports import import_job_stalled, import_job_submit, import_jobs_resume_stale
+from .people import public_name, related_names
 from .permissions import (
     VIEW_MATCH_PRIVATE,
     api_door,
     may_create_match,
+    may_delete_players,
     may_edit_players,
     may_enter_results,
     may_import_history,
@@ -66,7 +68,14 @@ class _RoleOrReadOnly(permissions.BasePermission):
 
 
 class PlayersEditorOrReadOnly(_RoleOrReadOnly):
+    """Rating officers and site admins add and change player records; site admins delete them."""
+
     rule = staticmethod(may_edit_players)
+
+    def has_permission(self, request, view):
+        if request.method == "DELETE":
+            return may_delete_players(request.user)
+        return super().has_permission(request, view)
 
 
 class HistoryImporterOrReadOnly(_RoleOrReadOnly):
@@ -292,9 +301,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         match = self.get_object()
         private = request.user.has_perm(VIEW_MATCH_PRIVATE, match)
         entries = []
-        for row in match.history.select_related("history_user").order_by("history_date"):
+        who = related_names("history_user")
+        for row in match.history.select_related("history_user", *who).order_by("history_date"):
             entries.append(_history_entry(row, "match", None, private))
-        for row in Game.history.filter(match_id=match.pk).select_related("history_user").order_by("history_date"):
+        for row in Game.history.filter(match_id=match.pk).select_related("history_user", *who).order_by("history_date"):
             entries.append(_history_entry(row, "game", row.number, private))
         entries.sort(key=lambda e: e["at"])
         return Response(entries)
@@ -306,7 +316,7 @@ def _history_entry(row, what, number, private):
         "at": row.history_date.isoformat(),
         "what": what,
         "action": kinds[row.history_type],
-        "by": row.history_user.get_username() if row.history_user and private else None,
+        "by": public_name(row.history_user) if row.history_user and private else None,
         "reason": row.history_change_reason if private else None,
     }
     if what == "game":

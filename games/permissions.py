@@ -68,6 +68,12 @@ def may_edit_players(user) -> bool:
     return is_rating_officer(user)
 
 
+def may_delete_players(user) -> bool:
+    """Delete a player record (one without results: a player who played is never deleted): site
+    admins only; a rating officer adds and changes records but removes none."""
+    return is_site_admin(user)
+
+
 def may_import_history(user) -> bool:
     """Match files and results CSVs (history that feeds the ratings): site admins and rating officers."""
     return is_rating_officer(user)

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from config.api import flag
 from games.models import Player
+from games.people import related_names
 from games.permissions import api_door
 
 from . import selectors, services
@@ -142,7 +143,7 @@ class OfficialListsView(generics.ListAPIView):
 
 def _official_list(pk: int) -> tuple[OfficialList, OfficialList | None]:
     """The list and the one before it (two queries)."""
-    official = generics.get_object_or_404(OfficialList.objects.select_related("published_by"), pk=pk)
+    official = generics.get_object_or_404(OfficialList.objects.select_related(*related_names("published_by")), pk=pk)
     return official, selectors.official_list_before(list(selectors.official_lists(system=official.system)), official)
 
 

@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import Q, Subquery
 from django.utils import timezone
 
+from games.people import related_names
+
 from . import calibration
 from .models import CalibrationStatus, RatingCalibration
 from .systems import CrawfordParameters, MatchRecord, get_system
@@ -65,7 +67,7 @@ def calibrations_shown(system: str = "crawford") -> tuple[RatingCalibration | No
     """(the calibration in force, the latest fit) for the formula page, in one query."""
     latest = RatingCalibration.objects.filter(system=system).order_by("-created_at", "-pk").values("pk")[:1]
     rows = list(RatingCalibration.objects.filter(system=system).filter(
-        Q(status=CalibrationStatus.ADOPTED) | Q(pk=Subquery(latest))).select_related("adopted_by")
+        Q(status=CalibrationStatus.ADOPTED) | Q(pk=Subquery(latest))).select_related(*related_names("adopted_by"))
         .order_by("-adopted_at", "-pk")[:2])
     in_force = next((row for row in rows if row.status == CalibrationStatus.ADOPTED), None)
     return in_force, max(rows, key=lambda row: (row.created_at, row.pk), default=None)

@@ -33,6 +33,7 @@ from django.utils import timezone
 from config.exports import SafeCsvWriter
 from config.fields import MATCH_LENGTH, whole_number
 from games.models import Player
+from games.people import related_names
 
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
 from .calibrated import system_in_force
@@ -311,7 +312,7 @@ def rating_accuracy() -> dict[str, SystemAccuracy]:
 def official_lists(*, system: str | None = None) -> QuerySet[OfficialList]:
     """The official lists of `system` (of every system by default), latest first, each with who
     published it."""
-    lists = OfficialList.objects.select_related("published_by").order_by("-as_of", "system")
+    lists = OfficialList.objects.select_related(*related_names("published_by")).order_by("-as_of", "system")
     if system:
         (system,) = system_names(system)
         lists = lists.filter(system=system)

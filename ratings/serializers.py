@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from games.people import RATING_OFFICE, public_name
+
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun
 
 
@@ -78,11 +80,15 @@ class ForecastSerializer(serializers.Serializer):
 
 
 class OfficialListSerializer(serializers.ModelSerializer):
-    published_by = serializers.CharField(source="published_by.username", allow_null=True, default=None)
+    published_by = serializers.SerializerMethodField(
+        help_text="The name the publisher chose to show (never his login name); null when unknown.")
 
     class Meta:
         model = OfficialList
         fields = ["id", "system", "as_of", "rated_at", "published_at", "published_by", "note", "players"]
+
+    def get_published_by(self, official) -> str | None:
+        return public_name(official.published_by, RATING_OFFICE) if official.published_by_id else None
 
 
 class OfficialListPublishSerializer(serializers.Serializer):

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from config.errors import ConflictError
 from config.exports import SafeCsvWriter
 from games.models import Player
+from games.people import RATING_OFFICE, public_name
 
 from . import calibrated, selectors, services
 from .api import official_list_csv_response
@@ -310,6 +311,7 @@ def rating_formula(request):
     return render(request, "ratings/formula.html", {
         "nav": "ratings",
         "calibration_in_force": in_force,
+        "adopted_by": public_name(in_force.adopted_by, RATING_OFFICE) if in_force and in_force.adopted_by_id else "",
         "parameters_in_force": describe(calibrated.parameters_from(in_force.parameters) if in_force else CrawfordParameters()),
         "latest_calibration": latest,
         "params": params,

@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from games.models import Match, Player
+from games.people import DIRECTOR_FALLBACK, public_name  # noqa: F401 (the events name their people with it)
 
 
 class TournamentStatus(models.TextChoices):
@@ -421,27 +422,6 @@ class PublicName(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-DIRECTOR_FALLBACK = "Tournament director"
-"""Shown for a director who chose no name and plays under no player record."""
-
-
-def public_name(user) -> str:
-    """The name `user` shows in public: his chosen name, else his player's name, else a neutral
-    title. Reads `public_name` and `player_account__player` (prefetch them for a list)."""
-    for attribute, name in (("public_name", "name"), ("player_account", "player")):
-        try:
-            related = getattr(user, attribute)
-        except models.ObjectDoesNotExist:
-            continue
-        if related is None:
-            continue
-        value = getattr(related, name)
-        text = value.name if attribute == "player_account" else value
-        if text:
-            return text
-    return DIRECTOR_FALLBACK
 
 
 ORGANISER_NAMES = ("organisers__public_name", "organisers__player_account__player")

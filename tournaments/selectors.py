@@ -10,6 +10,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from config.exports import SafeCsvWriter
+from games.people import related_names
 
 from . import draws, services
 from . import formats as fm
@@ -58,7 +59,8 @@ def pairing_list() -> QuerySet[Pairing]:
 
 def report_list() -> QuerySet[ResultReport]:
     return ResultReport.objects.select_related(
-        "pairing", "pairing__flight", "winner", "submitted_by", "submitted_for", "confirmed_by", "disputed_by"
+        "pairing", "pairing__flight", "winner", "submitted_by", "submitted_for", "confirmed_by", "disputed_by",
+        *(path for who in ("submitted_by", "confirmed_by", "disputed_by") for path in related_names(who)),
     ).defer("pairing__flight__first_round").order_by("pairing_id", "version")
 
 

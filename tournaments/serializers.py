@@ -301,15 +301,26 @@ class PairingSerializer(serializers.ModelSerializer):
         return None if pairing.score_a is None else [pairing.score_a, pairing.score_b]
 
 
+class ShownNameField(serializers.Field):
+    """A login as others see it: the name its person chose (`public_name`), never the login name."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, user) -> str:
+        return public_name(user)
+
+
 class ResultReportSerializer(serializers.ModelSerializer):
-    """A report. Login names and the dispute reason are null for readers who may not see them
+    """A report. Who entered, confirmed or disputed it (by the names they chose to show, never
+    their login names) and the dispute reason are null for readers who may not see them
     (`permissions.VIEW_REPORT_PRIVATE`: anyone but staff, the event's TDs and the two players)."""
 
     PRIVATE = ("submitted_by", "confirmed_by", "disputed_by", "dispute_reason")
 
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    disputed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    submitted_by = ShownNameField()
+    confirmed_by = ShownNameField()
+    disputed_by = ShownNameField()
     slot = serializers.CharField(source="pairing.slot", read_only=True)
     flight = serializers.CharField(source="pairing.flight.name", read_only=True)
 

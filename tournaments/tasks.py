@@ -50,6 +50,15 @@ def account_confirmation_send(user_id: int, link: str) -> bool:
     return registration.account_confirmation_mail_send(user_id=user_id, link=link)
 
 
+@shared_task(name="tournaments.password_reset_send", ignore_result=True, acks_late=True,
+             reject_on_worker_lost=True, autoretry_for=(SMTPException, OSError), retry_backoff=30,
+             retry_backoff_max=1800, retry_jitter=True, max_retries=8)
+def password_reset_send(user_id: int, subject: str, body: str, html: str | None = None) -> bool:
+    """E-mail a login the link to choose a new password; a mail server that fails is tried again
+    later, as for the sign-up confirmation."""
+    return registration.password_reset_mail_send(user_id=user_id, subject=subject, body=body, html=html)
+
+
 @shared_task(name="tournaments.report_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
              autoretry_for=(SMTPException, OSError), retry_backoff=30, retry_backoff_max=1800, retry_jitter=True,
              max_retries=8)

@@ -121,7 +121,7 @@ def test_a_correction_keeps_the_earlier_version(staff_api, rulebook):
     history = staff_api.get(f"/api/v1/matches/{match_id}/history/").data
     game_one = [e for e in history if e["what"] == "game" and e["number"] == 1]
     assert [(e["action"], e["winner"], e["points"]) for e in game_one] == [("created", 0, 1), ("changed", 1, 2)]
-    assert game_one[1]["by"] == "td" and game_one[1]["reason"] == "wrong winner"
+    assert game_one[1]["by"] == "Tournament director" and game_one[1]["reason"] == "wrong winner"  # never "td"
 
 
 def test_a_correction_that_breaks_a_later_game_is_refused(staff_api, rulebook):

@@ -51,6 +51,59 @@ def test_a_client_asking_for_more_than_ten_resets_an_hour_is_refused(client, mai
     assert "Too many e-mails were asked for from your address: try again in an hour." in response.content.decode()
 
 
+def test_a_reset_mail_the_server_refuses_once_is_delivered_once_by_the_worker(client, mailoutbox, monkeypatch):
+    from tournaments import tasks
+
+    get_user_model().objects.create_user("anna", email="anna@example.org", password="pw-anna-12345")
+    queued = []
+    monkeypatch.setattr(tasks.password_reset_send, "delay", lambda *args: queued.append(args))
+    response = client.post("/password/reset/", {"email": "anna@example.org"}, follow=True)
+    assert response.status_code == 200
+    assert "a link to choose a new password is on its way" in response.content.decode()
+    assert mailoutbox == [] and len(queued) == 1  # the page sent nothing itself
+
+    refusals = []
+    send = django_mail.EmailMessage.send
+
+    def server(message, *args, **kwargs):
+        if not refusals:
+            refusals.append(message.to)
+            raise SMTPRecipientsRefused({"anna@example.org": (450, b"try later")})
+        return send(message, *args, **kwargs)
+
+    monkeypatch.setattr(django_mail.EmailMessage, "send", server)
+    with pytest.raises(Retry) as retry:  # the worker's first try: refused, tried again later
+        tasks.password_reset_send.apply(args=queued[0])
+    assert mailoutbox == []
+    retry.value.sig.apply()
+    assert refusals == [["anna@example.org"]]
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["anna@example.org"]
+    assert re.search(r"http://testserver/password/reset/\S+/", mailoutbox[0].body)
+    assert tasks.password_reset_send.max_retries == 8
+
+
+def test_a_refusing_mail_server_gives_the_reset_page_no_error(client, mailoutbox, monkeypatch):
+    get_user_model().objects.create_user("anna", email="anna@example.org", password="pw-anna-12345")
+
+    def refused(message, *args, **kwargs):
+        raise SMTPRecipientsRefused({"anna@example.org": (450, b"try later")})
+
+    monkeypatch.setattr(django_mail.EmailMessage, "send", refused)
+    response = client.post("/password/reset/", {"email": "anna@example.org"})
+    assert response.status_code == 302 and response["Location"] == "/password/reset/sent/"
+
+
+def test_the_reset_page_answers_the_same_whether_or_not_a_login_has_the_address(client, mailoutbox):
+    get_user_model().objects.create_user("anna", email="anna@example.org", password="pw-anna-12345")
+    known = client.post("/password/reset/", {"email": "anna@example.org"}, follow=True)
+    unknown = client.post("/password/reset/", {"email": "nobody@example.org"}, follow=True)
+    assert known.redirect_chain == unknown.redirect_chain == [("/password/reset/sent/", 302)]
+    assert known.status_code == unknown.status_code == 200
+    strip = lambda page: re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"|nonce="[^"]*"', "", page.content.decode())
+    assert strip(known) == strip(unknown)
+    assert [m.to for m in mailoutbox] == [["anna@example.org"]]
+
+
 # -- sign-up --------------------------------------------------------------------------------------
 
 

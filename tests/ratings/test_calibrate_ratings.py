@@ -65,7 +65,7 @@ def test_a_federation_whose_form_drifts_gets_parameters_that_forecast_its_held_o
     assert "initial_volatility=0.25" in head.system_key and "match_growth=1.0" in head.system_key
     with django_assert_num_queries(2):
         page = client.get("/ratings/formula/").content.decode()
-    assert f"in force since {adopted.adopted_at:%-d %b %Y} (adopted by td)" in page
+    assert f"in force since {adopted.adopted_at:%-d %b %Y} (adopted by Rating officer)" in page
     assert "C 3, new-player RD estimated (from 300), σ 0.25" in page and "forecasts better than the parameters in force" in page
 
 

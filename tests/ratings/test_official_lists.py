@@ -153,7 +153,7 @@ def test_staff_publish_a_list_through_the_api(api, staff_api, club):
     assert response.status_code == 201
     made = response.json()
     assert (made["system"], made["as_of"], made["players"], made["note"], made["published_by"]) == (
-        "fibs", "2025-10-31", 6, "Autumn", "td")
+        "fibs", "2025-10-31", 6, "Autumn", "Rating officer")  # the login "td" chose no name
     again = staff_api.post("/api/v1/ratings/lists/", body, format="json")
     assert again.status_code == 400
     assert again.json()["as_of"] == ["There is already an official FIBS Elo list of 31 Oct 2025."]
@@ -172,7 +172,7 @@ def test_the_lists_are_public_latest_first(api, two_lists):
     october, november = two_lists
     body = api.get("/api/v1/ratings/lists/?system=fibs").json()
     assert [(r["id"], r["as_of"], r["players"], r["published_by"]) for r in body["results"]] == [
-        (november.pk, "2025-11-30", 7, None), (october.pk, "2025-10-31", 6, "td")]
+        (november.pk, "2025-11-30", 7, None), (october.pk, "2025-10-31", 6, "Rating officer")]
     assert api.get("/api/v1/ratings/lists/?system=crawford").json()["count"] == 0
 
 

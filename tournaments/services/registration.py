@@ -117,6 +117,34 @@ def account_confirmation_mail_send(*, user_id: int, link: str) -> bool:
     return True
 
 
+def password_reset_enqueue(*, user_id: int, subject: str, body: str, html: str | None = None) -> None:
+    """Hand a password reset e-mail to the worker, which tries it again while the mail server
+    refuses; the page answers at once. A broker that cannot take it is logged, and the page still
+    answers as if it went (asking again sends another)."""
+    from .. import tasks
+
+    try:
+        tasks.password_reset_send.delay(user_id, subject, body, html)
+    except Exception:
+        logger.exception("the password reset mail of login %s could not be sent", user_id)
+
+
+def password_reset_mail_send(*, user_id: int, subject: str, body: str, html: str | None = None) -> bool:
+    """E-mail a login the reset link made for it, to its address as it is now; nothing for a login
+    gone or without an address. Raises what the mail server raises (the task tries again)."""
+    from django.core.mail import EmailMultiAlternatives
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    address = getattr(user, user.get_email_field_name(), "") if user is not None else ""
+    if not address:
+        return False
+    message = EmailMultiAlternatives(subject, body, None, [address])
+    if html:
+        message.attach_alternative(html, "text/html")
+    message.send()
+    return True
+
+
 def account_confirmed_by_reset(*, user) -> None:
     """A login waiting for its confirmation that set its password through a reset link (sent to
     its address) is confirmed: the link proved the address."""

@@ -14,6 +14,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import loader
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -248,6 +249,15 @@ class ResetForm(PasswordResetForm):
                                                  **{f"{field}__iexact": email}):
             if user.has_usable_password():
                 yield user
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None):
+        """Made here, sent by the worker (tried again while the mail server refuses), so that the
+        page neither waits for the mail server nor fails with it."""
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        html = loader.render_to_string(html_email_template_name, context) if html_email_template_name else None
+        registration.password_reset_enqueue(user_id=context["user"].pk, subject=subject, body=body, html=html)
 
 
 class ResetSetPasswordForm(SetPasswordForm):

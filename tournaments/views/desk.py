@@ -53,6 +53,7 @@ from ..models import (
     ReportStatus,
     ResultReport,
     Tournament,
+    public_name,
 )
 from games.permissions import is_site_admin
 
@@ -528,9 +529,9 @@ def desk_event(request, slug: str):
         r.versions = board["versions"].get(r.pairing_id, [])
         r.others = [v for v in r.versions if v.pk != r.pk and (v.score_a, v.score_b) != (r.score_a, r.score_b)]
         reporter = r.submitted_for
-        r.reporter_name = reporter.name if reporter else f"the TD ({r.submitted_by.get_username()})"
+        r.reporter_name = reporter.name if reporter else f"the TD ({public_name(r.submitted_by)})"
         disputer = r.pairing.player_b if reporter and reporter.pk == r.pairing.player_a_id else r.pairing.player_a
-        r.disputer_name = disputer.name if reporter else (r.disputed_by.get_username() if r.disputed_by else "")
+        r.disputer_name = disputer.name if reporter else (public_name(r.disputed_by) if r.disputed_by else "")
     context = {
         "nav": "desk",
         "runs_events": True,  # a TD of this event: the menu's desk link needs no query
