@@ -30,6 +30,7 @@ from . import selectors, services
 from .engine.errors import EngineError, ScoringError
 from .engine.position import Position
 from .forms import GameEntryForm, UndoForm
+from .keepers import match_writes
 from .models import Game, Match, MatchFile
 from .permissions import may_enter_results
 
@@ -350,7 +351,8 @@ def match_enter(request, pk: int):
         undo = UndoForm(request.POST)
         if undo.is_valid() and lines:
             try:
-                services.game_delete_last(match=match, by=request.user, expected_version=undo.cleaned_data["version"])
+                match_writes(match).game_delete_last(match=match, by=request.user,
+                                                     expected_version=undo.cleaned_data["version"])
                 messages.success(request, f"Game {len(lines)} removed.")
             except ConflictError as error:
                 messages.error(request, str(error))
@@ -366,7 +368,7 @@ def match_enter(request, pk: int):
                 cube_owner=data["cube_owner"],
             )
             try:
-                updated = services.game_record(
+                updated = match_writes(match).game_record(
                     match=match, number=data["number"], game=game, by=request.user,
                     expected_version=data["version"],
                 )
