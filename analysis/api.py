@@ -74,16 +74,3 @@ class PlayerAnalysisView(APIView):
         player = get_object_or_404(Player, pk=pk)
         data = selectors.player_analysis(player.pk)
         return Response(PlayerAnalysisSerializer(dict(data, player=player.pk)).data)
-
-
-class EventAnalysisView(APIView):
-    """The event's PR table: each player's average PR over his analysed matches in it, best first."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses=EventPlayerPRSerializer(many=True))
-    def get(self, request, slug: str):
-        from tournaments.models import Tournament
-
-        tournament = get_object_or_404(Tournament, slug=slug)
-        return Response(EventPlayerPRSerializer(selectors.event_pr_table(tournament.pk), many=True).data)
