@@ -10,11 +10,7 @@ from games.models import Match, MatchFile, Player
 from games.permissions import api_door, is_site_admin
 
 from . import selectors, services
-from .serializers import (
-    EventPlayerPRSerializer,
-    MatchAnalysisSerializer,
-    PlayerAnalysisSerializer,
-)
+from .serializers import MatchAnalysisSerializer, PlayerAnalysisSerializer
 
 
 def _match_body(match: Match) -> dict:
