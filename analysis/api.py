@@ -10,11 +10,7 @@ from games.models import Match, MatchFile, Player
 from games.permissions import api_door, is_site_admin
 
 from . import selectors, services
-from .serializers import (
-    EventPlayerPRSerializer,
-    MatchAnalysisSerializer,
-    PlayerAnalysisSerializer,
-)
+from .serializers import MatchAnalysisSerializer, PlayerAnalysisSerializer
 
 
 def _match_body(match: Match) -> dict:
@@ -74,16 +70,3 @@ class PlayerAnalysisView(APIView):
         player = get_object_or_404(Player, pk=pk)
         data = selectors.player_analysis(player.pk)
         return Response(PlayerAnalysisSerializer(dict(data, player=player.pk)).data)
-
-
-class EventAnalysisView(APIView):
-    """The event's PR table: each player's average PR over his analysed matches in it, best first."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses=EventPlayerPRSerializer(many=True))
-    def get(self, request, slug: str):
-        from tournaments.models import Tournament
-
-        tournament = get_object_or_404(Tournament, slug=slug)
-        return Response(EventPlayerPRSerializer(selectors.event_pr_table(tournament.pk), many=True).data)

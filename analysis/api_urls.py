@@ -5,5 +5,4 @@ from . import api
 urlpatterns = [
     path("matches/<int:pk>/analysis/", api.MatchAnalysisView.as_view(), name="match-analysis"),
     path("players/<int:pk>/analysis/", api.PlayerAnalysisView.as_view(), name="player-analysis"),
-    path("tournaments/<slug:slug>/analysis/", api.EventAnalysisView.as_view(), name="tournament-analysis"),
 ]

@@ -128,11 +128,12 @@ def player_analysis(player_id: int, *, recent: int = 40) -> dict:
     }
 
 
-def event_pr_table(tournament_id: int) -> list[dict]:
-    """Each player's average PR over his analysed matches of an event (one query), best first."""
+def pr_table(matches) -> list[dict]:
+    """Each player's average PR over his analysed matches among `matches` (a queryset of matches,
+    which this query takes as a subquery: one query), best first. An event's table is asked with
+    the event's matches (`tournaments.selectors.event_matches`): the analysis knows no events."""
     rows = (
-        PlayerAnalysis.objects.filter(current_analysis("analysis__"),
-                                      analysis__match__pairing__flight__tournament_id=tournament_id)
+        PlayerAnalysis.objects.filter(current_analysis("analysis__"), analysis__match__in=matches)
         .values("player_id", "player__name")
         .annotate(matches=Count("id"), pr=Avg("pr"), luck=Sum("luck"), decisions=Sum("unforced_moves"))
         .order_by("pr", "player__name")

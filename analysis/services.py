@@ -19,11 +19,12 @@ from django.db.models import F, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games.jobs import stale_after
 from games.models import Match, MatchFile
 
 from . import gnubg
 from .models import AnalysisStatus, Decision, MatchAnalysis, PlayerAnalysis
-from .signals import analysis_will_store
+from .signals import analysis_stored, analysis_will_store
 
 log = logging.getLogger(__name__)
 
@@ -33,19 +34,14 @@ MAX_ATTEMPTS = 3
 
 def analysis_program() -> str | None:
     """The GNU Backgammon program analysis runs, or None when analysis is off on this server."""
-    if not getattr(settings, "CRAWFORD_ANALYSIS", True):
+    if not settings.CRAWFORD_ANALYSIS:
         return None
-    return gnubg.find_program(getattr(settings, "CRAWFORD_GNUBG", None))
+    return gnubg.find_program(settings.CRAWFORD_GNUBG)
 
 
 def _plies() -> int:
-    return int(getattr(settings, "CRAWFORD_ANALYSIS_PLIES", 0))
+    return settings.CRAWFORD_ANALYSIS_PLIES
 
-
-def _stale_after() -> timedelta:
-    from games.jobs import stale_after
-
-    return stale_after()
 
 
 def _enqueue(match_id: int) -> None:
@@ -90,7 +86,7 @@ def analysis_claim(*, match_id: int) -> MatchAnalysis | None:
     """Take a queued (or stale) analysis for this worker; None when it is not this worker's."""
     now = timezone.now()
     claimable = Q(status=AnalysisStatus.QUEUED) | Q(
-        status=AnalysisStatus.RUNNING, heartbeat_at__lt=now - _stale_after()
+        status=AnalysisStatus.RUNNING, heartbeat_at__lt=now - stale_after()
     )
     # The analysis will describe the games its file describes (those of the match, if it has no file).
     revision = MatchFile.objects.filter(match_id=match_id).values("games_revision")[:1]
@@ -149,6 +145,7 @@ def _store(analysis: MatchAnalysis, result: gnubg.MatchAnalysisResult) -> None:
         )
         locked.status, locked.finished_at, locked.error = AnalysisStatus.DONE, timezone.now(), ""
         locked.save(update_fields=["status", "finished_at", "error"])
+        analysis_stored.send(sender=MatchAnalysis, match=match)
 
 
 def _failed(analysis: MatchAnalysis, error: Exception, *, final: bool) -> None:
@@ -174,7 +171,7 @@ def analysis_run_many(*, match_ids: list[int]) -> dict[int, MatchAnalysis]:
             _failed(analysis, gnubg.AnalysisError("GNU Backgammon is not installed: analysis is off."), final=True)
         return {a.match_id: MatchAnalysis.objects.get(pk=a.pk) for a in claimed}
     files = dict(MatchFile.objects.filter(match_id__in=[a.match_id for a in claimed]).values_list("match_id", "text"))
-    timeout = float(getattr(settings, "CRAWFORD_ANALYSIS_TIMEOUT", 120)) * max(1, len(files))
+    timeout = float(settings.CRAWFORD_ANALYSIS_TIMEOUT) * max(1, len(files))
     by_match = {a.match_id: a for a in claimed}
     def heartbeat() -> None:
         for analysis in claimed:
@@ -184,7 +181,7 @@ def analysis_run_many(*, match_ids: list[int]) -> dict[int, MatchAnalysis]:
 
     try:
         results = gnubg.analyse_files(files, plies=claimed[0].plies, program=program, timeout=timeout,
-                                      heartbeat=heartbeat, heartbeat_every=_stale_after().total_seconds() / 4)
+                                      heartbeat=heartbeat, heartbeat_every=stale_after().total_seconds() / 4)
     except gnubg.AnalysisError as error:
         for analysis in claimed:
             _failed(analysis, error, final=False)
@@ -205,7 +202,7 @@ def analysis_owed() -> list[int]:
     now = timezone.now()
     owed = MatchAnalysis.objects.filter(
         Q(status=AnalysisStatus.QUEUED, queued_at__lt=now - timedelta(seconds=30))
-        | Q(status=AnalysisStatus.RUNNING, heartbeat_at__lt=now - _stale_after()),
+        | Q(status=AnalysisStatus.RUNNING, heartbeat_at__lt=now - stale_after()),
         attempts__lt=MAX_ATTEMPTS,
     ).values_list("match_id", flat=True)
     ids = list(owed)

@@ -102,7 +102,7 @@ def report(mode: str, timings: list[float], catching_up: float) -> None:
 
 
 def run_sqlite(args) -> None:
-    from bench.scratch import wait
+    from config.processes import wait
 
     with tempfile.TemporaryDirectory() as folder:
         os.environ.update(DATABASE_URL=f"sqlite:///{folder}/desk.sqlite3", DEBUG="1", CELERY_BROKER_URL="",
@@ -124,7 +124,8 @@ def run_sqlite(args) -> None:
 
 
 def run_worker(args) -> None:
-    from bench.scratch import Worker, scratch_database, wait
+    from bench.scratch import scratch_database
+    from config.processes import Worker, wait
 
     database_url, broker_url = os.environ.get("DATABASE_URL", ""), os.environ.get("CELERY_BROKER_URL", "")
     if not database_url.startswith("postgres") or not broker_url.startswith("redis"):

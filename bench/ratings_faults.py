@@ -26,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.scratch import Worker, scratch_database, server_of, wait  # noqa: E402
+from bench.scratch import scratch_database, server_of  # noqa: E402
+from config.processes import Worker, wait  # noqa: E402
 
 
 def skip(reason: str) -> None:

@@ -37,7 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ratings_history import synthetic_history  # noqa: E402
-from bench.scratch import Worker, scratch_database, wait  # noqa: E402
+from bench.scratch import scratch_database  # noqa: E402
+from config.processes import Worker, wait  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -1,4 +1,8 @@
-"""API-wide behaviour: errors as a message per field, conflicts as 409, ids in query strings."""
+"""API-wide behaviour: errors as a message per field, conflicts as 409, ids in query strings.
+
+Imports no app: what the API must know of an app's errors and records, the app registers when it
+starts (`field_error_register`, `existing_route_register`).
+"""
 
 import django_filters
 from django import forms
@@ -9,8 +13,6 @@ from django.db import OperationalError
 from django.urls import reverse
 from rest_framework import exceptions, serializers, status
 from rest_framework.views import exception_handler as drf_exception_handler
-
-from games.engine.errors import ScoringError
 
 from .errors import ConflictError, as_conflict
 
@@ -35,8 +37,24 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
-# How the API names a record that a refused write would have duplicated: its detail route.
-EXISTING_ROUTES = {"games.player": ("player-detail", "pk"), "tournaments.tournament": ("tournament-detail", "slug")}
+FIELD_ERRORS: tuple[type[Exception], ...] = ()
+"""Errors of an app that name their field (`field`, `message`), as the rules engine's refusals do:
+each answers 400 with its message on that field."""
+
+
+def field_error_register(error: type[Exception]) -> None:
+    global FIELD_ERRORS
+    if error not in FIELD_ERRORS:
+        FIELD_ERRORS = (*FIELD_ERRORS, error)
+
+
+EXISTING_ROUTES: dict[str, tuple[str, str]] = {}
+"""How the API names a record that a refused write would have duplicated: model label -> (its
+detail route, the field that route takes)."""
+
+
+def existing_route_register(label: str, route: str, field: str = "pk") -> None:
+    EXISTING_ROUTES[label] = (route, field)
 
 
 def _existing(record, request) -> dict:
@@ -62,7 +80,7 @@ def exception_handler(exc, context):
             response = drf_exception_handler(exc, context)
             response.data["existing"] = _existing(existing, context.get("request"))
             return response
-    if isinstance(exc, ScoringError):
+    if isinstance(exc, FIELD_ERRORS):
         exc = exceptions.ValidationError({exc.field: [exc.message]})
     if isinstance(exc, DjangoValidationError):
         candidates = getattr(exc, "candidates", None)

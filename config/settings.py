@@ -352,6 +352,9 @@ RATINGS_CHECKPOINT_MONTHS = int(os.environ.get("RATINGS_CHECKPOINT_MONTHS", "12"
 # Day checkpoints it keeps: a result entered after later ones reruns from the start of its day.
 RATINGS_CHECKPOINT_DAYS = int(os.environ.get("RATINGS_CHECKPOINT_DAYS", "7"))
 
+# How often a running event's page (and My matches) asks for its changes, in seconds.
+EVENT_REFRESH_SECONDS = int(os.environ.get("EVENT_REFRESH_SECONDS", "20"))
+
 # Every background job (rating run, import, analysis, notification) whose worker has not
 # reported for this long is taken as dead and taken over (`games.jobs`). A rating run reports
 # every 10,000 matches rated and every 100,000 changes written, an import every chunk, an

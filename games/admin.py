@@ -15,6 +15,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from config.errors import ConflictError
 
 from . import services
+from .keepers import match_writes
 from .engine.errors import ScoringError
 from .engine.scoring import OUTCOME_FIELDS
 from .models import Game, Match, MatchFile, MatchStatus, Player
@@ -187,7 +188,7 @@ class MatchAdmin(ServiceAdmin):
         return services.match_create(by=request.user, **{f: data[f] for f in MATCH_RULES + ["played_on", "rated"]})
 
     def update(self, request, obj, data, changed):
-        return services.match_update(
+        return match_writes(obj).match_update(
             match=obj, by=request.user, reason="changed in admin", **{f: data[f] for f in changed}
         )
 
@@ -199,7 +200,7 @@ class MatchAdmin(ServiceAdmin):
                                   messages.ERROR)
                 continue
             try:
-                services.game_delete_last(match=match, by=request.user, reason="deleted in admin")
+                match_writes(match).game_delete_last(match=match, by=request.user, reason="deleted in admin")
             except REFUSALS as error:
                 self.message_user(request, f"{match}: {refusal_text(error)}", messages.ERROR)
 
@@ -252,7 +253,8 @@ class GameAdmin(ServiceAdmin):
         if not may_enter_results(request.user, match):
             raise PermissionDenied("Only a TD of its event or a site admin enters the games of this match.")
         game = services.GameInput(**{field: data.get(field) for field in OUTCOME_FIELDS})
-        match = services.game_record(match=match, number=match.games.count() + 1, game=game, by=request.user)
+        match = match_writes(match).game_record(match=match, number=match.games.count() + 1, game=game,
+                                                 by=request.user)
         return match.games.order_by("-number").first()
 
     def delete_view(self, request, object_id, extra_context=None):
@@ -263,8 +265,8 @@ class GameAdmin(ServiceAdmin):
         match = game.match
         back = HttpResponseRedirect(reverse("admin:games_match_change", args=[match.pk]))
         try:
-            services.game_delete_last(match=match, number=game.number, by=request.user,
-                                      reason=f"game {game.number} deleted in admin")
+            match_writes(match).game_delete_last(match=match, number=game.number, by=request.user,
+                                                 reason=f"game {game.number} deleted in admin")
         except REFUSALS as error:
             self.message_user(request, f"Game {game.number} was not deleted: {refusal_text(error)}", messages.ERROR)
             return back

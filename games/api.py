@@ -17,6 +17,7 @@ from config.api import FlagFilter, IdFilter
 from config.fields import BIGINT_MAX, POSITIVE_INT_MAX
 
 from . import selectors, services
+from .keepers import match_writes
 from .imports import import_job_stalled, import_job_submit, import_jobs_resume_stale
 from .people import public_name, related_names
 from .permissions import (
@@ -212,7 +213,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer = GameInputSerializer(data=request.data, context={"match": match})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        match = services.game_record(
+        match = match_writes(match).game_record(
             match=match, number=data["number"], game=serializer.game_input(), by=request.user,
             expected_version=data["version"],
         )
@@ -227,7 +228,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         path.is_valid(raise_exception=True)
         number = path.validated_data["number"]
         if request.method == "DELETE":
-            match = services.game_delete_last(
+            match = match_writes(match).game_delete_last(
                 match=match, number=number, by=request.user, expected_version=path.validated_data.get("version"),
             )
             return self._detail(match)
@@ -236,7 +237,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer = GameInputSerializer(data=body, context={"match": match})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        match = services.game_correct(
+        match = match_writes(match).game_correct(
             match=match, number=number, game=serializer.game_input(), by=request.user, reason=data["reason"],
             expected_version=data["version"],
         )
@@ -250,7 +251,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer = FinalScoreSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        match = services.match_final_score_record(
+        match = match_writes(match).match_final_score_record(
             match=match, score_a=data["score_a"], score_b=data["score_b"], by=request.user, reason=data["reason"],
             expected_version=data["version"],
         )
@@ -267,8 +268,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         player = next((p for p in (match.player_a, match.player_b) if p.pk == data["forfeited_by"]), None)
         if player is None:
             raise serializers.ValidationError({"forfeited_by": ["Give the id of one of the two players."]})
-        match = services.match_forfeit(match=match, forfeited_by=player, by=request.user, reason=data["reason"],
-                                       expected_version=data["version"])
+        match = match_writes(match).match_forfeit(match=match, forfeited_by=player, by=request.user,
+                                                  reason=data["reason"], expected_version=data["version"])
         return self._detail(match)
 
     @extend_schema(request=UndoSerializer, responses={200: MatchDetailSerializer})
@@ -280,8 +281,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer = UndoSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        match = services.match_forfeit_undo(match=match, by=request.user, reason=data["reason"],
-                                            expected_version=data["version"])
+        match = match_writes(match).match_forfeit_undo(match=match, by=request.user, reason=data["reason"],
+                                                       expected_version=data["version"])
         return self._detail(match)
 
     @extend_schema(responses={(200, "text/plain"): str})

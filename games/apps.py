@@ -5,10 +5,15 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        from config.api import existing_route_register, field_error_register
+
+        from .engine.errors import ScoringError
         from .imports import import_jobs_resume_stale, import_runner_register
         from .jobs import job_sweep_register
         from .matfiles import match_file_import_job
         from .models import ImportKind
 
+        field_error_register(ScoringError)
+        existing_route_register("games.player", "player-detail")
         import_runner_register(ImportKind.MATCH_FILE, match_file_import_job)
         job_sweep_register("imports", lambda: len(import_jobs_resume_stale()))

@@ -2,8 +2,10 @@
 
 Each service is atomic, validates through the rules engine, and raises either a Django
 `ValidationError` / engine `ScoringError` (bad input: 400, nothing changed) or `ConflictError`
-(a concurrent or stale write: 409, nothing changed). Other apps learn about changed results from
-the `match_result_changed` signal, sent inside the transaction.
+(a concurrent or stale write: 409, nothing changed). The ratings learn about changed results from
+the `match_result_changed` signal, sent inside the transaction. A match that decides something
+above it (an event's pairing) is written through its keeper (`games.keepers`), which takes its
+own locks first and calls these functions.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from .engine.scoring import (
     SessionRules,
 )
 from .models import Game, Match, MatchStatus, Player, VariationChoice
-from .signals import match_result_changed, match_will_change
+from .signals import match_result_changed
 
 # -- players -------------------------------------------------------------------------------------
 
@@ -382,9 +384,8 @@ class GameInput:
 def _lock(match: Match, expected_version: int | None) -> Match:
     """Lock the match row for this transaction and check the caller saw its latest version.
 
-    Whatever guards the match (an event it decides) is locked first, through `match_will_change`.
+    Whatever guards the match (an event it decides) has been locked before by its keeper.
     """
-    match_will_change.send(sender=Match, match=match)
     locked = Match.objects.select_for_update(of=("self",)).select_related("player_a", "player_b").get(pk=match.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(

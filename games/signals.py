@@ -1,12 +1,13 @@
-"""What the games app tells the others. Sent inside the writing transaction."""
+"""What the games app tells the apps it must not know. Sent inside the writing transaction.
+
+Games does not know who listens; the listeners are listed in README.md ("How the apps meet").
+A write that changes the rows above a match (an event's pairing) does not come through here: it
+is the keeper's service that calls games (`games.keepers`).
+"""
 
 from django.dispatch import Signal
 
-# Sent with `match=` whenever a match's result changes: a game recorded, corrected or deleted, a
-# forfeit. Receivers that enqueue work do it with transaction.on_commit.
 match_result_changed = Signal()
-
-# Sent with `match=` before a service locks a match to change it. A receiver whose rows guard the
-# match (an event that the match decides) locks them here, so that every writer takes its locks
-# in the same order: the rows above a match before the match itself.
-match_will_change = Signal()
+"""Sent with `match=` whenever what the ratings count of a match changes: a game recorded,
+corrected or deleted, a final score, a forfeit, the match marked rated or unrated or moved in
+time. Listener: ratings (writes "rated match changed" to its outbox in the same transaction)."""

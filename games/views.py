@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import (
     BooleanField,
     Exists,
@@ -30,6 +30,7 @@ from . import selectors, services
 from .engine.errors import EngineError, ScoringError
 from .engine.position import Position
 from .forms import GameEntryForm, UndoForm
+from .keepers import match_writes
 from .models import Game, Match, MatchFile
 from .permissions import may_enter_results
 
@@ -41,13 +42,14 @@ KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
 def _match_page_query():
-    """A match with its players, its event (if any) and its games without their moves: 2 queries."""
+    """A match with its players and its games without their moves: 2 queries. Its event, if any, is
+    the tournaments' to show (`{% match_pairing %}` in the templates): games knows no events."""
     games = Game.objects.defer("moves").annotate(
         has_moves=ExpressionWrapper(Q(moves__isnull=False), output_field=BooleanField())
     ).order_by("number")
     return (
         selectors.match_list()
-        .select_related("winner", "pairing__flight__tournament", "pairing__round")
+        .select_related("winner")
         .annotate(has_file=Exists(MatchFile.objects.filter(match=OuterRef("pk"))))
         .prefetch_related(Prefetch("games", queryset=games))
     )
@@ -58,13 +60,6 @@ def _get_match(pk: int) -> Match:
         return _match_page_query().get(pk=pk)
     except Match.DoesNotExist:
         raise Http404("No such match.") from None
-
-
-def _pairing(match: Match):
-    try:
-        return match.pairing
-    except ObjectDoesNotExist:  # a match played outside any event
-        return None
 
 
 @dataclass
@@ -109,7 +104,6 @@ def match_detail(request, pk: int):
     return render(request, "games/match_detail.html", {
         "match": match,
         "lines": lines,
-        "pairing": _pairing(match),
         "any_moves": any(line.has_moves for line in lines),
         "can_enter": may_enter_results(request.user, match),
     })
@@ -350,7 +344,8 @@ def match_enter(request, pk: int):
         undo = UndoForm(request.POST)
         if undo.is_valid() and lines:
             try:
-                services.game_delete_last(match=match, by=request.user, expected_version=undo.cleaned_data["version"])
+                match_writes(match).game_delete_last(match=match, by=request.user,
+                                                     expected_version=undo.cleaned_data["version"])
                 messages.success(request, f"Game {len(lines)} removed.")
             except ConflictError as error:
                 messages.error(request, str(error))
@@ -366,7 +361,7 @@ def match_enter(request, pk: int):
                 cube_owner=data["cube_owner"],
             )
             try:
-                updated = services.game_record(
+                updated = match_writes(match).game_record(
                     match=match, number=data["number"], game=game, by=request.user,
                     expected_version=data["version"],
                 )
@@ -400,6 +395,5 @@ def match_enter(request, pk: int):
         "form": form,
         "next_number": next_number,
         "crawford_next": crawford_next,
-        "pairing": _pairing(match),
         "nav": "desk",
     }, status=400 if form.is_bound and form.errors else 200)

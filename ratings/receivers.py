@@ -15,5 +15,5 @@ def match_deleted(sender, instance, **kwargs) -> None:
 
 
 def analysis_stored(sender, match, **kwargs) -> None:
-    """analysis.signals.analysis_will_store: a match's analysis is being stored."""
+    """analysis.signals.analysis_stored: a match's analysis has been stored."""
     services.rating_recompute_for_analysis(match=match)

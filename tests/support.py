@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from bench.scratch import Worker, wait
+from config.processes import Worker, wait
 
 
 def broker_reachable() -> bool:
@@ -32,7 +32,7 @@ def database_url() -> str:
 
 
 class Workers:
-    """Celery workers (or lone beats) on the test database, each a `bench.scratch.Worker` in its
+    """Celery workers (or lone beats) on the test database, each a `config.processes.Worker` in its
     own process group; `environment` is every worker's, on top of the test's own environment, and
     `start` adds to it. `stop` ends them all, so none outlives its test."""
 

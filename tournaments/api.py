@@ -5,10 +5,13 @@ from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from analysis import selectors as analysis_selectors
+from analysis.serializers import EventPlayerPRSerializer
 from config.api import IdFilter
 
 from games.models import Player
@@ -433,3 +436,15 @@ class PlayerAccountViewSet(viewsets.GenericViewSet):
         player = get_object_or_404(Player, pk=pk)
         registration.account_unlink(player=player, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EventAnalysisView(APIView):
+    """The event's PR table: each player's average PR over his analysed matches in it, best first."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=EventPlayerPRSerializer(many=True))
+    def get(self, request, slug: str):
+        tournament = get_object_or_404(Tournament, slug=slug)
+        rows = analysis_selectors.pr_table(selectors.event_matches(tournament))
+        return Response(EventPlayerPRSerializer(rows, many=True).data)

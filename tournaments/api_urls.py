@@ -1,3 +1,4 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from . import api
@@ -12,4 +13,7 @@ router.register("pairings", api.PairingViewSet, basename="pairing")
 router.register("result-reports", api.ResultReportViewSet, basename="result-report")
 router.register("player-accounts", api.PlayerAccountViewSet, basename="player-account")
 
-urlpatterns = router.urls
+urlpatterns = [
+    path("tournaments/<slug:slug>/analysis/", api.EventAnalysisView.as_view(), name="tournament-analysis"),
+    *router.urls,
+]

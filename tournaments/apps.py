@@ -6,13 +6,14 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from analysis.signals import analysis_will_store
+        from config.api import existing_route_register
         from games.jobs import job_sweep_register
-        from games.signals import match_result_changed, match_will_change
+        from games.keepers import match_keeper_register
 
         from . import receivers
-        from .services import notifications
+        from .services import notifications, scoresheet
 
-        match_result_changed.connect(receivers.match_result_changed, dispatch_uid="tournaments.pairing_result")
-        match_will_change.connect(receivers.match_will_change, dispatch_uid="tournaments.pairing_lock")
+        existing_route_register("tournaments.tournament", "tournament-detail", "slug")
+        match_keeper_register(scoresheet.is_pairing_match, scoresheet.WRITES)
         analysis_will_store.connect(receivers.analysis_will_store, dispatch_uid="tournaments.pairing_analysis")
         job_sweep_register("notifications", notifications.pairing_notices_owed)

@@ -3,13 +3,6 @@
 from . import services
 
 
-def match_result_changed(sender, match, **kwargs):
-    services.pairing_match_changed(match=match)
-
-
-def match_will_change(sender, match, **kwargs):
-    services.pairing_match_will_change(match=match)
-
-
 def analysis_will_store(sender, match, **kwargs):
-    services.pairing_match_will_change(match=match)
+    """analysis.signals.analysis_will_store: a match's figures are about to be stored."""
+    services.pairing_analysis_will_store(match=match)

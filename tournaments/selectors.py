@@ -10,6 +10,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from config.exports import SafeCsvWriter
+from games.models import Match
 from games.people import related_names
 
 from . import draws, services
@@ -55,6 +56,18 @@ def pairing_list() -> QuerySet[Pairing]:
     return Pairing.objects.select_related(
         "flight", "flight__tournament", "round", "player_a", "player_b", "winner", "match"
     ).defer("flight__first_round").order_by("flight__position", "round__number", "id")
+
+
+def pairing_of_match(match) -> Pairing | None:
+    """The pairing `match` decides, with its event, flight and round (one query), or None for a
+    match played outside any event. For the match pages, which belong to games."""
+    return (Pairing.objects.select_related("flight__tournament", "round").defer("flight__first_round")
+            .filter(match_id=match.pk).first())
+
+
+def event_matches(tournament: Tournament) -> QuerySet[Match]:
+    """The matches of an event's pairings, as a subquery for other apps' reads (the analysis's PR table)."""
+    return Match.objects.filter(pairing__flight__tournament=tournament).values("pk")
 
 
 def report_list() -> QuerySet[ResultReport]:

@@ -50,12 +50,6 @@ def player_analysis(player):
     return {"player": player, "data": data, "trend": _trend(data["trend"]), "year": year}
 
 
-@register.inclusion_tag("analysis/_event.html")
-def event_analysis(tournament):
-    """The event's PR table: each player's average over his analysed matches in it (nothing when none)."""
-    return {"rows": selectors.event_pr_table(tournament.pk)}
-
-
 @register.filter
 def signed_percent(value) -> str:
     """0.4947 -> "+49.47%": a share of the match won, as GNU Backgammon prints it."""

@@ -384,7 +384,8 @@ def test_a_no_show_given_at_three_one_by_mistake_is_undone_at_the_desk_and_the_g
     playing = events.pairing_start(pairing=first, by=td)
     match = playing.match
     for number, (winner, kind) in enumerate([(0, "gammon"), (1, "single"), (0, "single")], start=1):
-        match = games.game_record(match=match, number=number, game=games.GameInput(winner=winner, kind=kind), by=td)
+        match = events.pairing_game_record(match=match, number=number,
+                                            game=games.GameInput(winner=winner, kind=kind), by=td)
     playing.refresh_from_db()
     # "No-show" on the leader's row: the match goes to the player who was behind.
     td_client.post(f"/desk/{event.slug}/", {"action": "walkover", "pairing": playing.pk,

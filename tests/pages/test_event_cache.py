@@ -38,7 +38,7 @@ def test_a_match_started_and_played_through_the_games_shows_at_once(client, td):
     assert "badge live\">playing" in client.get(url).content.decode()
     match = pairing.match
     for number in range(1, pairing.round.length + 1):
-        match = games.game_record(match=match, number=number, game=games.GameInput(winner=1), by=td)
+        match = events.pairing_game_record(match=match, number=number, game=games.GameInput(winner=1), by=td)
         if match.finished:
             break
     page = client.get(url).content.decode()

@@ -229,7 +229,9 @@ def test_every_kind_of_job_is_swept_by_one_mechanism_with_one_stale_time(setting
 
     assert sorted(jobs.SWEEPS) == ["analyses", "imports", "notifications", "rating runs"]
     settings.CRAWFORD_STALE_SECONDS = 123
-    assert {imports.stale_after(), services.stale_after(), analysis_services._stale_after()} == {timedelta(seconds=123)}
+    assert {imports.stale_after(), services.stale_after(), analysis_services.stale_after()} == {timedelta(seconds=123)}
+    # One accessor, read by every kind: none keeps a copy of its own.
+    assert imports.stale_after is services.stale_after is analysis_services.stale_after is jobs.stale_after
 
 
 def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbeat_is_stale(

@@ -153,8 +153,8 @@ class RunningEvent(RuleBasedStateMachine):
         def write():
             started = pairing if pairing.match_id else services.pairing_start(pairing=pairing, by=self.staff)
             match = Match.objects.get(pk=started.match_id)
-            games.game_record(match=match, number=match.games.count() + 1,
-                              game=games.GameInput(winner=winner, kind=kind), by=self.staff)
+            services.pairing_game_record(match=match, number=match.games.count() + 1,
+                                         game=games.GameInput(winner=winner, kind=kind), by=self.staff)
 
         self._attempt(write)
 

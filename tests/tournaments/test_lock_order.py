@@ -94,7 +94,7 @@ def test_a_walkover_undo_and_a_score_sheet_game_at_once(knockout, staff):
 
     flight, cast, _ = knockout
     pairing = services.pairing_start(pairing=Pairing.objects.get(flight=flight, slot="R1-4"), by=staff)
-    games.game_record(match=pairing.match, number=1, game=games.GameInput(winner=0), by=staff)
+    services.pairing_game_record(match=pairing.match, number=1, game=games.GameInput(winner=0), by=staff)
     services.pairing_walkover(pairing=pairing, winner=pairing.player_b, reason="did not show up", by=staff)
     undo, game = at_once([
         (staff, f"{API}/pairings/{pairing.pk}/walkover-undo/", {}),

@@ -39,7 +39,7 @@ def test_a_stale_report_cannot_overturn_the_result_the_td_entered_on_the_score_s
     pairing = services.pairing_start(pairing=pairing, by=staff)
     match = pairing.match
     for number in (1, 2, 3):
-        match = games.game_record(match=match, number=number, game=single(0), by=staff)
+        match = services.pairing_game_record(match=match, number=number, game=single(0), by=staff)
     pairing.refresh_from_db()
     assert (pairing.status, pairing.winner, pairing.score_a, pairing.score_b) == (
         PairingStatus.FINISHED, cast[0], 3, 0)

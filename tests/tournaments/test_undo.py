@@ -42,7 +42,8 @@ def play_three_one(pairing, staff):
     pairing = services.pairing_start(pairing=pairing, by=staff)
     match = pairing.match
     for number, (winner, kind) in enumerate([(0, "gammon"), (1, "single"), (0, "single")], start=1):
-        match = games.game_record(match=match, number=number, game=games.GameInput(winner=winner, kind=kind), by=staff)
+        match = services.pairing_game_record(match=match, number=number,
+                                             game=games.GameInput(winner=winner, kind=kind), by=staff)
     return Pairing.objects.get(pk=pairing.pk)
 
 
@@ -64,7 +65,8 @@ def test_a_no_show_given_by_mistake_at_three_one_is_undone_and_the_games_come_ba
         "in_progress", 3, 1, None, None)
     assert [(g.number, g.winner, g.points) for g in match.games.order_by("number")] == [(1, 0, 2), (2, 1, 1), (3, 0, 1)]
     # The match goes on: the next game is recorded on it.
-    match = games.game_record(match=match, number=4, game=games.GameInput(winner=0, kind="backgammon"), by=staff)
+    match = services.pairing_game_record(match=match, number=4, game=games.GameInput(winner=0, kind="backgammon"),
+                                         by=staff)
     assert (match.score_a, match.score_b, match.status) == (6, 1, "in_progress")
     reasons = [h.history_change_reason for h in undone.history.order_by("history_date", "history_id")]
     assert reasons[-3:] == ["walkover", "walkover", "no-show given to the wrong row"]

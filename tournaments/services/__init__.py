@@ -10,9 +10,10 @@ the entries, the stored draw and the decided pairings, and whatever the format n
 pairings, byes, the next Swiss round, champions) is stored.
 
 One module per use case: `events` (events and flights), `entries`, `rounds` (draws, rounds,
-advancement), `results` (reports, confirmations, disputes, overrides), `corrections` (what a
-changed result undoes downstream), `desk` (tables, walkovers, pasted entry lists), `slips` (the codes on the match slips) and `undo` (a
-walkover, a withdrawal or a result taken back).
+advancement), `results` (reports, confirmations, disputes, overrides), `scoresheet` (games, a
+final score or a forfeit entered on a pairing's match itself), `corrections` (what a changed
+result undoes downstream), `desk` (tables, walkovers, pasted entry lists), `slips` (the codes on
+the match slips) and `undo` (a walkover, a withdrawal or a result taken back).
 
 Lock order. Every writer that touches more than one of these rows takes its locks in this order,
 and only in this order, so two writers can wait for each other but never deadlock:
@@ -21,14 +22,16 @@ and only in this order, so two writers can wait for each other but never deadloc
                               updates its version and so locks it)
     2. the pairing           (`_base._lock_pairing`)
     3. the match and its games (`games.services`)
-    4. the rating run rows   (`ratings.services`, only through `transaction.on_commit`)
+    4. the rating rows       (`ratings.services`: the outbox row written by the listener of
+                              `games.signals.match_result_changed`; the runs after commit)
 
-A service that starts from a match (a game entered on the score sheet) therefore finds the
-match's pairing and tournament first and locks the tournament before the match: `games.services`
-sends `match_will_change` before it locks a match, and `pairing_match_will_change` locks the
-tournament of the pairing the match decides. The analysis does the same before it stores a match's
-figures (`analysis.signals.analysis_will_store`): the event's skill points and PR tie-break read
-them, so its results version goes up with them.
+A write that starts from a match (a game entered on the score sheet, through the games API or
+the admin) comes in through `scoresheet`, which `games.keepers` calls for a match that decides a
+pairing: it finds the match's pairing and locks the tournament and the pairing before it calls
+`games.services`, which locks the match, and then makes the pairing and the draw follow the
+match, all in one transaction. The analysis stores a match's figures the same way round
+(`analysis.signals.analysis_will_store`, whose listener here is `pairing_analysis_will_store`):
+the event's skill points and PR tie-break read them, so its results version goes up with them.
 
 One truth per pairing. A decided pairing (finished, walkover, bye) supersedes every open report:
 a stale report can no longer be confirmed or disputed (409); a TD changes a decided result only
@@ -61,12 +64,20 @@ from .events import (
     tournament_organiser_add,
 )
 from .results import (
-    pairing_match_changed,
-    pairing_match_will_change,
+    pairing_analysis_will_store,
     result_confirm,
     result_dispute,
     result_override,
     result_report,
+)
+from .scoresheet import (
+    pairing_final_score_record,
+    pairing_forfeit,
+    pairing_forfeit_undo,
+    pairing_game_correct,
+    pairing_game_delete_last,
+    pairing_game_record,
+    pairing_match_update,
 )
 from .rounds import (
     flight_advance,
@@ -98,8 +109,14 @@ __all__ = [
     "flight_create",
     "flight_start",
     "flight_update",
-    "pairing_match_changed",
-    "pairing_match_will_change",
+    "pairing_analysis_will_store",
+    "pairing_final_score_record",
+    "pairing_forfeit",
+    "pairing_forfeit_undo",
+    "pairing_game_correct",
+    "pairing_game_delete_last",
+    "pairing_game_record",
+    "pairing_match_update",
     "pairing_start",
     "player_account_link",
     "result_confirm",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextvars
-
 from django.core.exceptions import ValidationError
 from django.db.models import F, Max
 from django.utils import timezone
@@ -21,10 +19,6 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
-
-_applying = contextvars.ContextVar("tournament_result_applying", default=False)
-"""Set while these services write a pairing's match, so the match signal does not apply it twice."""
-
 
 def _bracket_error(error: fm.BracketUserError, field: str = "non_field_errors") -> ValidationError:
     return ValidationError({field: [str(error)]})
@@ -82,14 +76,10 @@ def _match_for(pairing: Pairing, *, by, rated: bool = True) -> Match:
 
 def _walkover(pairing: Pairing, *, loser_id: int, by) -> None:
     """The opponent of a withdrawn player goes through; the match is forfeited and not rated."""
-    token = _applying.set(True)
-    try:
-        match = pairing.match or _match_for(pairing, by=by, rated=False)
-        loser = Player.objects.get(pk=loser_id)
-        if match.status == MatchStatus.IN_PROGRESS:
-            match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason="withdrawal")
-    finally:
-        _applying.reset(token)
+    match = pairing.match or _match_for(pairing, by=by, rated=False)
+    loser = Player.objects.get(pk=loser_id)
+    if match.status == MatchStatus.IN_PROGRESS:
+        match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason="withdrawal")
     pairing.match = match
     pairing.status = PairingStatus.WALKOVER
     pairing.winner_id = pairing.player_b_id if loser_id == pairing.player_a_id else pairing.player_a_id

@@ -15,7 +15,7 @@ from games.engine.scoring import (
     MatchRules,
     MatchScore,
 )
-from games.models import Match, MatchStatus
+from games.models import Match
 
 from ..models import (
     REPORTS_PER_PAIRING_MAX,
@@ -26,7 +26,6 @@ from ..models import (
 )
 from ..permissions import acting_side, require_td
 from ._base import (
-    _applying,
     _check_playable,
     _lock_pairing,
     _lock_tournament,
@@ -263,35 +262,31 @@ def result_override(
 
 def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
     """Make a confirmed report the pairing's result and move the players on."""
-    token = _applying.set(True)
-    try:
-        if report.games:
-            sheet = _games_input(pairing, report.games)
-            match = pairing.match
-            if match is not None and match.games.exists():
-                if pairing.decided or match.finished:
-                    for _ in range(match.games.count()):
-                        match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
-                else:
-                    raise ValidationError({"games": [
-                        f"Games are being entered on match {match.pk}: finish the match there."]})
-            if match is None:
-                match = _match_for(pairing, by=by)
-            for number, game in enumerate(sheet, start=1):
-                match = games.game_record(match=match, number=number, game=game, by=by)
-            pairing.match = match
-        else:
-            match = pairing.match
-            if match is not None and match.games.exists():
+    if report.games:
+        sheet = _games_input(pairing, report.games)
+        match = pairing.match
+        if match is not None and match.games.exists():
+            if pairing.decided or match.finished:
+                for _ in range(match.games.count()):
+                    match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
+            else:
                 raise ValidationError({"games": [
-                    f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
-            if match is None:
-                match = _match_for(pairing, by=by)
-            pairing.match = games.match_final_score_record(
-                match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
-            )
-    finally:
-        _applying.reset(token)
+                    f"Games are being entered on match {match.pk}: finish the match there."]})
+        if match is None:
+            match = _match_for(pairing, by=by)
+        for number, game in enumerate(sheet, start=1):
+            match = games.game_record(match=match, number=number, game=game, by=by)
+        pairing.match = match
+    else:
+        match = pairing.match
+        if match is not None and match.games.exists():
+            raise ValidationError({"games": [
+                f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
+        if match is None:
+            match = _match_for(pairing, by=by)
+        pairing.match = games.match_final_score_record(
+            match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
+        )
     pairing.score_a, pairing.score_b = report.score_a, report.score_b
     pairing.winner_id = report.winner_id
     pairing.status = PairingStatus.FINISHED
@@ -301,49 +296,10 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
     _advance(pairing.flight.tournament, pairing.flight, by=by)
 
 
-def pairing_match_changed(*, match: Match) -> None:
-    """A pairing's match changed through the games services: take its result when it ends.
-
-    A finished pairing whose winner would change is refused here: a TD corrects it with
-    `result_override`, which shows what it undoes downstream.
-    """
-    if _applying.get():
-        return
-    pairing = Pairing.objects.filter(match=match).select_related("flight__tournament", "round").first()
-    if pairing is None:
-        return
-    if pairing.decided:
-        if pairing.status == PairingStatus.WALKOVER and match.status != MatchStatus.FORFEITED:
-            raise ValidationError({"non_field_errors": [
-                f"This match is the walkover of {pairing.flight.name} {pairing.slot}: a TD undoes the walkover through"
-                " the tournament (walkover-undo), which shows what it changes downstream."]})
-        if match.winner_id != pairing.winner_id:
-            raise ValidationError({"non_field_errors": [
-                f"This match decides {pairing.flight.name} {pairing.slot}: a TD corrects its result through the"
-                " tournament (result override), which shows what it changes downstream."]})
-        if (match.score_a, match.score_b) != (pairing.score_a, pairing.score_b):
-            _results_changed(pairing.flight.tournament_id)
-            pairing.score_a, pairing.score_b = match.score_a, match.score_b
-            pairing.save(update_fields=["score_a", "score_b"])
-        return
-    if not match.finished:
-        return
-    tournament = _lock_tournament(pairing.flight.tournament)
-    _results_changed(tournament.pk)
-    pairing.score_a, pairing.score_b = match.score_a, match.score_b
-    pairing.winner_id = match.winner_id
-    pairing.status = PairingStatus.WALKOVER if match.status == MatchStatus.FORFEITED else PairingStatus.FINISHED
-    pairing.decided_at = timezone.now()
-    pairing.version += 1
-    pairing.save()
-    _supersede_open(pairing)
-    _advance(tournament, pairing.flight)
-
-
-def pairing_match_will_change(*, match: Match) -> None:
-    """A games service is about to lock `match`, or the analysis about to store its figures: when
-    it decides a pairing, the tournament is locked first (the lock order of this package), and its
-    results version raised (the event's standings may count the match's PRs)."""
+def pairing_analysis_will_store(*, match: Match) -> None:
+    """The analysis is about to store `match`'s figures: when the match decides a pairing, the
+    event's results version goes up in that transaction (its standings may count the PRs), which
+    locks the tournament before the analysis row, in the lock order of this package."""
     tournament_id = Pairing.objects.filter(match_id=match.pk).values_list("flight__tournament_id", flat=True).first()
     if tournament_id is not None:
         _results_changed(tournament_id)

@@ -20,7 +20,7 @@ from games.models import MatchStatus
 from .. import draws
 from ..models import Entry, EntryStatus, FlightStatus, Pairing, PairingStatus, ReportStatus
 from ..permissions import require_td
-from ._base import _applying, _lock_pairing, _lock_tournament, _results_changed
+from ._base import _lock_pairing, _lock_tournament, _results_changed
 from .corrections import _drop_downstream, correction_affected
 from .rounds import _advance
 
@@ -65,16 +65,12 @@ def _reopen(pairing: Pairing, *, by, reason: str) -> Pairing:
     """Put a decided pairing back as it stood before its result; the caller holds the locks."""
     before = _state_before(pairing)
     match = pairing.match
-    token = _applying.set(True)
-    try:
-        if match is not None and match.status == MatchStatus.FORFEITED:
-            match = games.match_forfeit_undo(match=match, by=by, reason=reason)
-        elif match is not None and match.status == MatchStatus.FINISHED and not match.games.exists():
-            match = games.match_final_score_undo(match=match, by=by, reason=reason)
-        elif match is not None and match.status == MatchStatus.FINISHED:
-            match = games.game_delete_last(match=match, by=by, reason=reason)
-    finally:
-        _applying.reset(token)
+    if match is not None and match.status == MatchStatus.FORFEITED:
+        match = games.match_forfeit_undo(match=match, by=by, reason=reason)
+    elif match is not None and match.status == MatchStatus.FINISHED and not match.games.exists():
+        match = games.match_final_score_undo(match=match, by=by, reason=reason)
+    elif match is not None and match.status == MatchStatus.FINISHED:
+        match = games.game_delete_last(match=match, by=by, reason=reason)
     made_for_result = before is not None and before.match_id is None and match is not None
     if made_for_result and not match.games.exists():
         # The match was made only to hold this result: it goes (its history keeps it).

@@ -747,7 +747,7 @@ def event_detail(request, slug: str):
 
 def refresh_seconds() -> int:
     """How often a running event's page asks for its changes (`EVENT_REFRESH_SECONDS`, 20)."""
-    return int(getattr(settings, "EVENT_REFRESH_SECONDS", 20))
+    return settings.EVENT_REFRESH_SECONDS
 
 
 STOP_POLLING = 286

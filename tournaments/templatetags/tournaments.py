@@ -1,0 +1,22 @@
+"""Template tags where events meet other apps' pages: a match's event on the match pages of games,
+and the analysis's PR table on the event page, so that neither games nor the analysis reads events."""
+
+from django import template
+
+from analysis import selectors as analysis_selectors
+
+from .. import selectors
+
+register = template.Library()
+
+
+@register.simple_tag
+def match_pairing(match):
+    """The pairing a match decides (its event, flight and round), or None: `{% match_pairing match as pairing %}`."""
+    return selectors.pairing_of_match(match)
+
+
+@register.inclusion_tag("analysis/_event.html")
+def event_analysis(tournament):
+    """The event's PR table: each player's average over his analysed matches in it (nothing when none)."""
+    return {"rows": analysis_selectors.pr_table(selectors.event_matches(tournament))}
