@@ -104,7 +104,7 @@ def run_here(rows: int, games: int, players: int) -> None:
 
     call_command("migrate", verbosity=0)
     queued = []
-    services._enqueue = queued.append  # the recompute the import requests runs on a worker, not here
+    services.runs._enqueue = queued.append  # the recompute the import requests runs on a worker, not here
     vendor = connection.vendor
     text = results_csv(rows, players)
     started = time.perf_counter()

@@ -14,6 +14,7 @@ from games import services as games
 from games.imports import import_job_run, import_job_submit
 from games.models import ImportJob, Match
 from ratings import services
+from ratings.services import runs
 from ratings.models import RatingPending, RatingRun, RatingSystemState, RunStatus
 from ratings.systems import params
 
@@ -34,7 +35,7 @@ def small_settling_window(monkeypatch):
 def sent(monkeypatch):
     """The messages a worker would receive: rating runs and import jobs, kept instead of sent."""
     messages = []
-    monkeypatch.setattr(services, "_enqueue", lambda run_id: messages.append(("run", run_id)))
+    monkeypatch.setattr(runs, "_enqueue", lambda run_id: messages.append(("run", run_id)))
     monkeypatch.setattr(imports, "_enqueue", lambda job_id: messages.append(("import", job_id)))
     return messages
 
@@ -192,15 +193,15 @@ def test_a_death_anywhere_between_a_write_and_its_publication_heals_by_itself_in
             WRITES[write](players, matches, finish)
     else:
         if function == "_enqueue":
-            monkeypatch.setattr(services, "_enqueue", lambda run_id: None)
+            monkeypatch.setattr(runs, "_enqueue", lambda run_id: None)
         else:
             def dies(*args, **kwargs):
                 raise WorkerKilled
 
-            monkeypatch.setattr(services, function, dies)
+            monkeypatch.setattr(runs, function, dies)
             # a killed process cleans nothing up
-            real_fail = services._fail
-            monkeypatch.setattr(services, "_fail", lambda run, error: None if isinstance(error, WorkerKilled)
+            real_fail = runs._fail
+            monkeypatch.setattr(runs, "_fail", lambda run, error: None if isinstance(error, WorkerKilled)
                                 else real_fail(run, error))
         try:
             with committed():
@@ -229,7 +230,7 @@ def test_every_kind_of_job_is_swept_by_one_mechanism_with_one_stale_time(setting
 
     assert sorted(jobs.SWEEPS) == ["analyses", "imports", "notifications", "rating runs"]
     settings.CRAWFORD_STALE_SECONDS = 123
-    assert {imports.stale_after(), services.stale_after(), analysis_services._stale_after()} == {timedelta(seconds=123)}
+    assert {imports.stale_after(), runs.stale_after(), analysis_services._stale_after()} == {timedelta(seconds=123)}
 
 
 def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbeat_is_stale(
@@ -237,7 +238,7 @@ def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbe
 ):
     from games.jobs import jobs_sweep
 
-    monkeypatch.setattr(services, "IMPORT_CHUNK", 4)
+    monkeypatch.setattr(runs, "IMPORT_CHUNK", 4)
     real = imports.JobProgress.__call__
 
     def dies_in_the_second_chunk(self, done, total):

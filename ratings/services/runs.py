@@ -55,7 +55,7 @@ from games.models import Match, MatchKindChoice, MatchStatus
 from games.permissions import is_rating_officer
 from games.services import AmbiguousNamesError, NearNamesError, did_you_mean, players_get_or_create_by_names
 
-from .models import (
+from ..models import (
     ChangeKind,
     OfficialList,
     OfficialListRow,
@@ -70,11 +70,11 @@ from .models import (
     RunStatus,
     SystemChoice,
 )
-from .calibrated import system_in_force
-from .systems import SYSTEMS
-from .systems.batches import HistoryArrays
-from .systems.resume import PiecewiseRun, rate_in_pieces
-from .systems.skill import luck_adjusted_scores
+from ..calibrated import system_in_force
+from ..systems import SYSTEMS
+from ..systems.batches import HistoryArrays
+from ..systems.resume import PiecewiseRun, rate_in_pieces
+from ..systems.skill import luck_adjusted_scores
 
 WRITE_CHUNK = 100_000
 """Rating changes written between two heartbeats."""
@@ -144,8 +144,8 @@ def _enqueue(run_id: int) -> None:
     tries again."""
     from kombu.exceptions import OperationalError as BrokerUnreachableError
 
-    from . import background
-    from .tasks import ratings_recompute
+    from .. import background
+    from ..tasks import ratings_recompute
 
     if ratings_recompute.app.conf.task_always_eager and background.after_response(
         partial(ratings_recompute.apply, args=(run_id,))
@@ -819,7 +819,7 @@ def _arrays(history: RatedHistory, system) -> HistoryArrays:
 
 def _as_run(settled, pieces):
     """A piecewise run in the shape `store_ratings` and `store_changes` read."""
-    from .systems.batches import ArrayRun
+    from ..systems.batches import ArrayRun
 
     rating, deviation, volatility, provisional = settled.public_of(pieces.state)
     return ArrayRun(
