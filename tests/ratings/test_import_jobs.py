@@ -17,7 +17,7 @@ from games.imports import (
 )
 from games.models import ImportJob, Match, Player
 from ratings import services
-from ratings.services import runs
+from ratings.services import importing
 
 from .conftest import WorkerKilled
 
@@ -52,7 +52,7 @@ def test_a_job_is_claimed_by_one_worker_only(no_enqueue):
 def test_a_job_killed_half_way_is_taken_over_when_looked_at_and_finishes_without_duplicates(
     staff_api, staff, no_enqueue, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(runs, "IMPORT_CHUNK", 3)
+    monkeypatch.setattr(importing, "IMPORT_CHUNK", 3)
     job = submit(by=staff)
     real = JobProgress.__call__
     killed = []

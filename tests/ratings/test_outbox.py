@@ -14,7 +14,7 @@ from games import services as games
 from games.imports import import_job_run, import_job_submit
 from games.models import ImportJob, Match
 from ratings import services
-from ratings.services import runs
+from ratings.services import execute, importing, runs
 from ratings.models import RatingPending, RatingRun, RatingSystemState, RunStatus
 from ratings.systems import params
 
@@ -157,16 +157,17 @@ def test_two_publishes_with_a_result_committed_between_the_first_ones_claim_and_
 
 DEATHS = [
     ("after the commit, before the runs are queued", None),
-    ("after the runs are queued, the message lost", "_enqueue"),
-    ("after the claim, loading the history", "rated_history"),
-    ("rating, before anything is written", "_as_run"),
-    ("writing the ratings", "store_ratings"),
-    ("writing the rating changes", "store_changes"),
-    ("publishing in full", "publish"),
-    ("publishing from a checkpoint", "_delete_changes_since"),
-    ("after publishing from a checkpoint, rewriting its checkpoints", "_refresh_checkpoints"),
-    ("after publishing in full, discarding older rows", "discard_unpublished_rows"),
+    ("after the runs are queued, the message lost", "runs._enqueue"),
+    ("after the claim, loading the history", "execute.rated_history"),
+    ("rating, before anything is written", "execute._as_run"),
+    ("writing the ratings", "execute.store_ratings"),
+    ("writing the rating changes", "execute.store_changes"),
+    ("publishing in full", "execute.publish"),
+    ("publishing from a checkpoint", "execute.delete_changes_since"),
+    ("after publishing from a checkpoint, rewriting its checkpoints", "execute.refresh_checkpoints"),
+    ("after publishing in full, discarding older rows", "execute.discard_unpublished_rows"),
 ]
+"""Where each death strikes: the function, named in `ratings.services` where it is called."""
 
 WRITES = {
     "a result at the end": lambda players, matches, finish: finish(players[4], players[5], length=3, day=90),
@@ -192,16 +193,16 @@ def test_a_death_anywhere_between_a_write_and_its_publication_heals_by_itself_in
         with django_capture_on_commit_callbacks(execute=False):  # committed, and the process dies
             WRITES[write](players, matches, finish)
     else:
-        if function == "_enqueue":
+        if function == "runs._enqueue":
             monkeypatch.setattr(runs, "_enqueue", lambda run_id: None)
         else:
             def dies(*args, **kwargs):
                 raise WorkerKilled
 
-            monkeypatch.setattr(runs, function, dies)
+            monkeypatch.setattr(f"ratings.services.{function}", dies)
             # a killed process cleans nothing up
-            real_fail = runs._fail
-            monkeypatch.setattr(runs, "_fail", lambda run, error: None if isinstance(error, WorkerKilled)
+            real_fail = execute._fail
+            monkeypatch.setattr(execute, "_fail", lambda run, error: None if isinstance(error, WorkerKilled)
                                 else real_fail(run, error))
         try:
             with committed():
@@ -238,7 +239,7 @@ def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbe
 ):
     from games.jobs import jobs_sweep
 
-    monkeypatch.setattr(runs, "IMPORT_CHUNK", 4)
+    monkeypatch.setattr(importing, "IMPORT_CHUNK", 4)
     real = imports.JobProgress.__call__
 
     def dies_in_the_second_chunk(self, done, total):
