@@ -190,6 +190,23 @@ def _covered(state: RatingSystemState) -> int:
     return RatingRun.objects.filter(pk=state.published_run_id).values_list("covers_requests", flat=True).first() or 0
 
 
+def _outbox_owes(state: RatingSystemState, *, after: RatingRun | None = None) -> bool:
+    """What the outbox owes: whether the system of `state` is owed a run. It is when requests
+    arrived after those the published ratings answer (`_covered`), or the outbox holds changes
+    of the system, a dead or failed run's too (no published run answers them).
+
+    The worker asks it right `after` a run ended (published or failed): then requests after
+    those that run covered count, and only the changes no run took. A failed run's own changes
+    wait for the periodic check, which tries again after the stale time."""
+    covered = _covered(state) if after is None else after.covers_requests
+    if state.requested > covered:
+        return True
+    pending = RatingPending.objects.filter(system=state.system)
+    if after is not None:
+        pending = pending.filter(run_id__isnull=True)
+    return pending.exists()
+
+
 def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None:
     """Claim a queued run for this worker: returns it, now running, or None when it is not
     this worker's to run (already claimed, another run of the system is running, or — unless
@@ -203,8 +220,7 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
         state.queued_at = None
         state.save(update_fields=["queued_at"])
         queued = RatingRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
-        if (not force and state.published_run_id is not None and state.requested <= _covered(state)
-                and not RatingPending.objects.filter(system=run.system).exists()):
+        if not force and state.published_run_id is not None and not _outbox_owes(state):
             queued.update(status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing changed since the last run.")
             return None
         try:
@@ -232,15 +248,14 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
     return RatingRun.objects.get(pk=run.pk)
 
 
-def _next_run(system: str, covered: int) -> RatingRun | None:
-    """A new queued run when requests arrived after the run that covered `covered`, or changes
-    are in the outbox that no run took."""
-    state = _state(system)
-    if state.requested <= covered and not RatingPending.objects.filter(system=system, run_id__isnull=True).exists():
+def _next_run(run: RatingRun) -> RatingRun | None:
+    """After `run` ended: a new queued run when the outbox owes one (`_outbox_owes`): requests
+    arrived after those `run` covered, or changes are in the outbox that no run took."""
+    if not _outbox_owes(_state(run.system), after=run):
         return None
     now = timezone.now()
-    RatingSystemState.objects.filter(system=system).update(queued_at=now)
-    return RatingRun.objects.create(system=system, requested_at=now)
+    RatingSystemState.objects.filter(system=run.system).update(queued_at=now)
+    return RatingRun.objects.create(system=run.system, requested_at=now)
 
 
 def rating_run_process(*, run_id: int) -> RatingRun | None:
@@ -268,11 +283,11 @@ def _process(run: RatingRun | None) -> RatingRun | None:
         try:
             executed = rating_run_execute(run=claimed)
         except BaseException:
-            follow_up = _next_run(claimed.system, claimed.covers_requests)
+            follow_up = _next_run(claimed)
             if follow_up is not None:
                 _enqueue(follow_up.pk)
             raise
-        run = _next_run(claimed.system, claimed.covers_requests)
+        run = _next_run(claimed)
     return executed
 
 
@@ -291,7 +306,7 @@ def _owed_run(system: str) -> RatingRun | None:
         state = RatingSystemState.objects.select_for_update().get(system=system)
         if RatingRun.objects.filter(system=system, status=RunStatus.RUNNING).exists():
             return None
-        if state.requested <= _covered(state) and not RatingPending.objects.filter(system=system).exists():
+        if not _outbox_owes(state):
             return None
         last = (
             RatingRun.objects.filter(system=system, status__in=[RunStatus.DONE, RunStatus.FAILED])

@@ -7,6 +7,8 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import imports
@@ -151,6 +153,44 @@ def test_two_publishes_with_a_result_committed_between_the_first_ones_claim_and_
 
     for system in SYSTEMS:
         assert differences_from_a_full_recompute(system) == []
+
+
+# -- what the outbox owes, asked in three places -----------------------------------------------------
+
+OWING = {
+    "nothing": lambda system, finish, players: None,
+    "a request counted": lambda system, finish, players: RatingSystemState.objects.filter(system=system).update(
+        requested=F("requested") + 1),
+    "a change no run took": lambda system, finish, players: finish(players[0], players[1], length=3, day=80),
+}
+
+
+@pytest.mark.parametrize("owing", list(OWING))
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_claim_the_worker_going_again_and_the_periodic_check_agree_on_what_the_outbox_owes(
+    club, finish, django_capture_on_commit_callbacks, system, owing
+):
+    players, _ = club
+    with django_capture_on_commit_callbacks(execute=False):  # in the outbox; no run is asked for
+        OWING[owing](system, finish, players)
+    published = RatingSystemState.objects.get(system=system).published_run
+
+    def answers(caller) -> bool:
+        """Whether the caller finds a run to do; in a savepoint rolled back, so that none sees
+        the runs another queued or claimed."""
+        savepoint = transaction.savepoint_create()
+        try:
+            return caller() is not None
+        finally:
+            transaction.savepoint_rollback(savepoint)
+
+    asked = {
+        "claim": answers(lambda: services.rating_run_claim(
+            run=RatingRun.objects.create(system=system, requested_at=timezone.now()))),
+        "the worker after the published run": answers(lambda: runs._next_run(published)),
+        "the periodic check": answers(lambda: runs._owed_run(system)),
+    }
+    assert set(asked.values()) == {owing != "nothing"}, asked
 
 
 # -- a death at every point between a write and its publication ------------------------------------
