@@ -26,21 +26,14 @@ Modules, along the run: `systems` (which systems are on), `runs` (requesting, th
 claiming, the worker's loop, the periodic check), `history` (loading the rated history),
 `execute` (rating a claimed run, in full or from a checkpoint), `writing` (COPY and bulk writes,
 the heartbeat, publishing), `checkpoints` (incremental checkpoints, the history's account),
-`lists` (official lists), `importing` (the results import).
+`lists` (official lists). The results import is `games.results`: it creates matches, and asks
+for their ratings here (`rating_import_record`, `rating_import_finish`).
 """
 
 from .checkpoints import history_account
 from .execute import rating_run_execute
 from .history import rated_history
 from .lists import rating_list_publish
-from .importing import (
-    ResultRow,
-    ResultsFileError,
-    results_file_decode,
-    results_file_read,
-    results_import,
-    results_import_job,
-)
 from .runs import (
     RunsRequested,
     rating_change_record,
@@ -58,8 +51,6 @@ from .systems import default_system, enabled_systems, system_labels, system_name
 from .writing import RunLostError
 
 __all__ = [
-    "ResultRow",
-    "ResultsFileError",
     "RunLostError",
     "RunsRequested",
     "default_system",
@@ -78,10 +69,6 @@ __all__ = [
     "rating_run_claim",
     "rating_run_execute",
     "rating_run_process",
-    "results_file_decode",
-    "results_file_read",
-    "results_import",
-    "results_import_job",
     "system_labels",
     "system_names",
 ]

@@ -11,12 +11,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import imports
+from games import imports, results
 from games import services as games
 from games.imports import import_job_run, import_job_submit
 from games.models import ImportJob, Match
 from ratings import services
-from ratings.services import execute, importing, runs
+from ratings.services import execute, runs
 from ratings.models import RatingPending, RatingRun, RatingSystemState, RunStatus
 from ratings.systems import params
 
@@ -279,7 +279,7 @@ def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbe
 ):
     from games.jobs import jobs_sweep
 
-    monkeypatch.setattr(importing, "IMPORT_CHUNK", 4)
+    monkeypatch.setattr(results, "IMPORT_CHUNK", 4)
     real = imports.JobProgress.__call__
 
     def dies_in_the_second_chunk(self, done, total):

@@ -1,4 +1,8 @@
-"""Importing results: a CSV of finished matches, checked row by row, stored as matches."""
+"""Importing results: a CSV of finished matches, checked row by row and stored as matches, from
+the command line (`import_results`), the API, or a background job.
+
+The matches it creates are rated: each chunk writes its change to the ratings' outbox in its own
+transaction, and the runs are asked for once at the end, through `ratings.services`."""
 
 from __future__ import annotations
 
@@ -12,14 +16,13 @@ from datetime import time as time_of_day
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games.engine.errors import ScoringError
-from games.engine.final_score import check_final_score
-from games.imports import ImportProblems
-from games.models import Match, MatchKindChoice, MatchStatus
-from games.services import AmbiguousNamesError, NearNamesError, did_you_mean, players_get_or_create_by_names
+from ratings.services import rating_import_finish, rating_import_record
 
-from .runs import rating_import_finish, rating_import_record
-from .writing import BULK_BATCH
+from .engine.errors import ScoringError
+from .engine.final_score import check_final_score
+from .imports import ImportProblems
+from .models import Match, MatchKindChoice, MatchStatus
+from .services import AmbiguousNamesError, NearNamesError, players_get_or_create_by_names
 
 
 RESULT_COLUMNS = ("played_on", "player_a", "player_b", "length", "score_a", "score_b")
@@ -200,6 +203,9 @@ def results_file_read(*, text: str) -> list[ResultRow]:
 IMPORT_CHUNK = 5_000
 """Result rows stored, and counted in the job's progress, per transaction."""
 
+INSERT_BATCH = 1_000
+"""Rows per INSERT where COPY is not available."""
+
 
 def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportReport:
     """Store valid rows (`results_file_read`) as finished matches. Rows imported before are
@@ -224,10 +230,9 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
         ]
         raise ResultsFileError(sorted(set(problems))) from None
     except NearNamesError as error:
-        near = {name.lower(): (name, found) for name, found in error.candidates.items()}
+        near = {name.lower(): message for name, message in error.message_of.items()}
         problems = [
-            (row.line, f"{near[name.lower()][0]} is no player here. {did_you_mean(near[name.lower()][1])} Write the"
-                       " name as the record has it, or add the new player first.")
+            (row.line, near[name.lower()])
             for row in rows for name in (row.player_a, row.player_b) if name.lower() in near
         ]
         raise ResultsFileError(sorted(set(problems))) from None
@@ -302,8 +307,8 @@ def _insert_rows(model, varying: tuple[str, ...], values: list[tuple], common: d
                     copy.write_row(row + tail)
             return
         sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))})"
-        for start in range(0, len(values), BULK_BATCH):
-            cursor.executemany(sql, [row + tail for row in values[start:start + BULK_BATCH]])
+        for start in range(0, len(values), INSERT_BATCH):
+            cursor.executemany(sql, [row + tail for row in values[start:start + INSERT_BATCH]])
 
 
 def results_import_job(*, job, progress) -> dict:
