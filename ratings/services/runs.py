@@ -248,6 +248,9 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
     return RatingRun.objects.get(pk=run.pk)
 
 
+# -- the worker's loop and the periodic check ----------------------------------------------------
+
+
 def _next_run(run: RatingRun) -> RatingRun | None:
     """After `run` ended: a new queued run when the outbox owes one (`_outbox_owes`): requests
     arrived after those `run` covered, or changes are in the outbox that no run took."""
