@@ -98,23 +98,24 @@ def run_here(rows: int, games: int, players: int) -> None:
     from django.db import connection
 
     from games.engine.matfile import verify_match_file
+    from games import results
     from games.matfiles import match_file_import
     from games.models import Match, Player
     from ratings import services
 
     call_command("migrate", verbosity=0)
     queued = []
-    services._enqueue = queued.append  # the recompute the import requests runs on a worker, not here
+    services.runs._enqueue = queued.append  # the recompute the import requests runs on a worker, not here
     vendor = connection.vendor
     text = results_csv(rows, players)
     started = time.perf_counter()
-    checked = services.results_file_read(text=text)
+    checked = results.results_file_read(text=text)
     check = time.perf_counter() - started
     started = time.perf_counter()
-    report = services.results_import(rows=checked)
+    report = results.results_import(rows=checked)
     store = time.perf_counter() - started
     started = time.perf_counter()
-    again = services.results_import(rows=services.results_file_read(text=text))
+    again = results.results_import(rows=results.results_file_read(text=text))
     repeat = time.perf_counter() - started
     assert report.imported == rows and again.imported == 0 and again.already_there == rows
     assert Match.objects.count() == rows and queued, "one recompute requested"

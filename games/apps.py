@@ -12,8 +12,10 @@ class GamesConfig(AppConfig):
         from .jobs import job_sweep_register
         from .matfiles import match_file_import_job
         from .models import ImportKind
+        from .results import results_import_job
 
         field_error_register(ScoringError)
         existing_route_register("games.player", "player-detail")
         import_runner_register(ImportKind.MATCH_FILE, match_file_import_job)
+        import_runner_register(ImportKind.RESULTS, results_import_job)
         job_sweep_register("imports", lambda: len(import_jobs_resume_stale()))

@@ -5,8 +5,8 @@ same services as the management commands, with progress a page and the API can s
    the transaction commits.
 2. The task calls `import_job_run`, which claims the job (a conditional UPDATE from queued, or
    from a running job whose heartbeat went stale, to running: one worker wins) and hands it to
-   the runner of its kind (`RUNNERS`, filled by the apps: `games.matfiles` for match files,
-   `ratings` for results). The runner reports progress through `JobProgress`, which also beats
+   the runner of its kind (`RUNNERS`, filled in `games.apps`: `games.matfiles` for match files,
+   `games.results` for results). The runner reports progress through `JobProgress`, which also beats
    the heartbeat, in the same transaction as the rows it stored.
 3. The job ends done with its result, or failed with its errors by line.
 

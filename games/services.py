@@ -170,12 +170,14 @@ class AmbiguousNamesError(ValidationError):
 class NearNamesError(ValidationError):
     """Names that are no player's but near some players' ("Soren Thygesen" for Søren Thygesen): a
     person says which is meant. `candidates` maps each such name to its `games.names.Candidate`s,
-    which the API lists beside the messages."""
+    which the API lists beside the messages; `message_of` maps each name to its message."""
 
     def __init__(self, candidates: dict, *, field: str = "name", how: str = ""):
         self.candidates = candidates
-        messages = [f"{name} is no player here. {did_you_mean(found)}{how}" for name, found in candidates.items()]
-        super().__init__({field: messages})
+        self.message_of = {
+            name: f"{name} is no player here. {did_you_mean(found)}{how}" for name, found in candidates.items()
+        }
+        super().__init__({field: list(self.message_of.values())})
 
 
 def did_you_mean(found) -> str:

@@ -11,3 +11,11 @@ match_result_changed = Signal()
 """Sent with `match=` whenever what the ratings count of a match changes: a game recorded,
 corrected or deleted, a final score, a forfeit, the match marked rated or unrated or moved in
 time. Listener: ratings (writes "rated match changed" to its outbox in the same transaction)."""
+
+results_imported = Signal()
+"""Sent with no arguments inside each chunk's transaction of a results import, once the chunk's
+new matches are stored. Listener: ratings (writes "results imported" to its outbox)."""
+
+results_import_finished = Signal()
+"""Sent with `imported=` (the matches the whole import stored) when a results import ends.
+Listener: ratings (queues the runs that rate them once the transaction commits)."""

@@ -12,7 +12,6 @@ from .api import (
     RatingRunListView,
     RecomputeView,
 )
-from .api_imports import ResultsImportView
 
 urlpatterns = [
     path("ratings/", RatingListView.as_view(), name="api-rating-list"),
@@ -23,5 +22,4 @@ urlpatterns = [
     path("ratings/lists/", OfficialListsView.as_view(), name="api-official-lists"),
     path("ratings/lists/<int:pk>/", OfficialListDetailView.as_view(), name="api-official-list"),
     path("ratings/lists/<int:pk>/csv/", OfficialListCsvView.as_view(), name="api-official-list-csv"),
-    path("results-imports/", ResultsImportView.as_view(), name="api-results-import"),
 ]

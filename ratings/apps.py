@@ -10,17 +10,17 @@ class RatingsConfig(AppConfig):
         from django.db.models.signals import post_delete
 
         from analysis.signals import analysis_stored
-        from games.imports import import_runner_register
         from games.jobs import job_sweep_register
-        from games.models import ImportKind, Match
-        from games.signals import match_result_changed
+        from games.models import Match
+        from games.signals import match_result_changed, results_import_finished, results_imported
 
         from . import background, receivers, services
 
         match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
+        results_imported.connect(receivers.results_imported, dispatch_uid="ratings.results_imported")
+        results_import_finished.connect(receivers.results_import_finished, dispatch_uid="ratings.results_import_finished")
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
         analysis_stored.connect(receivers.analysis_stored, dispatch_uid="ratings.analysis_stored")
-        import_runner_register(ImportKind.RESULTS, services.results_import_job)
         request_started.connect(background.request_started, dispatch_uid="ratings.background_started")
         request_finished.connect(background.request_finished, dispatch_uid="ratings.background_finished")
         job_sweep_register("rating runs", lambda: len(services.rating_recompute_owed()))

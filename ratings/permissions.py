@@ -1,5 +1,5 @@
-"""Who may do what with ratings: rating officers (and site admins) publish official lists, import
-history and ask for recomputes; everyone reads. Roles are in `games.permissions`."""
+"""Who may do what with ratings: rating officers (and site admins) publish official lists and ask
+for recomputes; everyone reads. Roles, and who imports history, are in `games.permissions`."""
 
 from games.permissions import is_rating_officer
 
@@ -9,10 +9,6 @@ def may_publish_rating_list(user) -> bool:
 
 
 def may_recompute(user) -> bool:
-    return is_rating_officer(user)
-
-
-def may_import_results(user) -> bool:
     return is_rating_officer(user)
 
 

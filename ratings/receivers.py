@@ -14,6 +14,16 @@ def match_deleted(sender, instance, **kwargs) -> None:
     services.rating_recompute_for_match(match=instance, kind=ChangeKind.DELETED)
 
 
+def results_imported(sender, **kwargs) -> None:
+    """games.signals.results_imported: a chunk of a results import is being stored."""
+    services.rating_import_record()
+
+
+def results_import_finished(sender, imported, **kwargs) -> None:
+    """games.signals.results_import_finished: a results import ended."""
+    services.rating_import_finish(imported=imported)
+
+
 def analysis_stored(sender, match, **kwargs) -> None:
     """analysis.signals.analysis_stored: a match's analysis has been stored."""
     services.rating_recompute_for_analysis(match=match)

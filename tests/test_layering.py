@@ -64,6 +64,7 @@ def test_the_removed_match_signal_and_context_variable_stay_removed():
     locks and writes explicitly; no signal asks the tournaments to lock, nor a flag mutes them."""
     signals = {node.targets[0].id for node in ast.parse((PROJECT / "games" / "signals.py").read_text()).body
                if isinstance(node, ast.Assign)}
-    assert signals == {"match_result_changed"}
+    # What the ratings count (a match's result, imported results): no signal asks anyone to lock.
+    assert signals == {"match_result_changed", "results_imported", "results_import_finished"}
     for path in sources("tournaments"):
         assert "contextvars" not in imported(path), path

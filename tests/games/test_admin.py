@@ -48,7 +48,7 @@ from django.db import connection  # noqa: E402
 
 from games import services  # noqa: E402
 from games.models import Match, Player  # noqa: E402
-from ratings import services as ratings  # noqa: E402
+from ratings.services import runs as rating_runs  # noqa: E402
 from ratings.models import RatingSystemState  # noqa: E402
 
 from .admin_forms import post_form  # noqa: E402
@@ -59,7 +59,7 @@ def recomputes(monkeypatch, django_capture_on_commit_callbacks):
     """recomputes(call) -> (response, how many recomputes the call asked for once committed).
 
     Rating runs are kept off the broker."""
-    monkeypatch.setattr(ratings, "_enqueue", lambda run_id: None)
+    monkeypatch.setattr(rating_runs, "_enqueue", lambda run_id: None)
 
     def requested(call):
         # What the set-up left for its commit runs first, as it would have after its own commit.

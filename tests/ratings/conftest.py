@@ -7,6 +7,7 @@ import pytest
 
 from games import services as games
 from ratings import services
+from ratings.services import runs
 
 OPENING = datetime(2025, 1, 1, 12, tzinfo=timezone.utc)
 
@@ -37,7 +38,7 @@ def finish(make_player):
 def no_enqueue(monkeypatch):
     """Record the runs that would be sent to the broker instead of sending or running them."""
     sent = []
-    monkeypatch.setattr(services, "_enqueue", sent.append)
+    monkeypatch.setattr(runs, "_enqueue", sent.append)
     return sent
 
 

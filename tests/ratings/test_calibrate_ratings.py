@@ -9,9 +9,10 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
+from games import results
 from games.permissions import RATING_OFFICER
 
-from ratings import calibrated, calibration, services
+from ratings import calibrated, calibration
 from ratings.models import CalibrationStatus, RatingCalibration, RatingCheckpoint
 from ratings.systems import CrawfordParameters
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 FIRST_NIGHT = datetime(2024, 1, 6, 19, tzinfo=timezone.utc)
 
 
-def federation_rows(*, players: int, weeks: int, drift: float, seed: int = 3) -> list[services.ResultRow]:
+def federation_rows(*, players: int, weeks: int, drift: float, seed: int = 3) -> list[results.ResultRow]:
     """A federation's 5-point matches on weekly nights: strengths spread by 150 rating points
     that drift by `drift` points a week (form comes and goes); about half the players each
     night, paired at random; each result drawn from the FIBS chance of the true strengths."""
@@ -35,7 +36,7 @@ def federation_rows(*, players: int, weeks: int, drift: float, seed: int = 3) ->
         for a, b in zip(present[::2], present[1::2]):
             p_a = 1.0 / (1.0 + 10.0 ** (-(skill[a] - skill[b]) * math.sqrt(5) / 2000.0))
             a_won = rng.random() < p_a
-            rows.append(services.ResultRow(len(rows) + 2, FIRST_NIGHT + timedelta(weeks=week), f"Player {a}",
+            rows.append(results.ResultRow(len(rows) + 2, FIRST_NIGHT + timedelta(weeks=week), f"Player {a}",
                                            f"Player {b}", 5, 5 if a_won else 2, 2 if a_won else 5, f"sim:{len(rows)}"))
     return rows
 
@@ -43,7 +44,7 @@ def federation_rows(*, players: int, weeks: int, drift: float, seed: int = 3) ->
 def test_a_federation_whose_form_drifts_gets_parameters_that_forecast_its_held_out_matches_better(
     staff, capsys, client, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    services.results_import(rows=federation_rows(players=80, weeks=80, drift=50.0))
+    results.results_import(rows=federation_rows(players=80, weeks=80, drift=50.0))
     with django_capture_on_commit_callbacks(execute=True):
         call_command("calibrate_ratings", "--by", staff.username, "--yes")
     out = capsys.readouterr().out
@@ -70,7 +71,7 @@ def test_a_federation_whose_form_drifts_gets_parameters_that_forecast_its_held_o
 
 
 def test_a_small_site_is_refused_with_the_reason_and_keeps_the_defaults(staff, capsys, client):
-    services.results_import(rows=federation_rows(players=20, weeks=30, drift=25.0))
+    results.results_import(rows=federation_rows(players=20, weeks=30, drift=25.0))
     call_command("calibrate_ratings", "--by", staff.username, "--yes")
     out = capsys.readouterr().out
     refused = RatingCalibration.objects.get()
@@ -111,7 +112,7 @@ def test_the_admin_shows_calibrations_without_changing_them(client, django_user_
 
 
 def test_a_long_history_is_fitted_on_its_latest_matches(staff, capsys, monkeypatch):
-    services.results_import(rows=federation_rows(players=20, weeks=30, drift=25.0))
+    results.results_import(rows=federation_rows(players=20, weeks=30, drift=25.0))
     monkeypatch.setattr(calibrated, "MIN_MATCHES", 100)
     monkeypatch.setattr(calibrated, "FIT_MATCHES", 120)
     call_command("calibrate_ratings")

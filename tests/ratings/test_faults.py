@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from ratings import selectors, services, tasks
+from ratings.services import execute, runs
 from ratings.models import RatingRun, RatingSystemState, RunStatus
 
 pytestmark = pytest.mark.django_db
@@ -130,7 +131,7 @@ def test_a_failed_run_is_tried_again_by_the_check_after_the_stale_time(
     def crash(run_id, done, total):
         raise OSError("connection to the database lost")
 
-    monkeypatch.setattr(services, "report_progress", crash)
+    monkeypatch.setattr(execute, "report_progress", crash)
     with pytest.raises(OSError):
         services.rating_run_process(run_id=no_enqueue[0])
     failed = RatingRun.objects.get(pk=no_enqueue[0])
@@ -184,7 +185,7 @@ def test_the_next_request_after_a_broker_outage_queues_a_run_at_once(broker, mon
 
     broker.back()
     sent = []
-    monkeypatch.setattr(services, "_enqueue", sent.append)
+    monkeypatch.setattr(runs, "_enqueue", sent.append)
     (run,) = services.rating_recompute_request(system="fibs")
     assert sent == [run.pk] and run.pk != unsent.pk
     assert RatingSystemState.objects.get(system="fibs").requested == 2
@@ -219,14 +220,14 @@ def test_a_game_recorded_without_a_broker_answers_201_when_the_run_fails_and_the
     def crash(run_id, done, total):
         raise OSError("database is locked")
 
-    real = services.report_progress
-    monkeypatch.setattr(services, "report_progress", crash)
+    real = execute.report_progress
+    monkeypatch.setattr(execute, "report_progress", crash)
     response = record(anna)
     assert response.status_code == 201 and response.data["status"] == "finished"
     assert sorted(RatingRun.objects.values_list("system", "status")) == [
         ("crawford", RunStatus.FAILED), ("fibs", RunStatus.FAILED)
     ]
-    monkeypatch.setattr(services, "report_progress", real)
+    monkeypatch.setattr(execute, "report_progress", real)
 
     assert record(bo).status_code == 201
     assert rated_matches(anna) == 2 and rated_matches(bo, "crawford") == 2

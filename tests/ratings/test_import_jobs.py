@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import imports
+from games import imports, results
 from games.imports import (
     JobProgress,
     import_job_claim,
@@ -16,7 +16,6 @@ from games.imports import (
     import_job_submit,
 )
 from games.models import ImportJob, Match, Player
-from ratings import services
 
 from .conftest import WorkerKilled
 
@@ -51,7 +50,7 @@ def test_a_job_is_claimed_by_one_worker_only(no_enqueue):
 def test_a_job_killed_half_way_is_taken_over_when_looked_at_and_finishes_without_duplicates(
     staff_api, staff, no_enqueue, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(services, "IMPORT_CHUNK", 3)
+    monkeypatch.setattr(results, "IMPORT_CHUNK", 3)
     job = submit(by=staff)
     real = JobProgress.__call__
     killed = []
@@ -139,9 +138,9 @@ def test_three_imports_at_once_create_a_new_player_once():
         text = ("played_on,player_a,player_b,length,score_a,score_b,source_id\n"
                 f"2025-03-0{number},Zoë Newcomer,Rival {number},5,5,{number},t{number}\n")
         try:
-            rows = services.results_file_read(text=text)
+            rows = results.results_file_read(text=text)
             barrier.wait()
-            reports.append(services.results_import(rows=rows))
+            reports.append(results.results_import(rows=rows))
         except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)
         finally:

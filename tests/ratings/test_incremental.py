@@ -13,6 +13,7 @@ import pytest
 
 from games import services as games
 from ratings import services
+from ratings.services import checkpoints, execute, writing
 from ratings.models import Rating, RatingChange, RatingCheckpoint, RatingPending, RatingRun, RatingSystemState
 from ratings.systems import params
 
@@ -299,8 +300,8 @@ def test_a_worker_killed_while_publishing_leaves_the_old_ratings_and_the_check_h
         raise WorkerKilled
 
     # killed after the new changes and ratings are written, before the head moves
-    monkeypatch.setattr(services, "_write_states", die)
-    monkeypatch.setattr(services, "_fail", lambda run, error: None)
+    monkeypatch.setattr(execute, "write_states", die)
+    monkeypatch.setattr(execute, "_fail", lambda run, error: None)
     with pytest.raises(WorkerKilled):
         services.rating_recompute_owed(system="fibs")
     monkeypatch.undo()
@@ -404,14 +405,14 @@ def test_readers_during_an_incremental_publish_see_the_old_list_or_the_new_never
     corrected = matches[10]
     flipped = (0, corrected.length) if corrected.winner_id == corrected.player_a_id else (corrected.length, 0)
     inside = threading.Event()
-    writes = services._write
+    writes = writing._write
 
     def slow_write(*args, **kwargs):
         inside.set()
         time.sleep(0.05)
         return writes(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_write", slow_write)
+    monkeypatch.setattr(writing, "_write", slow_write)
     seen, stop = [], threading.Event()
 
     def reader():
@@ -462,7 +463,7 @@ def test_a_correction_publishes_before_its_checkpoints_are_rewritten_and_a_death
     def die(*args, **kwargs):
         raise WorkerKilled
 
-    monkeypatch.setattr(services, "_prune_checkpoints", die)  # inside the rewrite of the checkpoints
+    monkeypatch.setattr(checkpoints, "_prune_checkpoints", die)  # inside the rewrite of the checkpoints
     with pytest.raises(WorkerKilled):
         services.rating_recompute_owed(system="fibs")
     monkeypatch.undo()

@@ -3,6 +3,7 @@
 import math
 
 import pytest
+from django.core.exceptions import ValidationError
 
 import analysis.services as analysis_services
 from analysis import gnubg
@@ -124,7 +125,7 @@ def test_a_finished_analysis_requests_nothing_while_skill_is_off(
 def test_skill_is_a_system_of_its_own_only_where_enabled(settings):
     settings.RATINGS_LUCK_ADJUSTED = False
     assert services.system_names() == ["fibs", "crawford"]
-    with pytest.raises(services.ValidationError) as refused:
+    with pytest.raises(ValidationError) as refused:
         services.system_names("skill")
     assert refused.value.message_dict == {"system": ["the rating system 'skill' is not enabled on this site"]}
     settings.RATINGS_LUCK_ADJUSTED = True

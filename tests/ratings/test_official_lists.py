@@ -12,6 +12,7 @@ from django.utils import timezone
 from config.errors import ConflictError
 from games.models import Player
 from ratings import selectors, services
+from ratings.services import lists
 from ratings.models import OfficialList, OfficialListRow
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +138,7 @@ def test_the_database_decides_between_two_lists_of_the_same_day(club, monkeypatc
     """Two staff members publish the 31 October list at once: both read no list of that day,
     the unique constraint takes the first, and the second is a conflict that leaves nothing."""
     services.rating_list_publish(system="fibs", as_of=OCTOBER)
-    monkeypatch.setattr(services, "_last_official_list", lambda system: None)  # read before the first committed
+    monkeypatch.setattr(lists, "_last_official_list", lambda system: None)  # read before the first committed
     with pytest.raises(ConflictError, match="Someone else published the official FIBS Elo list of 31 Oct 2025"):
         services.rating_list_publish(system="fibs", as_of=OCTOBER)
     assert OfficialList.objects.count() == 1 and OfficialListRow.objects.count() == 6
@@ -163,7 +164,7 @@ def test_staff_publish_a_list_through_the_api(api, staff_api, club):
 
 def test_a_raced_list_answers_409(staff_api, club, monkeypatch):
     services.rating_list_publish(system="fibs", as_of=OCTOBER)
-    monkeypatch.setattr(services, "_last_official_list", lambda system: None)
+    monkeypatch.setattr(lists, "_last_official_list", lambda system: None)
     response = staff_api.post("/api/v1/ratings/lists/", {"system": "fibs", "as_of": "2025-10-31"}, format="json")
     assert response.status_code == 409
 

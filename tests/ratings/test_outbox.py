@@ -7,13 +7,16 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from games import imports
+from games import imports, results
 from games import services as games
 from games.imports import import_job_run, import_job_submit
 from games.models import ImportJob, Match
 from ratings import services
+from ratings.services import execute, runs
 from ratings.models import RatingPending, RatingRun, RatingSystemState, RunStatus
 from ratings.systems import params
 
@@ -34,7 +37,7 @@ def small_settling_window(monkeypatch):
 def sent(monkeypatch):
     """The messages a worker would receive: rating runs and import jobs, kept instead of sent."""
     messages = []
-    monkeypatch.setattr(services, "_enqueue", lambda run_id: messages.append(("run", run_id)))
+    monkeypatch.setattr(runs, "_enqueue", lambda run_id: messages.append(("run", run_id)))
     monkeypatch.setattr(imports, "_enqueue", lambda job_id: messages.append(("import", job_id)))
     return messages
 
@@ -152,20 +155,59 @@ def test_two_publishes_with_a_result_committed_between_the_first_ones_claim_and_
         assert differences_from_a_full_recompute(system) == []
 
 
+# -- what the outbox owes, asked in three places -----------------------------------------------------
+
+OWING = {
+    "nothing": lambda system, finish, players: None,
+    "a request counted": lambda system, finish, players: RatingSystemState.objects.filter(system=system).update(
+        requested=F("requested") + 1),
+    "a change no run took": lambda system, finish, players: finish(players[0], players[1], length=3, day=80),
+}
+
+
+@pytest.mark.parametrize("owing", list(OWING))
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_claim_the_worker_going_again_and_the_periodic_check_agree_on_what_the_outbox_owes(
+    club, finish, django_capture_on_commit_callbacks, system, owing
+):
+    players, _ = club
+    with django_capture_on_commit_callbacks(execute=False):  # in the outbox; no run is asked for
+        OWING[owing](system, finish, players)
+    published = RatingSystemState.objects.get(system=system).published_run
+
+    def answers(caller) -> bool:
+        """Whether the caller finds a run to do; in a savepoint rolled back, so that none sees
+        the runs another queued or claimed."""
+        savepoint = transaction.savepoint_create()
+        try:
+            return caller() is not None
+        finally:
+            transaction.savepoint_rollback(savepoint)
+
+    asked = {
+        "claim": answers(lambda: services.rating_run_claim(
+            run=RatingRun.objects.create(system=system, requested_at=timezone.now()))),
+        "the worker after the published run": answers(lambda: runs._next_run(published)),
+        "the periodic check": answers(lambda: runs._owed_run(system)),
+    }
+    assert set(asked.values()) == {owing != "nothing"}, asked
+
+
 # -- a death at every point between a write and its publication ------------------------------------
 
 DEATHS = [
     ("after the commit, before the runs are queued", None),
-    ("after the runs are queued, the message lost", "_enqueue"),
-    ("after the claim, loading the history", "rated_history"),
-    ("rating, before anything is written", "_as_run"),
-    ("writing the ratings", "store_ratings"),
-    ("writing the rating changes", "store_changes"),
-    ("publishing in full", "publish"),
-    ("publishing from a checkpoint", "_delete_changes_since"),
-    ("after publishing from a checkpoint, rewriting its checkpoints", "_refresh_checkpoints"),
-    ("after publishing in full, discarding older rows", "discard_unpublished_rows"),
+    ("after the runs are queued, the message lost", "runs._enqueue"),
+    ("after the claim, loading the history", "execute.rated_history"),
+    ("rating, before anything is written", "execute._as_run"),
+    ("writing the ratings", "execute.store_ratings"),
+    ("writing the rating changes", "execute.store_changes"),
+    ("publishing in full", "execute.publish"),
+    ("publishing from a checkpoint", "execute.delete_changes_since"),
+    ("after publishing from a checkpoint, rewriting its checkpoints", "execute.refresh_checkpoints"),
+    ("after publishing in full, discarding older rows", "execute.discard_unpublished_rows"),
 ]
+"""Where each death strikes: the function, named in `ratings.services` where it is called."""
 
 WRITES = {
     "a result at the end": lambda players, matches, finish: finish(players[4], players[5], length=3, day=90),
@@ -191,16 +233,16 @@ def test_a_death_anywhere_between_a_write_and_its_publication_heals_by_itself_in
         with django_capture_on_commit_callbacks(execute=False):  # committed, and the process dies
             WRITES[write](players, matches, finish)
     else:
-        if function == "_enqueue":
-            monkeypatch.setattr(services, "_enqueue", lambda run_id: None)
+        if function == "runs._enqueue":
+            monkeypatch.setattr(runs, "_enqueue", lambda run_id: None)
         else:
             def dies(*args, **kwargs):
                 raise WorkerKilled
 
-            monkeypatch.setattr(services, function, dies)
+            monkeypatch.setattr(f"ratings.services.{function}", dies)
             # a killed process cleans nothing up
-            real_fail = services._fail
-            monkeypatch.setattr(services, "_fail", lambda run, error: None if isinstance(error, WorkerKilled)
+            real_fail = execute._fail
+            monkeypatch.setattr(execute, "_fail", lambda run, error: None if isinstance(error, WorkerKilled)
                                 else real_fail(run, error))
         try:
             with committed():
@@ -229,9 +271,9 @@ def test_every_kind_of_job_is_swept_by_one_mechanism_with_one_stale_time(setting
 
     assert sorted(jobs.SWEEPS) == ["analyses", "imports", "notifications", "rating runs"]
     settings.CRAWFORD_STALE_SECONDS = 123
-    assert {imports.stale_after(), services.stale_after(), analysis_services.stale_after()} == {timedelta(seconds=123)}
+    assert {imports.stale_after(), runs.stale_after(), analysis_services.stale_after()} == {timedelta(seconds=123)}
     # One accessor, read by every kind: none keeps a copy of its own.
-    assert imports.stale_after is services.stale_after is analysis_services.stale_after is jobs.stale_after
+    assert imports.stale_after is runs.stale_after is analysis_services.stale_after is jobs.stale_after
 
 
 def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbeat_is_stale(
@@ -239,7 +281,7 @@ def test_an_import_whose_worker_was_killed_resumes_by_the_sweep_once_its_heartbe
 ):
     from games.jobs import jobs_sweep
 
-    monkeypatch.setattr(services, "IMPORT_CHUNK", 4)
+    monkeypatch.setattr(results, "IMPORT_CHUNK", 4)
     real = imports.JobProgress.__call__
 
     def dies_in_the_second_chunk(self, done, total):

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from games import services as games
 from ratings import selectors, services
+from ratings.services import execute
 from ratings.models import Rating, RatingChange, RatingRun, RatingSystemState, RunStatus
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_a_request_during_a_run_makes_the_worker_go_again_once(
     with django_capture_on_commit_callbacks(execute=True):
         services.rating_recompute_request(system="fibs")
     (first,) = no_enqueue
-    real = services.report_progress
+    real = execute.report_progress
     calls = []
 
     def progress_with_a_new_result(run_id, done, total):
@@ -77,7 +78,7 @@ def test_a_request_during_a_run_makes_the_worker_go_again_once(
             with django_capture_on_commit_callbacks(execute=True):
                 services.rating_recompute_request(system="fibs")
 
-    monkeypatch.setattr(services, "report_progress", progress_with_a_new_result)
+    monkeypatch.setattr(execute, "report_progress", progress_with_a_new_result)
     last = services.rating_run_process(run_id=first)
     assert last.pk != first and last.status == RunStatus.DONE and last.matches_total == 3
     assert selectors.rating_list(system="fibs").get(player=c).matches == 2
@@ -119,7 +120,7 @@ def test_a_run_whose_worker_died_is_superseded_and_cannot_publish(
     assert dead.status == RunStatus.SUPERSEDED and "stopped reporting" in dead.error
     assert last.status == RunStatus.DONE and published() != before
     with pytest.raises(services.RunLostError):
-        services.publish(dead)
+        execute.publish(dead)
     assert RatingSystemState.objects.get(system="fibs").published_run_id == last.pk
 
 
@@ -128,14 +129,14 @@ def test_a_run_failing_after_writing_half_leaves_the_published_ratings_whole(his
     before = published()
     before_history = list(selectors.rating_history(player_id=b.pk, system="fibs").values_list("rating_after", flat=True))
     finish(c, a, length=11, winner="a", day=10)
-    real_store = services.store_changes
+    real_store = execute.store_changes
 
     def store_half_then_fail(run, records, result):
         real_store(run, records[: len(records) // 2], result)
         assert RatingChange.objects.filter(run_id=run.pk).exists()
         raise OSError("disk full")
 
-    monkeypatch.setattr(services, "store_changes", store_half_then_fail)
+    monkeypatch.setattr(execute, "store_changes", store_half_then_fail)
     with pytest.raises(OSError):
         services.rating_recompute_now(system="fibs")
     failed = RatingRun.objects.filter(system="fibs").latest("id")
@@ -147,7 +148,7 @@ def test_a_run_failing_after_writing_half_leaves_the_published_ratings_whole(his
     assert not Rating.objects.filter(run_id=failed.pk).exists()
     assert not RatingChange.objects.filter(run_id=failed.pk).exists()
 
-    monkeypatch.setattr(services, "store_changes", real_store)
+    monkeypatch.setattr(execute, "store_changes", real_store)
     run = services.rating_recompute_now(system="fibs")
     assert run.status == RunStatus.DONE and published() != before and run.matches_total == 3
 
@@ -160,7 +161,7 @@ def test_a_run_raising_midway_marks_itself_failed_and_the_next_one_completes(his
     def crash(run_id, done, total):
         raise RuntimeError("worker lost its mind")
 
-    monkeypatch.setattr(services, "report_progress", crash)
+    monkeypatch.setattr(execute, "report_progress", crash)
     with pytest.raises(RuntimeError):
         services.rating_recompute_now(system="crawford")
     assert RatingRun.objects.filter(system="crawford").latest("id").status == RunStatus.FAILED
@@ -174,7 +175,7 @@ def test_a_reader_during_a_run_sees_the_old_table_until_the_pointer_flips(histor
     a, b, c = history
     before = published()
     finish(c, a, length=11, winner="a", day=10)
-    real_publish = services.publish
+    real_publish = execute.publish
     seen = []
 
     def publish_watched(run):
@@ -182,7 +183,7 @@ def test_a_reader_during_a_run_sees_the_old_table_until_the_pointer_flips(histor
         real_publish(run)
         seen.append(published())
 
-    monkeypatch.setattr(services, "publish", publish_watched)
+    monkeypatch.setattr(execute, "publish", publish_watched)
     services.rating_recompute_now(system="fibs")
     assert seen[0] == before
     assert seen[1] != before and seen[1]["C"] > before["C"]
@@ -192,12 +193,12 @@ def test_a_reader_during_a_run_sees_the_old_table_until_the_pointer_flips(histor
 
 def test_progress_is_readable_on_the_run_row(history, monkeypatch):
     seen = []
-    real = services.report_progress
+    real = execute.report_progress
 
     def watch(run_id, done, total):
         real(run_id, done, total)
         seen.append(RatingRun.objects.values_list("matches_done", "matches_total", "status").get(pk=run_id))
 
-    monkeypatch.setattr(services, "report_progress", watch)
+    monkeypatch.setattr(execute, "report_progress", watch)
     services.rating_recompute_now(system="fibs")
     assert seen == [(2, 2, "running")]

@@ -239,14 +239,14 @@ class RatedRunningEvent(RunningEvent):
 
     @rule(day=st.integers(0, 60), a_wins=st.booleans(), rows=st.integers(1, 3))
     def results_imported(self, day, a_wins, rows):
-        from ratings import services as ratings
+        from games import results
 
         names = list(Player.objects.filter(pk__in=list(self.users)).order_by("pk").values_list("name", flat=True))
         serial = next(_serial)
         text = "played_on,player_a,player_b,length,score_a,score_b,source_id\n" + "".join(
             f"2026-08-{1 + (day + n) % 28:02d},{names[n % len(names)]},{names[(n + 1) % len(names)]},3,"
             f"{3 if a_wins else 1},{1 if a_wins else 3},machine-{serial}-{n}\n" for n in range(rows))
-        ratings.results_import(rows=ratings.results_file_read(text=text), by=self.staff)
+        results.results_import(rows=results.results_file_read(text=text), by=self.staff)
 
     @rule(index=st.integers(0, 2))
     def match_file_imported(self, index):

@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from games import results
 from games.models import Match, MatchStatus, Player
 from ratings import selectors, services
 from bench.shared_data import SHARED_DATA
@@ -56,8 +57,8 @@ def test_the_same_file_imported_under_another_time_zone_adds_nothing(tmp_path, c
 
 def test_rows_imported_under_the_earlier_time_zone_bound_key_are_still_recognised(tmp_path, capsys, settings):
     settings.TIME_ZONE = "Europe/Copenhagen"
-    rows = services.results_file_read(text=GOOD)
-    services.results_import(rows=rows)
+    rows = results.results_file_read(text=GOOD)
+    results.results_import(rows=rows)
     for row in rows:  # as an earlier version stored them
         Match.objects.filter(source_key=row.source_key).update(source_key=row.legacy_key)
     call_command("import_results", write(tmp_path, GOOD))
@@ -164,8 +165,8 @@ def test_a_date_in_neither_form_names_both_forms(tmp_path):
 
 
 def test_each_imported_match_has_its_first_version_in_the_audit_trail(tmp_path, staff):
-    rows = services.results_file_read(text=GOOD)
-    services.results_import(rows=rows, by=staff)
+    rows = results.results_file_read(text=GOOD)
+    results.results_import(rows=rows, by=staff)
     match = Match.objects.get(player_a__name="Anna")
     versions = list(match.history.values_list("history_type", "history_change_reason", "history_user_id", "status",
                                               "score_a", "score_b", "winner_id"))
@@ -176,10 +177,10 @@ def test_each_imported_match_has_its_first_version_in_the_audit_trail(tmp_path, 
 
 
 def test_a_player_renamed_since_an_import_is_found_by_the_next_import(tmp_path):
-    services.results_import(rows=services.results_file_read(text=GOOD))
+    results.results_import(rows=results.results_file_read(text=GOOD))
     Player.objects.filter(name="Anna").update(name="Anna Berg")
     later = "played_on,player_a,player_b,length,score_a,score_b\n2025-03-01,anna,Bo,3,3,0\n"
-    report = services.results_import(rows=services.results_file_read(text=later))
+    report = results.results_import(rows=results.results_file_read(text=later))
     assert (report.imported, report.players_created) == (1, [])
     assert Match.objects.filter(player_a__name="Anna Berg").count() == 2
 

@@ -11,14 +11,12 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import import_job_response
-from games.imports import import_job_submit
-from games.models import ImportKind
-from games.permissions import api_door
-from games.serializers import ImportJobSerializer
-
-from . import services
-from .permissions import may_import_results
+from . import results
+from .api import import_job_response
+from .imports import import_job_submit
+from .models import ImportKind
+from .permissions import api_door, may_import_history
+from .serializers import ImportJobSerializer
 
 
 class ResultsImportSerializer(serializers.Serializer):
@@ -33,7 +31,7 @@ class ResultsImportView(APIView):
     row first (one bad row stores nothing: the job fails with the rows by line), then stores them,
     skipping rows imported before."""
 
-    permission_classes = [api_door(may_import_results)]
+    permission_classes = [api_door(may_import_history)]
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(request={"multipart/form-data": ResultsImportSerializer},
@@ -48,11 +46,11 @@ class ResultsImportView(APIView):
                 {"file": [f"The file is {upload.size:,} bytes; results files up to {limit:,} bytes are accepted."]})
         note = None
         try:
-            text, note = services.results_file_decode(upload.read())
+            text, note = results.results_file_decode(upload.read())
             if check:
-                rows = services.results_file_read(text=text)
+                rows = results.results_file_read(text=text)
                 return Response({"rows": len(rows), "note": note})
-        except services.ResultsFileError as error:
+        except results.ResultsFileError as error:
             return Response({
                 "file": ["Nothing was imported: fix these rows."],
                 "rows": [{"line": line, "problem": problem} for line, problem in error.problems],

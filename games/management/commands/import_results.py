@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import services
+from games import results
 
 
 class Command(BaseCommand):
@@ -24,15 +24,15 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error}") from None
         try:
-            text, note = services.results_file_decode(data)
+            text, note = results.results_file_decode(data)
             if note:
                 self.stderr.write(f"{file}: {note}.")
-            rows = services.results_file_read(text=text)
+            rows = results.results_file_read(text=text)
             if check:
                 self.stdout.write(f"{file}: {len(rows)} rows, all valid.")
                 return
-            report = services.results_import(rows=rows)
-        except services.ResultsFileError as error:
+            report = results.results_import(rows=rows)
+        except results.ResultsFileError as error:
             lines = "\n".join(f"  line {line}: {message}" for line, message in error.problems)
             raise CommandError(f"{file}: nothing imported; fix these rows:\n{lines}") from None
         self.stdout.write(

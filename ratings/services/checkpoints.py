@@ -1,0 +1,396 @@
+"""Incremental publishing: the states stored at checkpoints (month and day starts, and the head
+after the last match), where a run may pick up instead of rating the whole history
+(`resume_point`), the rewrite of the checkpoints after a rerun, and the history's account (a
+count and checksum) that tells whether the published ratings answer the history as it stands.
+
+A change that reaches back reruns from the latest checkpoint before it; a result at the end of
+history resumes at the head. Anything the account cannot vouch for rates in full."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from datetime import time as time_of_day
+
+import numpy as np
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.models import Match
+
+from ..calibrated import system_in_force
+from ..models import (
+    RatingChange,
+    RatingCheckpoint,
+    RatingPending,
+    RatingPlayerState,
+    RatingRun,
+    RatingSystemState,
+    RunStage,
+    RunStatus,
+)
+from ..systems.resume import PiecewiseRun
+from .history import UNIX_EPOCH, RatedHistory, micros_of, moment_at, rated_matches
+from .writing import (
+    STATE_COLUMNS,
+    delete_checkpoints,
+    delete_player_rows,
+    holds_published,
+    player_rows,
+    touch,
+    write_states,
+)
+
+logger = logging.getLogger("ratings.recompute")
+
+
+# -- the history's account ----------------------------------------------------------------------
+
+
+ACCOUNT_MODULUS = 2_147_483_647
+"""Each match's term of the history checksum is below this prime, so a sum of ten million fits."""
+
+
+@dataclass(frozen=True)
+class HistoryAccount:
+    """What a rated history amounts to, cheaply: how many matches, and the sum of one term per
+    match (`account_term`) that changes with its id, players, winner, length and date. Terms add,
+    so the account of a history with some matches changed is the old one minus their old terms
+    plus their new ones."""
+
+    matches: int
+    checksum: int
+
+    def __add__(self, other: HistoryAccount) -> HistoryAccount:
+        return HistoryAccount(self.matches + other.matches, self.checksum + other.checksum)
+
+    def __sub__(self, other: HistoryAccount) -> HistoryAccount:
+        return HistoryAccount(self.matches - other.matches, self.checksum - other.checksum)
+
+
+ACCOUNT_WEIGHTS = (1_000_003, 10_007, 101, 7, 13)
+"""The weights of a match's checksum term: its id, its two players, its winner, its length and the
+second it was played. `account_term` and the SQL of `history_account` are both made from them."""
+
+
+def account_term(match_id, player_a, player_b, winner, length, seconds):
+    """One match's term of the checksum (numbers, or numpy arrays of them, term by term); `seconds`
+    since 1970 (UTC, rounded down) it was played."""
+    w_id, w_players, w_winner, w_length, w_seconds = ACCOUNT_WEIGHTS
+    return (match_id * w_id + (player_a + player_b) * w_players + winner * w_winner + length * w_length
+            + seconds * w_seconds) % ACCOUNT_MODULUS
+
+
+def account_of_arrays(history: RatedHistory) -> HistoryAccount:
+    """The account of a loaded history (numpy, as the SQL computes it)."""
+    if not len(history):
+        return HistoryAccount(0, 0)
+    a = history.players[history.player_a]
+    b = history.players[history.player_b]
+    winner = np.where(history.a_won, a, b)
+    seconds = np.floor_divide(history.played_on, 1_000_000)
+    terms = account_term(history.match_ids, a, b, winner, history.lengths, seconds)
+    return HistoryAccount(len(history), int(terms.sum()))
+
+
+def history_account() -> HistoryAccount:
+    """The account of the rated history as it stands, in one aggregate query."""
+    sql, params = rated_matches().order_by().values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id").query.sql_with_params()
+    if connection.vendor == "postgresql":
+        seconds = "floor(extract(epoch FROM h.played_on))::int8"
+    else:
+        seconds = "CAST(strftime('%%s', h.played_on) AS INTEGER)"
+    w_id, w_players, w_winner, w_length, w_seconds = ACCOUNT_WEIGHTS
+    term = (f"(h.id * {w_id} + (h.player_a_id + h.player_b_id) * {w_players} + h.winner_id * {w_winner} "
+            f"+ h.length * {w_length} + {seconds} * {w_seconds}) %% {ACCOUNT_MODULUS}")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*), coalesce(sum({term}), 0) FROM ({sql}) AS h", params)
+        matches, checksum = cursor.fetchone()
+    return HistoryAccount(int(matches), int(checksum))
+
+
+def _account_of_results(results: dict[int, set]) -> HistoryAccount:
+    """The account of some matches' results, each given as the set of its two sides (player,
+    opponent, played_on, length, won), as `resume_point` reads them; a match with none is absent."""
+    total = HistoryAccount(0, 0)
+    for match_id, sides in results.items():
+        if not sides:
+            continue
+        player, opponent, on, length, won = next(iter(sides))
+        seconds = (on - UNIX_EPOCH) // timedelta(seconds=1)
+        term = account_term(match_id, player, opponent, player if won else opponent, length, seconds)
+        total += HistoryAccount(1, term)
+    return total
+
+
+# -- checkpoints ---------------------------------------------------------------------------------
+
+
+def checkpoint_months() -> int:
+    """How many month checkpoints a system keeps (a change reaching further back reruns in full)."""
+    return settings.RATINGS_CHECKPOINT_MONTHS
+
+
+def checkpoint_days() -> int:
+    """How many day checkpoints a system keeps (a result entered late reruns from its day)."""
+    return settings.RATINGS_CHECKPOINT_DAYS
+
+
+def _is_month_start(moment: datetime) -> bool:
+    return moment.day == 1 and moment.time() == time_of_day()
+
+
+def checkpoint_starts(played_on: np.ndarray, after: datetime | None) -> list[datetime]:
+    """Where checkpoints stand among the matches after `after` (the history's first match when
+    None): the first instants (UTC) of the last `checkpoint_months()` months and of the last
+    `checkpoint_days()` days that fall after it and not after the history's last match."""
+    if not len(played_on):
+        return []
+    first = after if after is not None else moment_at(int(played_on[0]))
+    last = moment_at(int(played_on[-1]))
+    day = datetime(first.year, first.month, first.day, tzinfo=UTC) + timedelta(days=1)
+    days, months = [], []
+    while day <= last:
+        days.append(day)
+        if day.day == 1:
+            months.append(day)
+        day += timedelta(days=1)
+    kept = set(months[-checkpoint_months():] if checkpoint_months() else [])
+    kept |= set(days[-checkpoint_days():] if checkpoint_days() else [])
+    return sorted(kept)
+
+
+def _prune_checkpoints(run_id: int) -> None:
+    """Keep the run's head, its latest `checkpoint_months()` month checkpoints and its latest
+    `checkpoint_days()` day checkpoints."""
+    standing = list(RatingCheckpoint.objects.filter(run_id=run_id, head=False).order_by("-after_on")
+                    .values_list("pk", "after_on"))
+    months = [pk for pk, on in standing if _is_month_start(on)][:checkpoint_months()]
+    days = [pk for pk, _ in standing][:checkpoint_days()]
+    keep = set(months) | set(days)
+    delete_checkpoints(RatingCheckpoint.objects.filter(pk__in=[pk for pk, _ in standing if pk not in keep]))
+
+
+def when_last_played(history: RatedHistory, last_match: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Per player, when he last played: in the history if he played there, else `before`."""
+    played = last_match >= 0
+    return np.where(played, history.played_on[np.where(played, last_match, 0)] if len(history) else 0, before)
+
+
+def _last_matches(history: RatedHistory, cut: int) -> np.ndarray:
+    """Per player (index), his last match among the first `cut` of `history` (−1 if none)."""
+    last = np.full(len(history.players), -1, dtype=np.int64)
+    if cut:
+        np.maximum.at(last, history.player_a[:cut], np.arange(cut))
+        np.maximum.at(last, history.player_b[:cut], np.arange(cut))
+    return last
+
+
+def store_checkpoints(run_id: int, settled, history: RatedHistory, pieces, moments, cuts) -> None:
+    """The full run's checkpoints: one at each month start (`moments`, the history cut at
+    `cuts`) and the head, after the last match."""
+    key = repr(settled)
+    value = settled.settled_value
+    players = history.players
+    for moment, cut, state in zip(moments, cuts, pieces.states_at_cuts):
+        checkpoint = RatingCheckpoint.objects.create(
+            run_id=run_id, sequence=cut, after_on=moment, after_match_id=-1, system_key=key, settled_value=value
+        )
+        last = _last_matches(history, cut)
+        write_states(checkpoint.pk, settled, players, state, when_last_played(history, last, last),
+                     state["matches"] > 0)
+    n = len(history)
+    head = RatingCheckpoint.objects.create(
+        run_id=run_id, head=True, sequence=n, after_on=moment_at(int(history.played_on[-1])) if n else None,
+        after_match_id=int(history.match_ids[-1]) if n else -1, system_key=key, settled_value=value,
+    )
+    write_states(head.pk, settled, players, pieces.state,
+                 when_last_played(history, pieces.last_match, pieces.last_match), pieces.state["matches"] > 0)
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where a run picks up: the published run, the checkpoint it reruns from, the system as
+    settled there, and the players whose published rows the changes touch."""
+
+    published_id: int
+    checkpoint: RatingCheckpoint
+    head: RatingCheckpoint
+    settled: object
+    touched: frozenset
+    earliest: tuple | None = None
+    shifted: bool = True
+    account: HistoryAccount = HistoryAccount(0, 0)
+
+
+def resume_point(run: RatingRun) -> Resume | None:
+    """Where the run can pick up instead of rating the whole history, or None.
+
+    The run answers the pending changes it claimed. Each names a match; the match's rated
+    result now and the one the published ratings hold (found by every player it ever had) are
+    compared: the same, nothing to do; else both places in time order count. The run reruns
+    from the latest checkpoint of the published run ordered before every such place (the head
+    when the result lands at the end of history). None, for a full run, when a change names no
+    match, no run is published, the published run has no checkpoints, the system's parameters
+    changed since, or the change reaches into the matches that settle the system's parameters."""
+    pending = list(RatingPending.objects.filter(system=run.system, run_id=run.pk).values_list("match_id", flat=True))
+    if not pending or None in pending:
+        return None
+    published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
+    if published_id is None:
+        return None
+    checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
+        "-sequence", "-head", "-after_on"))
+    head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
+    system = system_in_force(run.system)  # this site's adopted parameters, if any
+    if head is None or head.system_key != repr(system.settled_with(head.settled_value)):
+        return None
+    ids = set(pending)
+    everyone: dict[int, set] = {match_id: set() for match_id in ids}
+    for match_id, a, b in Match.objects.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
+        everyone[match_id] |= {a, b}
+    for match_id, a, b in Match.history.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
+        everyone[match_id] |= {a, b}
+    now: dict[int, set] = {match_id: set() for match_id in ids}
+    for match_id, on, a, b, length, winner in rated_matches().filter(id__in=ids).values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
+    ):
+        now[match_id] = {(a, b, on, length, winner == a), (b, a, on, length, winner == b)}
+    was: dict[int, set] = {match_id: set() for match_id in ids}
+    players = set().union(*everyone.values())
+    for match_id, player, opponent, on, length, won in RatingChange.objects.filter(
+        run_id=published_id, player_id__in=players, match_id__in=ids
+    ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
+        was[match_id].add((player, opponent, on, length, won))
+    account = history_account()
+    published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
+    if published[0] is None:
+        _note(run, "The published run keeps no account of its history: rating in full.")
+        return None
+    expected = HistoryAccount(*published) - _account_of_results(was) + _account_of_results(now)
+    if expected != account:
+        _note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
+                   f"with the changes owed, {account.matches} rated; checksum {expected.checksum} against "
+                   f"{account.checksum}): a change reached it without the outbox, so it rates in full.")
+        return None
+    places, touched, shifted = [], set(), False
+    for match_id in ids:
+        if now[match_id] == was[match_id]:
+            continue  # the published ratings already hold this result
+        for player, opponent, on, _, _ in now[match_id] | was[match_id]:
+            places.append((on, match_id))
+            touched |= {player, opponent}
+        # a match added, removed or moved renumbers the matches after it
+        shifted |= {on for _, _, on, _, _ in now[match_id]} != {on for _, _, on, _, _ in was[match_id]}
+    earliest = min(places) if places else None
+    for checkpoint in checkpoints:
+        if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
+            break
+    else:
+        return None
+    if checkpoint.system_key != head.system_key or checkpoint.sequence < system.settle_window:
+        return None
+    return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched),
+                  earliest, shifted, account)
+
+
+def _note(run: RatingRun, text: str) -> None:
+    """Say something in the run's log: the `ratings.recompute` logger and the run's `note`."""
+    logger.warning("%s run %s: %s", run.system, run.pk, text)
+    RatingRun.objects.filter(pk=run.pk).update(note=text[:2000])
+
+
+def states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tuple[dict, np.ndarray]:
+    """The players' working states at the checkpoint (new players' where it has none) and when
+    each last played (−2⁶³ for never)."""
+    state = settled.new_state(len(players))
+    last_played = np.full(len(players), np.iinfo(np.int64).min, dtype=np.int64)
+    rows = RatingPlayerState.objects.filter(checkpoint_id=checkpoint.pk)
+    if len(players) <= 1000:
+        rows = rows.filter(player_id__in=players.tolist())
+    names = settled.state_floats
+    for player_id, *values, experience, matches, last in rows.values_list(
+        "player_id", *(f"value_{number}" for number in range(len(names))), "experience", "matches", "last_played"
+    ).iterator(chunk_size=10_000):
+        i = int(np.searchsorted(players, player_id))
+        if i == len(players) or players[i] != player_id:
+            continue
+        for name, value in zip(names, values):
+            state[name][i] = value
+        state["experience"][i] = experience
+        state["matches"][i] = matches
+        last_played[i] = micros_of(last)
+    return state, last_played
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """What a rerun from a checkpoint rated, that the checkpoints after it are rewritten from:
+    the matches after the start (`history`, its `players`), the states at the month and day
+    starts after it (`moments`, the history cut at `cuts`, in `pieces`), and per player where
+    the changes reach him (`since`, `touched`) and when he last played before the start."""
+
+    history: RatedHistory
+    players: np.ndarray
+    pieces: PiecewiseRun
+    moments: list
+    cuts: list
+    since: np.ndarray
+    touched: np.ndarray
+    last_before: np.ndarray
+
+
+def refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing: dict) -> None:
+    """After a rerun from `resume` has published: rewrite the published run's checkpoints after
+    its start, in one transaction, and mark them ready; then the run is done. Those `standing`
+    (read before the publish marked them unready) that were ready keep the states the changes
+    do not reach; the others (new moments, or checkpoints a dead run left unready) copy the
+    start's for the players who do not play after it. The run still holds the system (it is
+    running) so no other run writes meanwhile; if it was superseded, the checkpoints stay
+    unready and runs resume from earlier ones."""
+    start = resume.checkpoint
+    settled = resume.settled
+    published = resume.published_id
+    history, players, since, touched = rerun.history, rerun.players, rerun.since, rerun.touched
+    with transaction.atomic():
+        if not holds_published(run, published):
+            logger.warning("%s run %s was superseded after publishing: its checkpoints stay unready", run.system,
+                           run.pk)
+            return
+        touch(run.pk, stage=RunStage.WRITING)
+        moments = set(rerun.moments)
+        kept = {on: checkpoint for on, checkpoint in standing.items() if on in moments and checkpoint.ready}
+        delete_checkpoints(RatingCheckpoint.objects.filter(
+            pk__in=[checkpoint.pk for on, checkpoint in standing.items() if on not in kept]))
+        table = connection.ops.quote_name(RatingPlayerState._meta.db_table)
+        keep, keep_values = player_rows(RatingPlayerState, "checkpoint_id = %s", [start.pk], players.tolist(),
+                                         inside=False)
+        copied = ", ".join(connection.ops.quote_name(c) for c in STATE_COLUMNS[1:])
+        for moment, cut, at_cut in zip(rerun.moments, rerun.cuts, rerun.pieces.states_at_cuts):
+            last_played = when_last_played(history, _last_matches(history, cut), rerun.last_before)
+            checkpoint = kept.get(moment)
+            if checkpoint is not None:
+                stale = (since < cut) | (touched & (since <= cut))
+                delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [checkpoint.pk], players[stale].tolist())
+                write_states(checkpoint.pk, settled, players, at_cut, last_played, stale & (at_cut["matches"] > 0))
+                RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(sequence=start.sequence + cut, ready=True)
+                continue
+            checkpoint = RatingCheckpoint.objects.create(
+                run_id=published, sequence=start.sequence + cut, after_on=moment, after_match_id=-1,
+                system_key=start.system_key, settled_value=start.settled_value,
+            )
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"INSERT INTO {table} (checkpoint_id, {copied}) SELECT %s, {copied} FROM {table} WHERE {keep}",
+                    [checkpoint.pk, *keep_values],
+                )
+            write_states(checkpoint.pk, settled, players, at_cut, last_played, at_cut["matches"] > 0)
+        _prune_checkpoints(published)
+        now = timezone.now()
+        RatingRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.DONE, stage=RunStage.PUBLISHED, finished_at=now, heartbeat_at=now,
+        )

@@ -1,0 +1,265 @@
+"""Executing a claimed run: load the rated history, rate it, write the rows and publish them; in
+full, or from a checkpoint when the changes it answers allow (`checkpoints.resume_point`)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import contextmanager
+from functools import partial
+
+import numpy as np
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ..calibrated import system_in_force
+from ..models import (
+    Rating,
+    RatingChange,
+    RatingCheckpoint,
+    RatingPending,
+    RatingPlayerState,
+    RatingRun,
+    RunStage,
+    RunStatus,
+)
+from ..systems.batches import ArrayRun, HistoryArrays
+from ..systems.resume import rate_in_pieces
+from .checkpoints import (
+    Rerun,
+    Resume,
+    account_of_arrays,
+    checkpoint_starts,
+    refresh_checkpoints,
+    resume_point,
+    states_at,
+    store_checkpoints,
+    when_last_played,
+)
+from .history import RatedHistory, micros_of, rated_history, rated_matches
+from .writing import (
+    RunLostError,
+    changes_by_player,
+    delete_changes_since,
+    delete_checkpoints,
+    delete_player_rows,
+    discard_unpublished_rows,
+    holds_published,
+    publish,
+    report_progress,
+    store_changes,
+    store_ratings,
+    touch,
+    write_changes,
+    write_ratings,
+    write_states,
+)
+
+logger = logging.getLogger("ratings.recompute")
+
+
+@contextmanager
+def _one_snapshot():
+    """A transaction whose reads all see one moment (REPEATABLE READ on PostgreSQL; SQLite's
+    transactions do already): the outbox a run answers, the history's account and the history
+    it rates agree. Outside a transaction only; inside one (a test's) it is a savepoint."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+class _StageClock:
+    """Logs how long each stage of a run took (logger `ratings.recompute`, level INFO)."""
+
+    def __init__(self, run: RatingRun) -> None:
+        self.run = run
+        self.started = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        logger.info("%s run %s: %s took %.2f s", self.run.system, self.run.pk, stage, now - self.started,
+                    extra={"run": self.run.pk, "stage": stage, "seconds": now - self.started})
+        self.started = now
+
+
+def _fail(run: RatingRun, error: BaseException) -> None:
+    RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+        status=RunStatus.FAILED, finished_at=timezone.now(), error=f"{type(error).__name__}: {error}"[:2000]
+    )
+    Rating.objects.filter(run_id=run.pk).delete()
+    RatingChange.objects.filter(run_id=run.pk).delete()
+    delete_checkpoints(RatingCheckpoint.objects.filter(run_id=run.pk))
+
+
+def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
+    """Rate for a claimed (running) run and publish it: only what follows the changes it
+    answers when a stored state allows (`resume_point`, `_execute_from`), else (or with
+    `full`) the whole history. On any error the run is marked failed, its rows are deleted and
+    the error is raised again; the published ratings stay as they were."""
+    try:
+        clock = _StageClock(run)
+        with _one_snapshot():
+            # changes committed since the claim are this run's too: it rates them
+            RatingPending.objects.filter(system=run.system, run_id__isnull=True).update(run_id=run.pk)
+            resume = None if full else resume_point(run)
+            if resume is not None:
+                suffix = rated_history(after=(resume.checkpoint.after_on, resume.checkpoint.after_match_id))
+                last = rated_matches().order_by("-played_on", "-id").values_list("played_on", "id").first()
+            else:
+                history = rated_history()
+        if resume is not None:
+            _execute_from(run, resume, suffix, last, clock)
+            run.refresh_from_db()
+            return run
+        clock.lap("load")
+        touch(run.pk, stage=RunStage.RATING, matches_total=len(history))
+        system = system_in_force(run.system)  # this site's adopted parameters, if any
+        arrays = _arrays(history, system)
+        settled = system.settled_for(arrays)
+        moments = checkpoint_starts(history.played_on, None)
+        cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left")
+        pieces = rate_in_pieces(settled, arrays, settled.new_state(len(history.players)), cuts.tolist(),
+                                partial(report_progress, run.pk))
+        result = _as_run(settled, pieces)
+        clock.lap("compute")
+        touch(run.pk, stage=RunStage.WRITING)
+        store_ratings(run, history, result)
+        store_changes(run, history, result)
+        store_checkpoints(run.pk, settled, history, pieces, moments, cuts.tolist())
+        account = account_of_arrays(history)
+        RatingRun.objects.filter(pk=run.pk).update(history_matches=account.matches, history_checksum=account.checksum)
+        clock.lap("write")
+        publish(run)
+        clock.lap("publish")
+    except BaseException as error:
+        _fail(run, error)
+        raise
+    discard_unpublished_rows(run.system)
+    clock.lap("discard")
+    run.refresh_from_db()
+    return run
+
+
+def _arrays(history: RatedHistory, system) -> HistoryArrays:
+    """The history as the engine reads it: with player A's luck-adjusted scores for a system
+    scored by luck (NaN where the winner counts), with the winner alone for the others."""
+    return HistoryArrays.build(
+        history.match_ids, history.days, history.player_a, history.player_b, history.lengths, history.a_won,
+        len(history.players), a_score=history.a_score if getattr(system, "scored_by_luck", False) else None,
+    )
+
+
+def _as_run(settled, pieces):
+    """A piecewise run in the shape `store_ratings` and `store_changes` read."""
+    rating, deviation, volatility, provisional = settled.public_of(pieces.state)
+    return ArrayRun(
+        settled.name, rating, deviation, volatility, pieces.state["experience"], pieces.state["matches"],
+        pieces.last_match, provisional, **pieces.changes,
+    )
+
+
+def _changed_since(history: RatedHistory, first: int, touched: np.ndarray) -> np.ndarray:
+    """Per player of `history`, the first of its matches after which his state may differ from
+    the published one: `first` for the `touched` players (indexes), and for the others the first
+    match where they meet a player already changed (an update reads the two players' own states
+    only, so before that a player's changes and state are the published ones to the last bit);
+    len(history) for a player whose state stands throughout."""
+    n = len(history)
+    since = [n] * len(history.players)
+    for player in touched.tolist():
+        since[player] = first
+    for k, a, b in zip(range(first, n), history.player_a[first:].tolist(), history.player_b[first:].tolist()):
+        if since[a] <= k or since[b] <= k:
+            if since[a] > k:
+                since[a] = k
+            if since[b] > k:
+                since[b] = k
+    return np.array(since, dtype=np.int64)
+
+
+def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tuple | None,
+                  clock: _StageClock) -> None:
+    """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
+    stored states, then, in one transaction, replace the published run's rows of every player
+    the changes reach (`_changed_since`): his rating changes from the match that reaches him
+    (every player's from the first changed match when matches are renumbered), his current
+    rating and his state at the head; move the head and mark the changes answered. Readers see
+    the published ratings before or after, never a mix. The checkpoints after the start are
+    rewritten next (`refresh_checkpoints`), after the ratings are published."""
+    start = resume.checkpoint
+    settled = resume.settled
+    players = np.union1d(suffix.players, np.array(sorted(resume.touched), dtype=np.int64))
+    where = np.searchsorted(players, suffix.players)
+    history = RatedHistory(suffix.match_ids, suffix.played_on, where[suffix.player_a], where[suffix.player_b],
+                           suffix.lengths, suffix.a_won, players, suffix.a_score)
+    clock.lap("load")
+    touch(run.pk, stage=RunStage.RATING, matches_total=len(history), matches_done=0)
+    state, last_before = states_at(start, settled, players)
+    moments = checkpoint_starts(history.played_on, start.after_on)
+    cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left").tolist()
+    pieces = rate_in_pieces(settled, _arrays(history, settled), state, cuts, partial(report_progress, run.pk))
+    result = _as_run(settled, pieces)
+    rated = pieces.state["matches"] > 0
+    last_played = when_last_played(history, pieces.last_match, last_before)
+    # only the players whose state the changes reach are rewritten, each from where it is reached
+    n = len(history)
+    touched = np.zeros(len(players), dtype=bool)
+    touched[np.searchsorted(players, np.array(sorted(resume.touched), dtype=np.int64))] = True
+    if resume.earliest is None:  # no place known: every player from the checkpoint on
+        first = 0
+        touched[:] = True
+    else:  # the matches before the earliest place are the published ones, numbered as they were
+        first = int(np.searchsorted(history.played_on, micros_of(resume.earliest[0]) - 1, side="left"))
+    since = _changed_since(history, first, np.flatnonzero(touched))
+    rows_from = np.minimum(since, first) if resume.shifted else since  # renumbered from `first`
+    changed = (since < n) | touched
+    rewritten = (rows_from < n) | touched
+    rows, sides = changes_by_player(history)
+    rows = rows[rows // 2 >= rows_from[sides[rows]]]
+    del sides
+    logger.info("%s run %s: %s of %s players reached, %s of %s rating changes rewritten", run.system, run.pk,
+                int(changed.sum()), len(players), len(rows), 2 * n)
+    clock.lap("compute")
+    touch(run.pk, stage=RunStage.WRITING)
+    published = resume.published_id
+    now = timezone.now()
+    with transaction.atomic():
+        if not holds_published(run, published):
+            raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
+        delete_changes_since(published, players[rewritten], start.sequence + rows_from[rewritten])
+        if len(rows):
+            write_changes(published, history, result, rows, start.sequence)
+        clock.lap("publish: rating changes")
+        delete_player_rows(Rating, "run_id = %s", [published], players[changed].tolist())
+        write_ratings(published, run.system, players, result, last_played, rated & changed)
+        clock.lap("publish: ratings")
+        # the checkpoints after the start are rewritten once the ratings are published (below);
+        # until then no run resumes from them
+        later = RatingCheckpoint.objects.filter(run_id=published, head=False, sequence__gte=start.sequence).exclude(
+            pk=start.pk).filter(Q(after_on__gt=start.after_on) if start.after_on is not None else Q())
+        standing = {checkpoint.after_on: checkpoint for checkpoint in later}
+        later.update(ready=False)
+        head = resume.head
+        delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], players[changed].tolist())
+        write_states(head.pk, settled, players, pieces.state, last_played, rated & changed)
+        total = start.sequence + n
+        RatingCheckpoint.objects.filter(pk=head.pk).update(
+            sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
+        )
+        RatingRun.objects.filter(pk=published).update(
+            matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
+            players=Rating.objects.filter(run_id=published).count(),
+            history_matches=resume.account.matches, history_checksum=resume.account.checksum,
+        )
+        RatingRun.objects.filter(pk=run.pk).update(heartbeat_at=now, matches_total=n, matches_done=n,
+                                                   players=len(players))
+        RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
+    clock.lap("publish: head, commit")
+    refresh_checkpoints(run, resume, Rerun(history, players, pieces, moments, cuts, since, touched, last_before),
+                         standing)
+    clock.lap("checkpoints")
