@@ -87,7 +87,9 @@ from .rounds import (
 )
 from .slips import slip_codes_issue
 from .undo import (
+    DownstreamStarted,
     entry_withdraw_undo,
+    pairing_undo,
     pairing_walkover_undo,
     result_undo,
     undo_preview,
@@ -129,6 +131,8 @@ __all__ = [
     "tournament_create",
     "tournament_organiser_add",
     "entry_withdraw_undo",
+    "DownstreamStarted",
+    "pairing_undo",
     "pairing_walkover_undo",
     "result_undo",
     "undo_preview",

@@ -46,13 +46,21 @@ def _built_on(pairing: Pairing) -> list[dict]:
     return correction_affected(pairing=pairing, winner_id=None)
 
 
+class DownstreamStarted(ValidationError):
+    """An undo refused because matches drawn from the result have started: `started` names them
+    ("Main R2-1", ...), for a page to say so in its own words; the message speaks to the API."""
+
+    def __init__(self, pairing: Pairing, started: list[dict]):
+        self.started = [f"{a['flight']} {a['slot']}" for a in started]
+        super().__init__({"apply_downstream": [
+            f"Matches drawn from {pairing.flight.name} {pairing.slot} have started ({', '.join(self.started)}):"
+            " look at the preview and confirm with apply_downstream to take them away too."]})
+
+
 def _check_downstream(pairing: Pairing, affected: list[dict], apply_downstream: bool) -> None:
     started = [a for a in affected if a["started"]]
     if started and not apply_downstream:
-        listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
-        raise ValidationError({"apply_downstream": [
-            f"Matches drawn from {pairing.flight.name} {pairing.slot} have started ({listed}): look at the preview"
-            " and confirm with apply_downstream to take them away too."]})
+        raise DownstreamStarted(pairing, started)
 
 
 def _state_before(pairing: Pairing):
@@ -150,6 +158,14 @@ def result_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: boo
 
     return _undo(pairing, by=by, reason=reason or "result undone", apply_downstream=apply_downstream,
                  expected_version=expected_version, check=check)
+
+
+def pairing_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: bool = False,
+                 expected_version: int | None = None) -> Pairing:
+    """Take back whatever decided `pairing`, a walkover or a result: the TD's one "Undo"."""
+    undo = pairing_walkover_undo if pairing.status == PairingStatus.WALKOVER else result_undo
+    return undo(pairing=pairing, by=by, reason=reason, apply_downstream=apply_downstream,
+                expected_version=expected_version)
 
 
 def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream: bool = False) -> Entry:

@@ -327,15 +327,13 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
         elif action == "undo":
             target = pairing()
             was = _result_words(target)
-            undo = services.pairing_walkover_undo if target.status == PairingStatus.WALKOVER else services.result_undo
             try:
-                undo(pairing=target, by=user, reason="undone at the desk",
-                     expected_version=version(f"undo{target.pk}-version"))
-            except ValidationError as error:
-                if "apply_downstream" not in getattr(error, "message_dict", {}):
-                    raise
-                messages.error(request, f"{error.message_dict['apply_downstream'][0].split(': look')[0]}: undo it on"
-                                        f" its correction page, which shows what goes with it.")
+                services.pairing_undo(pairing=target, by=user, reason="undone at the desk",
+                                      expected_version=version(f"undo{target.pk}-version"))
+            except services.DownstreamStarted as error:
+                messages.error(request, f"Matches drawn from {target.flight.name} {target.slot} have started "
+                                        f"({', '.join(error.started)}): undo it on its correction page, which shows"
+                                        f" what goes with it.")
                 outcome.refused = True
                 outcome.status = 400
                 return None
@@ -717,11 +715,10 @@ def _affected_names(affected: list[dict]) -> None:
 def _desk_correct_undo(request, tournament: Tournament, pairing: Pairing, *, confirmed: bool):
     """Undo a result or walkover from its correction page: first what goes with it, then, confirmed, done."""
     words = _result_words(pairing)
-    undo = services.pairing_walkover_undo if pairing.status == PairingStatus.WALKOVER else services.result_undo
     error = ""
     if confirmed:
         try:
-            undo(pairing=pairing, by=request.user, reason="undone at the desk", apply_downstream=True,
+            services.pairing_undo(pairing=pairing, by=request.user, reason="undone at the desk", apply_downstream=True,
                  expected_version=_int(request.POST.get("version"), "version"))
         except REFUSALS as refused:
             error = error_text(refused)
