@@ -1,13 +1,15 @@
-"""Rating work after the response, where there is no broker (the two-command install: SQLite,
-Celery tasks executed in-process).
+"""Rating work after the response: what a request that changed the rated history asks of the
+ratings waits until the response has gone out.
 
-A request that queues a rating run would otherwise rate inside itself, and a Save at the desk
-would wait seconds for a recompute. Instead the run is kept until the request has finished
-(`request_finished`: the response has gone out) and then executed on a thread of its own,
-with its own database connection. Nothing is lost if the process ends first: the change is in
-the outbox (`RatingPending`), and the next run, or the sweep, rates it.
+A Save at the desk writes its change to the ratings' outbox (`RatingPending`) in its own
+transaction; asking for the runs that answer it (counters, a run row, a message to the broker)
+and, where there is no broker (the two-command install: SQLite, Celery tasks executed
+in-process), the run itself, are kept until the request has finished (`request_finished`: the
+response has gone out) and then done on a thread of its own, with its own database connection.
+Nothing is lost if the process ends first: the change is in the outbox, and the next run, or the
+sweep, rates it.
 
-Outside a request (a management command, a shell, a Celery task) a run executes at once, as
+Outside a request (a management command, a shell, a Celery task) the work is done at once, as
 before. `RATINGS_AFTER_RESPONSE` turns this off (the tests do, to rate synchronously)."""
 
 from __future__ import annotations

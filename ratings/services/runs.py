@@ -108,14 +108,22 @@ def _runs_queue(names: list[str]) -> list[RatingRun]:
 class RunsRequested:
     """What a transaction that changed the rated history does once it commits: queue a run of
     each system it changed (`_runs_queue`), once however many changes it made. Only a prompt: the
-    changes are in the outbox already, and the periodic check finds them if this never runs."""
+    changes are in the outbox already, and the periodic check finds them if this never runs.
+    Within a request the prompt waits until the response has gone out (`background`): a Save at
+    the desk answers without waiting for the run's bookkeeping or the broker."""
 
     def __init__(self, names: list[str]) -> None:
         self.names = list(names)
         self.made = False
 
     def __call__(self) -> None:
+        from .. import background
+
         self.made = True
+        if not background.after_response(self._queue):
+            self._queue()
+
+    def _queue(self) -> None:
         try:
             _runs_queue(self.names)
         except Exception:  # the change is committed and in the outbox: the check queues it

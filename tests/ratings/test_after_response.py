@@ -37,3 +37,32 @@ def test_a_game_saved_without_a_broker_answers_before_its_ratings_are_worked_out
     assert selectors.rating_list(system="fibs").get(player=anna).rating == pytest.approx(1510.0)
     assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
     assert not RatingPending.objects.exists()
+
+
+def test_with_a_broker_a_save_answers_before_its_rating_runs_are_asked_for(staff_api, make_player, broker,
+                                                                            settings, monkeypatch):
+    """With a worker, the Save's answer waits neither for the runs' bookkeeping nor for the
+    broker: the outbox row is written with the game, the runs are queued after the response."""
+    from ratings.models import RatingRun
+    from ratings.tasks import ratings_recompute
+
+    settings.RATINGS_AFTER_RESPONSE = True
+    broker.down()  # a broker, eager mode off; what is sent to it is recorded below
+    anna, bo = make_player(name="Anna"), make_player(name="Bo")
+    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
+                           format="json").data
+    background.wait()
+    RatingRun.objects.all().delete()
+    sent = []
+    monkeypatch.setattr(ratings_recompute, "delay", lambda run_id: sent.append(
+        (threading.current_thread().name, RatingRun.objects.get(pk=run_id).system)))
+
+    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
+                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
+                              format="json")
+    assert response.status_code == 201
+    background.wait()
+
+    assert sorted(sent) == [("ratings-after-response", "crawford"), ("ratings-after-response", "fibs")]
+    assert sorted(RatingPending.objects.filter(match_id=match["id"]).values_list("system", flat=True)) == [
+        "crawford", "fibs"]
