@@ -301,6 +301,7 @@ class PairingSerializer(serializers.ModelSerializer):
         return None if pairing.score_a is None else [pairing.score_a, pairing.score_b]
 
 
+@extend_schema_field(serializers.CharField(allow_null=True, read_only=True))
 class ShownNameField(serializers.Field):
     """A login as others see it: the name its person chose (`public_name`), never the login name."""
 
