@@ -25,18 +25,14 @@ def slip_codes_issue(*, tournament: Tournament, pairing_ids, by, renew: bool = F
     """
     if not may_issue_slip_codes(by, tournament):
         raise PermissionDenied(f"Only a TD of {tournament.name} prints its slips.")
+    players, stale, held = _plan(tournament, pairing_ids, renew)
+    if not stale and all((pk, player_id) in held for pk, pair in players.items() for player_id in pair):
+        return {}  # slips printed again: nothing to write, and the event is not locked for it
     with transaction.atomic():
         _lock_tournament(tournament)
-        pairings = list(Pairing.objects.filter(
-            pk__in=list(pairing_ids), flight__tournament=tournament, player_b__isnull=False,
-            status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]).values_list("pk", "player_a_id", "player_b_id"))
-        players = {pk: (a, b) for pk, a, b in pairings}
-        live = list(SlipCode.objects.filter(pairing_id__in=list(players), revoked_at__isnull=True)
-                    .values_list("pk", "pairing_id", "player_id"))
-        stale = [pk for pk, pairing_id, player_id in live if renew or player_id not in players[pairing_id]]
+        players, stale, held = _plan(tournament, pairing_ids, renew)
         if stale:
             SlipCode.objects.filter(pk__in=stale).update(revoked_at=timezone.now())
-        held = {(pairing_id, player_id) for pk, pairing_id, player_id in live if pk not in set(stale)}
         issued, rows = {}, []
         for pairing_id, pair in players.items():
             for player_id in pair:
@@ -53,3 +49,17 @@ def slip_codes_issue(*, tournament: Tournament, pairing_ids, by, renew: bool = F
         except IntegrityError:
             raise ConflictError("Someone printed these slips at the same moment: open them again.") from None
     return issued
+
+
+def _plan(tournament: Tournament, pairing_ids, renew: bool):
+    """For the open matches of `pairing_ids`: their players {pairing id: (a, b)}, the live codes
+    to revoke (their ids) and the (pairing, player) pairs whose live code stays."""
+    players = {pk: (a, b) for pk, a, b in Pairing.objects.filter(
+        pk__in=list(pairing_ids), flight__tournament=tournament, player_b__isnull=False,
+        status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]).values_list("pk", "player_a_id", "player_b_id")}
+    live = list(SlipCode.objects.filter(pairing_id__in=list(players), revoked_at__isnull=True)
+                .values_list("pk", "pairing_id", "player_id"))
+    stale = [pk for pk, pairing_id, player_id in live if renew or player_id not in players[pairing_id]]
+    revoked = set(stale)
+    held = {(pairing_id, player_id) for pk, pairing_id, player_id in live if pk not in revoked}
+    return players, stale, held
