@@ -29,7 +29,7 @@ run, Whole-History Rating (bench/whr.py; w and s₀ fitted the same way).
 of the fit over a small grid from the defaults (a check that they still hold), no WHR, fewer
 resamples. The full run (477 s on the same machine, WHR's fit about half of it) is the record.
 
---origins every5 (125 s of wall time, 76 s of CPU on the same machine): no fit; FIBS, the
+--origins every5 (147 s of wall time, 93 s of CPU on the same machine): no fit; FIBS, the
 defaults, textbook Glicko-2 and ORIGIN_VARIANTS (crawford's defaults changed one way at a time,
 and bench/ratings_newcomers.py's changes to the model) scored from an origin every 5% from 40%
 to 95% of each set, each on the next 5%, both modes: per set the mean over its blocks of
@@ -57,7 +57,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ratings_match_sim import drifting_club
-from bench.ratings_newcomers import CrawfordVariant
+from bench.ratings_newcomers import CrawfordVariant, FittedNewcomerOffset
 from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
 from bench.shared_data import SHARED_DATA  # noqa: E402
@@ -191,11 +191,13 @@ ORIGIN_VARIANTS = {
     "newcomer at the mean": CrawfordVariant(newcomer_offset=0.0),
     "newcomer −50": CrawfordVariant(newcomer_offset=-50.0),
     "newcomer −100": CrawfordVariant(newcomer_offset=-100.0),
+    "newcomer, fitted": FittedNewcomerOffset(),
 }
 """--origins every5: crawford's defaults changed one way at a time (and textbook Glicko-2 with the
 new-player RD estimated), each against FIBS and the defaults on many rolling origins. The last
-four are bench/ratings_newcomers.py's changes to the model: a deviation floor, and a newcomer
-starting at the mean of the established players or that many points below it."""
+five are bench/ratings_newcomers.py's changes to the model: a deviation floor, and a newcomer
+starting at the mean of the established players or that many points below it (fixed, or
+fitted on the matches before each origin)."""
 
 
 def origins_report(samples, calibration, rng, resamples: int) -> None:

@@ -93,3 +93,26 @@ class CrawfordVariant:
             a[5] += 1
             b[5] += 1
         return np.array(chances)
+
+
+OFFSET_CHOICES = (None, 0.0, -25.0, -50.0, -100.0, -150.0)
+"""The newcomer offsets `FittedNewcomerOffset` chooses from (None: a newcomer starts at 1500)."""
+
+
+@dataclass(frozen=True)
+class FittedNewcomerOffset:
+    """The newcomer offset fitted on the past, as a site's calibration would fit it: before each
+    forecast period, the one of OFFSET_CHOICES whose online forecasts of the second half of the
+    matches before it (by date) have the least log loss."""
+
+    def choose(self, history: Sequence[MatchRecord], start: int) -> float | None:
+        """The offset chosen on history[:start]."""
+        from ratings.calibration import a_won, cut, log_losses
+
+        first = cut(history, 0.5 * start / len(history)) if start else 0
+        won = a_won(history)[first:start]
+        return min(OFFSET_CHOICES, key=lambda offset: float(
+            log_losses(CrawfordVariant(newcomer_offset=offset)(history, "online", first, start), won).mean()))
+
+    def __call__(self, history: Sequence[MatchRecord], mode: str, start: int, end: int) -> np.ndarray:
+        return CrawfordVariant(newcomer_offset=self.choose(history, start))(history, mode, start, end)

@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from bench.ratings_newcomers import CrawfordVariant
+from bench.ratings_newcomers import OFFSET_CHOICES, CrawfordVariant, FittedNewcomerOffset
 from ratings import calibration
 from ratings.systems import CrawfordParameters
 
@@ -43,3 +43,19 @@ def test_a_deviation_floor_keeps_a_regulars_rating_moving():
     plain = CrawfordVariant()(history, "frozen", 40, 41)[0]
     floored = CrawfordVariant(deviation_floor=150.0)(history, "frozen", 40, 41)[0]
     assert 0.5 < plain < floored
+
+
+def test_the_fitted_offset_is_the_choice_with_the_least_loss_on_the_matches_before_the_forecasts():
+    history = league(9)
+    start = calibration.cut(history, 0.7)
+    first = calibration.cut(history, 0.35)
+    won = calibration.a_won(history)[first:start]
+    losses = {offset: calibration.log_losses(CrawfordVariant(newcomer_offset=offset)(history, "online", first, start),
+                                             won).mean() for offset in OFFSET_CHOICES}
+    fitted = FittedNewcomerOffset()
+    assert fitted.choose(history, start) == min(losses, key=losses.get)
+    flipped = history[:start] + [replace(r, winner="b" if r.winner == "a" else "a") for r in history[start:]]
+    assert fitted.choose(flipped, start) == fitted.choose(history, start)
+    np.testing.assert_array_equal(
+        fitted(history, "frozen", start, len(history)),
+        CrawfordVariant(newcomer_offset=fitted.choose(history, start))(history, "frozen", start, len(history)))
