@@ -29,6 +29,14 @@ run, Whole-History Rating (bench/whr.py; w and s₀ fitted the same way).
 of the fit over a small grid from the defaults (a check that they still hold), no WHR, fewer
 resamples. The full run (477 s on the same machine, WHR's fit about half of it) is the record.
 
+--origins every5 (147 s of wall time, 93 s of CPU on the same machine): no fit; FIBS, the
+defaults, textbook Glicko-2 and ORIGIN_VARIANTS (crawford's defaults changed one way at a time,
+and bench/ratings_newcomers.py's changes to the model) scored from an origin every 5% from 40%
+to 95% of each set, each on the next 5%, both modes: per set the mean over its blocks of
+model − FIBS and the blocks won, pooled with intervals against FIBS and the defaults, for the
+blocks of the fitting part (ending by 80%) and of the held-out part apart (issue #23; the table
+is in docs/ratings.md, "Many rolling origins").
+
 The simulated clubs and the bot league of the earlier fits remain in `simulated_club` and
 LEAGUE_CSV for bench/ratings_club_grid.py.
 """
@@ -40,7 +48,7 @@ import csv
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -49,6 +57,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ratings_match_sim import drifting_club
+from bench.ratings_newcomers import CrawfordVariant, FittedNewcomerOffset
 from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
 from bench.shared_data import SHARED_DATA  # noqa: E402
@@ -169,6 +178,40 @@ QUICK_GRID = {"initial_deviation": (100.0, 150.0), "initial_volatility": (0.06, 
 """--quick: one round over these values only, from the defaults (a check that they still hold)."""
 
 
+ORIGIN_VARIANTS = {
+    "textbook, RD estimated": replace(TEXTBOOK, estimate_initial_deviation=True),
+    "RD 350 fixed": CrawfordParameters(initial_deviation=350.0, estimate_initial_deviation=False),
+    "new RD 200, cap 100": CrawfordParameters(initial_deviation=200.0, maximum_deviation=100.0,
+                                              estimate_initial_deviation=False),
+    "σ 0.06": CrawfordParameters(initial_volatility=0.06),
+    "σ 0.20": CrawfordParameters(initial_volatility=0.2),
+    "C 3": CrawfordParameters(length_constant=3.0),
+    "growth 1, σ 0.06": CrawfordParameters(match_growth=1.0, initial_volatility=0.06),
+    "RD floor 80": CrawfordVariant(deviation_floor=80.0),
+    "newcomer at the mean": CrawfordVariant(newcomer_offset=0.0),
+    "newcomer −50": CrawfordVariant(newcomer_offset=-50.0),
+    "newcomer −100": CrawfordVariant(newcomer_offset=-100.0),
+    "newcomer, fitted": FittedNewcomerOffset(),
+}
+"""--origins every5: crawford's defaults changed one way at a time (and textbook Glicko-2 with the
+new-player RD estimated), each against FIBS and the defaults on many rolling origins. The last
+five are bench/ratings_newcomers.py's changes to the model: a deviation floor, and a newcomer
+starting at the mean of the established players or that many points below it (fixed, or
+fitted on the matches before each origin)."""
+
+
+def origins_report(samples, calibration, rng, resamples: int) -> None:
+    """--origins every5: FIBS, the defaults, textbook Glicko-2 and ORIGIN_VARIANTS on the blocks
+    of many rolling origins (every 5% from 40% to 95% of each set, the next 5% each), both modes;
+    the blocks of the fitting part (ending by 80%) and of the held-out part apart."""
+    models = {"fibs": None, "crawford": CrawfordParameters(), "textbook": TEXTBOOK, **ORIGIN_VARIANTS}
+    for mode in calibration.MODES:
+        print()
+        scores = calibration.score_origins(samples, models, mode)
+        for line in calibration.format_origins(scores, "fibs", "crawford", rng, resamples):
+            print(line)
+
+
 WHR_CHOICES = {"step": (1.5, 4.0), "spread": (120.0, 250.0)}
 """Whole-History Rating's Wiener step w (points per √day) and new-player spread s₀, chosen like
 crawford's parameters: on the rolling origins of the fitting parts, pooled, both modes."""
@@ -210,6 +253,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="one round of the fit over a small grid from the defaults, fewer resamples")
     parser.add_argument("--seed", type=int, default=7, help="seed of the bootstrap")
+    parser.add_argument("--origins", choices=("fit", "every5"), default="fit",
+                        help="fit: the fit and the held-out tables (the default); every5: the defaults and"
+                             " ORIGIN_VARIANTS against FIBS from an origin every 5%% from 40%% to 95%% of each set")
     parser.add_argument("--data", type=Path, action="append", default=[],
                         help="another file of real results (import_results format); may be repeated")
     args = parser.parse_args(argv)
@@ -225,6 +271,10 @@ def main(argv: list[str] | None = None) -> None:
               f" to {data.history[-1].played_on}, held out from {data.history[data.cut(FIT_SHARE)].played_on}"
               f" ({len(data.history) - data.cut(FIT_SHARE)} matches), weight {samples[-1].weight:g}")
 
+    if args.origins == "every5":
+        origins_report(samples, calibration, rng, resamples)
+        print(f"\nDone in {time.perf_counter() - started:.0f} s.")
+        return
     defaults = CrawfordParameters()
     print("\nFit on the first 80% of every real set (rolling origins 50/60/70%, the next 10% each, online and"
           " frozen; weighted mean of log loss − FIBS):")

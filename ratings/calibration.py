@@ -337,3 +337,103 @@ def calibration_error(scored: Scored) -> float:
     bins = reliability(scored)
     total = sum(n for _, _, n, _, _ in bins)
     return math.fsum(n * abs(forecast - share) for _, _, n, forecast, share in bins) / total if total else 0.0
+
+
+# ---------------------------------------------------------------- many origins
+
+EVERY_ORIGINS = tuple(round(0.40 + 0.05 * step, 2) for step in range(12))
+"""The many rolling origins of `score_origins`: every 5% from 40% to 95% of a history."""
+EVERY_BLOCK = 0.05
+"""Each origin scores the matches of the next 5% of the history."""
+
+
+def rolling_blocks(history: Sequence[MatchRecord], origins: Sequence[float] = EVERY_ORIGINS,
+                   block: float = EVERY_BLOCK) -> list[tuple[float, int, int]]:
+    """(origin, start, end) per origin: rate history[:start], score history[start:end], the
+    matches up to `origin + block` of the history (a day never split; empty blocks left out)."""
+    blocks = []
+    for origin in origins:
+        start, end = cut(history, origin), cut(history, origin + block)
+        if end > start:
+            blocks.append((origin, start, end))
+    return blocks
+
+
+@dataclass
+class OriginScores:
+    """Models scored on the blocks of many rolling origins in one mode: per model a `Scored` of
+    every block's matches one after the other; per match its sample (`groups`) and its block's
+    origin (`origins`)."""
+
+    mode: str
+    scored: dict[str, Scored]
+    groups: np.ndarray
+    origins: np.ndarray
+    names: list[str]
+    block: float = EVERY_BLOCK
+
+    def block_differences(self, model: str, base: str, sample: int, rows: np.ndarray) -> list[float]:
+        """Per block of `sample` within `rows`: the mean log loss of `model` − `base`."""
+        difference = self.scored[model].loss - self.scored[base].loss
+        inside = rows & (self.groups == sample)
+        return [float(difference[inside & (self.origins == origin)].mean())
+                for origin in np.unique(self.origins[inside])]
+
+
+def score_origins(samples: Sequence[Sample], models: Mapping[str, CrawfordParameters | None], mode: str,
+                  origins: Sequence[float] = EVERY_ORIGINS, block: float = EVERY_BLOCK) -> OriginScores:
+    """Every model's forecasts of every block of every sample (`rolling_blocks`): each block
+    forecast from the matches before its origin only (online: and each match from everything
+    before it), a new player's deviation estimated on the matches before the origin."""
+    parts = {name: [] for name in models}
+    groups, block_origins = [], []
+    for number, sample in enumerate(samples):
+        won = a_won(sample.history)
+        lengths = np.array([r.length for r in sample.history])
+        for origin, start, end in rolling_blocks(sample.history, origins, block):
+            weights = np.full(end - start, sample.weight)
+            for name, parameters in models.items():
+                parts[name].append(Scored(chances(sample.history, parameters, mode, start, end), won[start:end],
+                                          lengths[start:end], weights))
+            groups.append(np.full(end - start, number))
+            block_origins.append(np.full(end - start, origin))
+    joined = {name: Scored(*(np.concatenate([getattr(s, f) for s in scored])
+                             for f in ("chance", "won", "lengths", "weights"))) for name, scored in parts.items()}
+    return OriginScores(mode, joined, np.concatenate(groups), np.concatenate(block_origins),
+                        [s.name for s in samples], block)
+
+
+def format_origins(scores: OriginScores, base: str, reference: str, rng: np.random.Generator, resamples: int,
+                   share: float = FIT_SHARE) -> list[str]:
+    """Lines of text, for the blocks of the fitting part (ending by `share`) and of the held-out
+    part (origins from `share` on): per model and sample the mean over the blocks of model − `base`
+    and how many blocks the model wins; pooled over the samples (each match by its sample's
+    weight), model − `base` and model − `reference` with their paired bootstrap 95% intervals."""
+    lines = []
+    parts = {"fitting part": scores.origins + scores.block <= share + 1e-9, "held-out part": scores.origins >= share - 1e-9}
+    for part, rows in parts.items():
+        origins = sorted(set(scores.origins[rows].tolist()))
+        if not origins:
+            continue
+        lines.append(f"{scores.mode} forecasts, {part} (origins {origins[0]:.0%} to {origins[-1]:.0%}): per set the mean"
+                     f" over its blocks of model − {base} (blocks won); pooled per match (weighted), − {base} and"
+                     f" − {reference} [95% paired bootstrap interval]")
+        for model in scores.scored:
+            if model == base:
+                continue
+            cells = []
+            won = total = 0
+            for number, name in enumerate(scores.names):
+                differences = scores.block_differences(model, base, number, rows)
+                if differences:
+                    wins = sum(d < 0 for d in differences)
+                    won, total = won + wins, total + len(differences)
+                    cells.append(f"{name.removesuffix('.csv')[:14]} {np.mean(differences):+.4f} ({wins}/{len(differences)})")
+            mean, low, high = paired_interval(scores.scored[model], scores.scored[base], scores.groups, rng, resamples, rows)
+            pooled_cell = f"pooled {mean:+.4f} [{low:+.4f}, {high:+.4f}] ({won}/{total})"
+            if model != reference:
+                mean, low, high = paired_interval(scores.scored[model], scores.scored[reference], scores.groups, rng,
+                                                  resamples, rows)
+                pooled_cell += f", − {reference} {mean:+.4f} [{low:+.4f}, {high:+.4f}]"
+            lines.append(f"  {model[:22]:<22} " + " | ".join(cells) + " | " + pooled_cell)
+    return lines

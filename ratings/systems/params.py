@@ -11,7 +11,12 @@ only together with a new run of that bench.
 Judged again on real clubs' histories (club_history.csv, league_athens.csv, bglab_online.csv;
 rolling origins, online and frozen forecasts, `ratings.calibration`): no change fitted there
 beat these values by a margin its interval supports, and no model tried beat FIBS beyond noise
-(docs/ratings.md, "Judged on real clubs"). A site fits its own with `manage.py calibrate_ratings`.
+(docs/ratings.md, "Judged on real clubs"). Nor did any on many rolling origins (every 5% from 40%
+to 95% of each real set, `bench/ratings_accuracy.py --origins every5`): textbook Glicko-2's
+settings, σ, τ, C, growth per match, a smaller cap on the deviation than a new player's, a floor
+on the deviation, a newcomer starting below the established players; each was ahead only on some
+sets or periods (docs/ratings.md, "Many rolling origins"). A site fits its own with
+`manage.py calibrate_ratings`.
 
 A new player's deviation is not a fixed number: each run estimates it from the history it
 rates (ESTIMATE_INITIAL_DEVIATION), since the bot league, the online site and the clubs are

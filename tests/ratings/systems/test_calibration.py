@@ -67,3 +67,28 @@ def test_pooled_figures_weigh_each_sample_and_the_interval_resamples_within_each
     assert mean == pytest.approx(0.5 * (math.log(0.5) - math.log(0.8)) / 2.5, abs=1e-12)
     assert low == high == pytest.approx(mean, abs=1e-12)  # each sample's matches are alike: nothing varies
     assert calibration.reliability(model) == [(0.5, 0.55, 2, 0.5, 1.0), (0.8, 1.0, 2, 0.8, 1.0)]
+
+
+def test_many_origins_score_blocks_of_five_per_cent_that_never_split_a_day():
+    history = league(1)
+    blocks = calibration.rolling_blocks(history)
+    assert [origin for origin, _, _ in blocks] == list(calibration.EVERY_ORIGINS)
+    assert blocks[0][1:] == (calibration.cut(history, 0.4), calibration.cut(history, 0.45))
+    assert all(history[s - 1].played_on < history[s].played_on for _, s, _ in blocks)
+    assert blocks[-1][2] == len(history)
+
+
+def test_many_origins_report_both_parts_and_pool_against_fibs_and_the_defaults():
+    samples = [calibration.Sample("one", league(7)), calibration.Sample("two", league(8), 0.5)]
+    scores = calibration.score_origins(samples, {"fibs": None, "crawford": CrawfordParameters(),
+                                                 "growth": CrawfordParameters(match_growth=1.0)}, "online")
+    assert len(scores.groups) == len(scores.origins) == len(scores.scored["fibs"].won)
+    lines = calibration.format_origins(scores, "fibs", "crawford", np.random.default_rng(1), 200)
+    assert lines[0].startswith("online forecasts, fitting part (origins 40% to 75%)")
+    assert any(line.startswith("online forecasts, held-out part (origins 80% to 95%)") for line in lines)
+    assert len([line for line in lines if line.strip().startswith("growth")]) == 2
+    held_out = scores.origins >= 0.8
+    difference = scores.scored["crawford"].loss - scores.scored["fibs"].loss
+    expected = np.average(difference[held_out], weights=scores.scored["fibs"].weights[held_out])
+    header = next(i for i, line in enumerate(lines) if "held-out part" in line)
+    assert lines[header + 1].strip().startswith("crawford") and f"pooled {expected:+.4f} [" in lines[header + 1]
