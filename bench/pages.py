@@ -2,6 +2,12 @@
 
     .venv/bin/python bench/pages.py            # a scratch SQLite database
     DATABASE_URL=postgres://... .venv/bin/python bench/pages.py   # a scratch test_ database there
+    BENCH_MATCHES=500000 DATABASE_URL=postgres://... .venv/bin/python bench/pages.py --keep
+
+`--keep` leaves the test_ database in place afterwards and, when it already holds data built
+with the same BENCH_PLAYERS, BENCH_EVENT and BENCH_MATCHES, measures it again without building
+(new migrations are applied to it first); with other sizes it is emptied and built afresh.
+Federation scale (500,000 matches) takes 8 to 10 minutes to build.
 
 Builds the data with bulk_create (the event itself through the tournament services, so that its
 draw is real), then renders each page with the Django test client and prints the median time
@@ -10,6 +16,7 @@ and the number of queries. The target is a median under 50 ms per page.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import random
@@ -35,6 +42,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -144,6 +152,24 @@ def build(rng: random.Random) -> dict:
     return {"tournament": tournament, "star": star, "sheet": sheet, "td": td, "other": ids[2]}
 
 
+def built() -> dict | None:
+    """The cast of data a previous `--keep` run left, if it was built with the same sizes."""
+    from games.models import Match, Player
+    from tournaments.models import Entry, Tournament
+
+    tournament = Tournament.objects.filter(name="Bench Open").first()
+    if (tournament is None or Entry.objects.filter(tournament=tournament).count() != EVENT
+            or Player.objects.filter(name__startswith="Player ").count() != PLAYERS
+            or Match.objects.filter(pairing__isnull=True, length__gt=0).count() != MATCHES + 1):
+        return None
+    ids = list(Player.objects.filter(name__startswith="Player ").order_by("id").values_list("id", flat=True)[:3])
+    sheet = Match.objects.filter(pairing__isnull=True, player_a__name="Entrant 000", length=11).order_by("id").first()
+    print(f"kept {PLAYERS:,} players, {MATCHES:,} matches, ratings in 2 systems, a {EVENT}-player event "
+          f"on {connection.vendor}")
+    return {"tournament": tournament, "star": ids[0], "sheet": sheet, "td": get_user_model().objects.get(username="bench-td"),
+            "other": ids[2]}
+
+
 def measure(client: Client, label: str, url: str, *, afresh: bool = False, headers=None) -> None:
     """Print the median time of `url`; `afresh` empties the cache before each request (not timed)."""
     headers = headers or {}
@@ -179,13 +205,24 @@ def measure(client: Client, label: str, url: str, *, afresh: bool = False, heade
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the database afterwards, and measure a kept one of the same sizes without building")
+    keep = parser.parse_args().keep
     logging.disable(logging.INFO)  # the ratings runs the event's results start log each step
     warnings.filterwarnings("ignore", message="No directory at")  # static files are not collected here
     setup_test_environment()
     settings.DEBUG = False
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    if keep and connection.vendor == "sqlite" and not connection.settings_dict["TEST"].get("NAME"):
+        name = Path(connection.settings_dict["NAME"])  # a file to keep, not the usual database in memory
+        connection.settings_dict["TEST"]["NAME"] = str(name.with_name(f"test_{name.name}"))
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keep)
     try:
-        cast = build(random.Random(2026))
+        cast = built() if keep else None
+        if cast is None:
+            if keep:
+                call_command("flush", interactive=False, verbosity=0)
+            cast = build(random.Random(2026))
         slug, star, sheet = cast["tournament"].slug, cast["star"], cast["sheet"]
         visitor = Client()
         pages = [
@@ -216,7 +253,10 @@ def main() -> None:
         measure(td, "match slips (with QR codes)", f"/desk/{slug}/slips/")
         measure(td, "slips, cache emptied each time", f"/desk/{slug}/slips/", afresh=True)
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+        if keep:
+            connection.close()
+        else:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":
