@@ -150,3 +150,25 @@ def test_desk_of_an_event_taking_entries_does_not_grow_with_the_list(client, td)
     # the ratings), but no pairings to read.
     assert count(client, desks[0]) == count(client, desks[1])
     assert client.get(desks[1], {"q": "Player"}).status_code == 200
+
+
+PLAYER_PAGE_QUERIES = (12, 11)
+"""A player page's queries: the player, his ratings, his rating changes, the published run (the
+key of the ranks in the cache, and the ranks once emptied), his pairings, his newest matches
+outside events on each side, his record, and his analysed matches (three)."""
+
+
+def test_player_page_reads_any_record_in_the_same_queries_counted_here(client, td):
+    players = make_players(12)
+    build_knockout(td, players[:8])
+    quiet, busy = players[8], players[9]
+    finished_match(quiet, players[10])
+    publish_ratings()
+    assert count(client, f"/players/{quiet.pk}/") == PLAYER_PAGE_QUERIES
+    for opponent in players[:8] + players[10:]:  # on both sides, in and outside the event
+        finished_match(busy, opponent, games_won=3, length=3)
+        finished_match(opponent, busy)
+    publish_ratings()
+    for player in (quiet, busy, players[0]):
+        assert count(client, f"/players/{player.pk}/") == PLAYER_PAGE_QUERIES, player
+
