@@ -172,3 +172,26 @@ def test_player_page_reads_any_record_in_the_same_queries_counted_here(client, t
     for player in (quiet, busy, players[0]):
         assert count(client, f"/players/{player.pk}/") == PLAYER_PAGE_QUERIES, player
 
+
+RATING_SEARCH_QUERIES = (7, 6)
+"""A search's queries: the countries, the official lists, the ids found (counted from them), their
+rows, the published run (the key of its ranks in the cache, and the ranks once emptied) and when
+it was rated."""
+
+
+def test_rating_list_search_runs_the_queries_counted_here_however_many_it_finds(client, td):
+    urls = ["/ratings/?system=fibs&q=Player&country=DK", "/ratings/?system=fibs&q=Player 0&country=SE&sort=name",
+            "/ratings/?system=fibs&club=lub 1", "/ratings/?system=fibs&q=Player&sort=matches"]
+    players = make_players(6)
+    for i in range(17):  # 425 points of experience each: established on FIBS
+        for a, b in zip(players[::2], players[1::2]):
+            games.match_final_score_record(match=games.match_create(player_a=a, player_b=b, length=25),
+                                           score_a=25, score_b=i % 25)
+    publish_ratings()
+    assert [count(client, url) for url in urls] == [RATING_SEARCH_QUERIES] * len(urls)
+    more = make_players(120)
+    for a, b in zip(more, more[1:]):
+        finished_match(a, b)
+    publish_ratings()
+    assert [count(client, url) for url in urls] == [RATING_SEARCH_QUERIES] * len(urls)
+    assert count(client, "/ratings/?system=fibs&q=nobody") == (4, 4)  # nothing found: no rows to read, no ranks
