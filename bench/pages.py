@@ -260,6 +260,7 @@ def main() -> None:
             ("rating list, page 200 by name", "/ratings/?sort=name&page=200"),
             ("rating list, provisional, fibs", "/ratings/?system=fibs&provisional=1"),
             ("rating list, search + country", "/ratings/?q=Sato&country=DK"),
+            ("rating list, a rare part of a name", "/ratings/?q=01234"),
             ("rating list, page 200 by surname", "/ratings/?sort=surname&page=200"),
             ("rating list, part of a club's name", "/ratings/?club=lub 1"),
             ("event embedded", f"/events/{slug}/embed/"),
