@@ -15,22 +15,23 @@ and the number of queries. The target is a median under 50 ms per page. The play
 plays one match in a hundred: 5,000 of them at federation scale, 400 rating changes.
 
 At federation scale on PostgreSQL 15 (27 Nov 2026, two cores shared with other work; load
-average 4.3 to 5.9 throughout), the code before and after the player page's and the search's
-speed work run in turn on the same kept database, each twice (median, queries from the cache):
+average 3.6 to 5.9 throughout), the code before and after the player page's and the search's
+speed work run in turn on the same kept database, twice each in two sessions (median, queries
+from the cache):
 
-    page                              before            after
-    player (5,000 matches)            107-113 ms, 10    29-34 ms, 9
-    rating list, search + country     18-26 ms, 7       15 ms, 6
-    rating list, part of a club       18-27 ms, 7       20-27 ms, 6
-    the other public pages            3-23 ms           3-22 ms
-    event drawn afresh                33-47 ms          32-47 ms
-    TD desk / its htmx fragment       45-60 / 37-60 ms  52-54 / 52-53 ms
-    match slips (kept / encoded)      37-76 / 131-198   54-73 / 132-248 ms
+    page                              before              after
+    player (5,000 matches)            81-113 ms, 10       28-35 ms, 9
+    rating list, search + country     18-30 ms, 7         15-22 ms, 6
+    rating list, a rare part of name  11-15 ms, 7         9 ms, 6
+    rating list, part of a club       18-27 ms, 7         20-28 ms, 6
+    the other public pages            3-23 ms             3-25 ms
+    event drawn afresh                33-47 ms            32-53 ms
+    TD desk / its htmx fragment       42-60 / 37-60 ms    45-55 / 41-53 ms
+    match slips (kept / encoded)      36-76 / 129-198 ms  39-73 / 131-248 ms
 
 The desk and the slips do not grow with the matches (this work left them alone); under this
-load they pass 50 ms before and after alike.
-
-On the freshly built database, before the new indexes, the player page took 146 ms (load 6.5).
+load they pass 50 ms before and after alike. On the freshly built database, before the new
+indexes, the player page took 146 ms (load 6.5).
 """
 
 from __future__ import annotations
