@@ -175,14 +175,14 @@ def test_player_page_reads_any_record_in_the_same_queries_counted_here(client, t
 
 
 RATING_SEARCH_QUERIES = (7, 6)
-"""A search's queries: the countries, the official lists, the ids found (counted from them), their
-rows, the published run (the key of its ranks in the cache, and the ranks once emptied) and when
-it was rated."""
+"""A search by name's queries: the countries, the official lists, the ids found (counted from
+them), their rows, the published run (the key of its ranks in the cache, and the ranks once
+emptied) and when it was rated. A country or a club alone counts first: one more."""
 
 
 def test_rating_list_search_runs_the_queries_counted_here_however_many_it_finds(client, td):
     urls = ["/ratings/?system=fibs&q=Player&country=DK", "/ratings/?system=fibs&q=Player 0&country=SE&sort=name",
-            "/ratings/?system=fibs&club=lub 1", "/ratings/?system=fibs&q=Player&sort=matches"]
+            "/ratings/?system=fibs&q=Player&club=lub 1", "/ratings/?system=fibs&q=Player&sort=matches"]
     players = make_players(6)
     for i in range(17):  # 425 points of experience each: established on FIBS
         for a, b in zip(players[::2], players[1::2]):
@@ -196,3 +196,4 @@ def test_rating_list_search_runs_the_queries_counted_here_however_many_it_finds(
     publish_ratings()
     assert [count(client, url) for url in urls] == [RATING_SEARCH_QUERIES] * len(urls)
     assert count(client, "/ratings/?system=fibs&q=nobody") == (4, 4)  # nothing found: no rows to read, no ranks
+    assert count(client, "/ratings/?system=fibs&club=lub 1") == (8, 7)
