@@ -15,23 +15,25 @@ and the number of queries. The target is a median under 50 ms per page. The play
 plays one match in a hundred: 5,000 of them at federation scale, 400 rating changes.
 
 At federation scale on PostgreSQL 15 (27 Nov 2026, two cores shared with other work; load
-average 3.6 to 5.9 throughout), the code before and after the player page's and the search's
-speed work run in turn on the same kept database, twice each in two sessions (median, queries
-from the cache):
+average 3.6 to 6.7 throughout), the code before and after the player page's and the search's
+speed work run in turn on the same kept database, twice each in three sessions (median,
+queries from the cache; the club search as finally changed in the last session only):
 
     page                              before              after
-    player (5,000 matches)            81-113 ms, 10       28-35 ms, 9
-    rating list, search + country     18-30 ms, 7         15-22 ms, 6
-    rating list, a rare part of name  11-15 ms, 7         9 ms, 6
-    rating list, part of a club       18-27 ms, 7         20-28 ms, 6
-    the other public pages            3-23 ms             3-25 ms
-    event drawn afresh                33-47 ms            32-53 ms
-    TD desk / its htmx fragment       42-60 / 37-60 ms    45-55 / 41-53 ms
-    match slips (kept / encoded)      36-76 / 129-198 ms  39-73 / 131-248 ms
+    player (5,000 matches)            81-144 ms, 10       28-35 ms, 9 (55 ms at a load of 6.4)
+    rating list, search + country     18-36 ms, 7         15-35 ms, 6
+    rating list, a rare part of name  11-18 ms, 7         9-15 ms, 6
+    rating list, part of a club       18-31 ms, 7         21-28 ms, 7
+    the other public pages            3-29 ms             3-34 ms (the replay 45 ms once)
+    event drawn afresh                33-65 ms            32-87 ms
+    TD desk / its htmx fragment       42-84 / 37-63 ms    42-81 / 40-94 ms
+    match slips (kept / encoded)      36-91 / 129-313 ms  39-76 / 131-258 ms
 
-The desk and the slips do not grow with the matches (this work left them alone); under this
-load they pass 50 ms before and after alike. On the freshly built database, before the new
-indexes, the player page took 146 ms (load 6.5).
+The event drawn afresh, the desk and the slips do not grow with the matches (this work left
+them alone); under this load they pass 50 ms before and after alike. On the freshly built
+database, before the new indexes, the player page took 146 ms (load 6.5). On SQLite at the
+default sizes (load 3.9 to 4.5): the player page 20-37 ms (29-37 before), a search by name
+32-59 ms (42-71 before).
 """
 
 from __future__ import annotations
@@ -188,7 +190,8 @@ def built() -> dict | None:
             or Match.objects.filter(pairing__isnull=True, length__gt=0).count() != MATCHES + 1):
         return None
     ids = list(Player.objects.filter(name__startswith="Player ").order_by("id").values_list("id", flat=True)[:3])
-    sheet = Match.objects.filter(pairing__isnull=True, player_a__name="Entrant 000", length=11).order_by("id").first()
+    sheet = (Match.objects.filter(pairing__isnull=True, player_a__name="Entrant 000", length=11)
+             .order_by("id").first())
     print(f"kept {PLAYERS:,} players, {MATCHES:,} matches, ratings in 2 systems, a {EVENT}-player event "
           f"on {connection.vendor}")
     return {"tournament": tournament, "star": ids[0], "sheet": sheet, "td": get_user_model().objects.get(username="bench-td"),
@@ -231,8 +234,8 @@ def measure(client: Client, label: str, url: str, *, afresh: bool = False, heade
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the database afterwards, and measure a kept one of the same sizes without building")
+    parser.add_argument("--keep", action="store_true", help=(
+        "keep the database afterwards, and measure a kept one of the same sizes without building"))
     keep = parser.parse_args().keep
     logging.disable(logging.INFO)  # the ratings runs the event's results start log each step
     warnings.filterwarnings("ignore", message="No directory at")  # static files are not collected here
