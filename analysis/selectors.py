@@ -102,20 +102,23 @@ def match_analysis(match: Match) -> MatchAnalysisView:
 
 
 def player_analysis(player_id: int, *, recent: int = 40) -> dict:
-    """A player's analysed matches: averages, the PR trend, luck by year, best and worst (3 queries)."""
+    """A player's analysed matches: averages, the PR trend, luck by year, best and worst (3 queries;
+    1 for a player with none, as most are)."""
     rows = PlayerAnalysis.objects.filter(current_analysis("analysis__"), player_id=player_id)
     summary = rows.aggregate(matches=Count("id"), pr=Avg("pr"), luck=Sum("luck"),
                              luck_adjusted=Avg("luck_adjusted_result"), actual=Avg("actual_result"))
-    points = list(
-        rows.order_by("-analysis__match__played_on", "-analysis_id")
-        .values("pr", "luck", "luck_adjusted_result", "actual_result", "analysis__match_id",
-                "analysis__match__played_on", "analysis__match__length")[:recent]
-    )
-    points.reverse()
+    points = []
     by_year: dict[int, float] = {}
-    for row in rows.values("luck", "analysis__match__played_on"):
-        year = row["analysis__match__played_on"].year
-        by_year[year] = by_year.get(year, 0.0) + row["luck"]
+    if summary["matches"]:
+        points = list(
+            rows.order_by("-analysis__match__played_on", "-analysis_id")
+            .values("pr", "luck", "luck_adjusted_result", "actual_result", "analysis__match_id",
+                    "analysis__match__played_on", "analysis__match__length")[:recent]
+        )
+        points.reverse()
+        for row in rows.values("luck", "analysis__match__played_on"):
+            year = row["analysis__match__played_on"].year
+            by_year[year] = by_year.get(year, 0.0) + row["luck"]
     ranked = sorted(points, key=lambda p: p["pr"])
     return {
         "matches": summary["matches"],

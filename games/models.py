@@ -73,8 +73,10 @@ class MatchStatus(models.TextChoices):
 class Match(models.Model):
     """Two players, the rules they play under, and the state derived from their games."""
 
-    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # Each side's index is `match_player_a_record` / `match_player_b_record` below, which leads
+    # with the player: a single-column index of its own would only duplicate it.
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False)
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False)
     kind = models.CharField(max_length=10, choices=MatchKindChoice.choices)
     length = models.PositiveSmallIntegerField(help_text="Points to win; 0 for a money session.")
     # Defaults in the database too, so that rows written by plain SQL (bulk loads) get them.
@@ -134,7 +136,16 @@ class Match(models.Model):
                 condition=Q(crawford_rule=True) | Q(kind=MatchKind.MATCH), name="match_crawford_off_only_in_a_match"
             ),
         ]
-        indexes = [models.Index(fields=["status", "played_on"])]
+        indexes = [
+            models.Index(fields=["status", "played_on"]),
+            # A player's matches, newest first, with what his record sums up: a player page reads
+            # his record from these alone, never the table (key columns, not INCLUDE, which
+            # SQLite lacks).
+            models.Index(fields=["player_a", "played_on", "player_b", "winner", "length", "status", "forfeited_by"],
+                         name="match_player_a_record"),
+            models.Index(fields=["player_b", "played_on", "player_a", "winner", "length", "status", "forfeited_by"],
+                         name="match_player_b_record"),
+        ]
 
     def __str__(self) -> str:
         what = f"{self.length}-point match" if self.kind == MatchKind.MATCH else "money session"

@@ -188,6 +188,11 @@ def rating_list(request):
         ordered = ratings.order_by(*SORTS[sort])
         order = ordered.reverse() if reverse_ else ordered
         order = order.values_list("pk", flat=True)
+        if filters.get("q"):
+            # A name searched for finds a few players: their ids in one query, counted here,
+            # rather than a count and then a page, each reading every player. (A country or a
+            # club alone finds thousands, whose first page the rating index reads at once.)
+            order = list(order)
     # The page's ids first (a narrow sort, which a deep page of a long list needs), then its rows.
     page = Paginator(order, PAGE_SIZE).get_page(request.GET.get("page"))
     ids = list(page.object_list)

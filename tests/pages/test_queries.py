@@ -150,3 +150,50 @@ def test_desk_of_an_event_taking_entries_does_not_grow_with_the_list(client, td)
     # the ratings), but no pairings to read.
     assert count(client, desks[0]) == count(client, desks[1])
     assert client.get(desks[1], {"q": "Player"}).status_code == 200
+
+
+PLAYER_PAGE_QUERIES = (10, 9)
+"""A player page's queries: the player, his ratings, his rating changes, the published run (the
+key of the ranks in the cache, and the ranks once emptied), his pairings, his newest matches
+outside events on each side, his record, and his analysed matches (one; two more for a player
+with any)."""
+
+
+def test_player_page_reads_any_record_in_the_same_queries_counted_here(client, td):
+    players = make_players(12)
+    build_knockout(td, players[:8])
+    quiet, busy = players[8], players[9]
+    finished_match(quiet, players[10])
+    publish_ratings()
+    assert count(client, f"/players/{quiet.pk}/") == PLAYER_PAGE_QUERIES
+    for opponent in players[:8] + players[10:]:  # on both sides, in and outside the event
+        finished_match(busy, opponent, games_won=3, length=3)
+        finished_match(opponent, busy)
+    publish_ratings()
+    for player in (quiet, busy, players[0]):
+        assert count(client, f"/players/{player.pk}/") == PLAYER_PAGE_QUERIES, player
+
+
+RATING_SEARCH_QUERIES = (7, 6)
+"""A search by name's queries: the countries, the official lists, the ids found (counted from
+them), their rows, the published run (the key of its ranks in the cache, and the ranks once
+emptied) and when it was rated. A country or a club alone counts first: one more."""
+
+
+def test_rating_list_search_runs_the_queries_counted_here_however_many_it_finds(client, td):
+    urls = ["/ratings/?system=fibs&q=Player&country=DK", "/ratings/?system=fibs&q=Player 0&country=SE&sort=name",
+            "/ratings/?system=fibs&q=Player&club=lub 1", "/ratings/?system=fibs&q=Player&sort=matches"]
+    players = make_players(6)
+    for i in range(17):  # 425 points of experience each: established on FIBS
+        for a, b in zip(players[::2], players[1::2]):
+            games.match_final_score_record(match=games.match_create(player_a=a, player_b=b, length=25),
+                                           score_a=25, score_b=i % 25)
+    publish_ratings()
+    assert [count(client, url) for url in urls] == [RATING_SEARCH_QUERIES] * len(urls)
+    more = make_players(120)
+    for a, b in zip(more, more[1:]):
+        finished_match(a, b)
+    publish_ratings()
+    assert [count(client, url) for url in urls] == [RATING_SEARCH_QUERIES] * len(urls)
+    assert count(client, "/ratings/?system=fibs&q=nobody") == (4, 4)  # nothing found: no rows to read, no ranks
+    assert count(client, "/ratings/?system=fibs&club=lub 1") == (8, 7)

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.defaultfilters import floatformat
@@ -95,6 +95,8 @@ def home(request):
 
 HEAD_TO_HEAD = 60
 """Opponents listed head to head on a player's page, the most played first."""
+LOOSE_MATCHES = 30
+"""Matches outside events listed on a player's page, the newest first."""
 
 
 def rating_chart(changes: list, *, width: int = 420, height: int = 220, pad: int = 40) -> dict | None:
@@ -170,7 +172,8 @@ class _Change:
 
 
 def _read_player_page(player: Player, system: str) -> dict:
-    """Everything on a player's page in six queries, however long his record."""
+    """Everything on a player's page in a fixed number of queries, however long his record: his
+    record is summed up in the database (`games.selectors.player_record`), not row by row here."""
     ratings = {
         r.system: r
         for r in Rating.objects.filter(
@@ -190,27 +193,16 @@ def _read_player_page(player: Player, system: str) -> dict:
         .order_by("-flight__tournament__start_date", "flight__tournament_id", "flight__position", "round__number",
                   "id")
     )
-    loose = list(
-        game_selectors.matches_of_player(player).filter(pairing__isnull=True).select_related("winner")[:30]
-    )
-    # Matches played to their end: a walkover or a forfeit says nothing of how the two play.
-    record = (
-        Match.objects.filter(Q(player_a=player) | Q(player_b=player), status=MatchStatus.FINISHED,
-                             forfeited_by__isnull=True)
-        .values_list("player_a_id", "player_a__name", "player_b_id", "player_b__name", "winner_id", "length")
-    )
-    head = {}
-    by_length: dict[int, dict] = {}
-    for a_id, a_name, b_id, b_name, winner_id, length in record:
-        line = by_length.setdefault(length or 0, {"length": length, "won": 0, "lost": 0})
-        line["won" if winner_id == player.pk else "lost"] += 1
-        other, name = (b_id, b_name) if a_id == player.pk else (a_id, a_name)
-        row = head.setdefault(other, {"id": other, "name": name, "won": 0, "lost": 0, "points": 0})
-        if winner_id == player.pk:
-            row["won"] += 1
-        else:
-            row["lost"] += 1
-        row["points"] += length
+    # The newest thirty matches outside events, read side by side down each side's index (newest
+    # first, stopping at thirty) rather than sorting all of his matches, then merged.
+    outside = ~Exists(Pairing.objects.filter(match=OuterRef("pk")))
+    loose = sorted(
+        (match for side in ("player_a", "player_b")
+         for match in Match.objects.filter(outside, **{side: player}).select_related("player_a", "player_b")
+         .order_by("-played_on", "-id")[:LOOSE_MATCHES]),
+        key=lambda match: (match.played_on, match.pk), reverse=True,
+    )[:LOOSE_MATCHES]
+    record = game_selectors.player_record(player.pk, opponents=HEAD_TO_HEAD)
     change_of = {c.match_id: c for c in changes}
     events = OrderedDict()
     for p in pairings:
@@ -242,9 +234,9 @@ def _read_player_page(player: Player, system: str) -> dict:
         "changes": changes,
         "events": list(events.values()),
         "loose": loose,
-        "head_to_head": sorted(head.values(), key=lambda r: (-(r["won"] + r["lost"]), r["name"]))[:HEAD_TO_HEAD],
-        "opponents": len(head),
-        "by_length": sorted(by_length.values(), key=lambda line: line["length"] or 0),
+        "head_to_head": record.head_to_head,
+        "opponents": record.opponents,
+        "by_length": record.by_length,
         "peak": max(changes, key=lambda c: c.rating_after) if changes else None,
         "rank": rank,
         "established": len(established),
