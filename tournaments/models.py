@@ -69,6 +69,12 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def director_names(self) -> list[str]:
+        """The directors' public names, never their logins, in the order their logins were made
+        (a fixed order on every database; prefetch ORGANISER_NAMES with `organisers` to read them
+        without a query each)."""
+        return [public_name(user) for user in sorted(self.organisers.all(), key=lambda user: user.pk)]
+
     @property
     def crawford(self) -> bool:
         """Matches of an event are always played with the Crawford rule."""

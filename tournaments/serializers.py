@@ -51,7 +51,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     def get_organisers(self, tournament) -> list[str]:
         """The directors' public names (never their logins)."""
-        return [public_name(user) for user in tournament.organisers.all()]
+        return tournament.director_names()
 
 
 class TournamentCreateSerializer(serializers.Serializer):

@@ -36,7 +36,6 @@ from .. import draws, selectors
 from ..formats.elimination import ProgressiveBracket
 from ..models import (
     ORGANISER_NAMES,
-    public_name,
     Entry,
     EntryStatus,
     Flight,
@@ -727,7 +726,7 @@ def _draft_flights(request, tournament: Tournament) -> dict:
 def event_detail(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.prefetch_related("organisers", *ORGANISER_NAMES), slug=slug)
     return render(request, "tournaments/event.html", {
-        "directors": [public_name(user) for user in tournament.organisers.all()],
+        "directors": tournament.director_names(),
         "tournament": tournament, "nav": "events", "is_td": is_td(request.user, tournament),
         "live": tournament.status == TournamentStatus.RUNNING, "flight_sections": _flight_sections(tournament),
         "description": _event_description(tournament), "refresh": refresh_seconds(),
