@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from analysis.gnubg import AnalysisError, analyse_files, find_program  # noqa: E402
 from ratings.systems import FibsRating, MatchRecord, get_system  # noqa: E402
+from ratings.systems.prskill import AnalysedMatch, PrSkillRating, fit_error_rate_weight  # noqa: E402
 from ratings.systems.skill import luck_adjusted_score  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bot-league"
@@ -160,7 +161,9 @@ def analyse(matches: list[Scheduled], workers: int) -> tuple[dict[str, dict], in
                     "lar": [s.luck_adjusted_result for s in result.sides],
                     "luck": [s.luck for s in result.sides],
                     "pr": [s.pr for s in result.sides],
+                    "decisions": [s.decisions for s in result.sides],
                 }
+            path.write_text(json.dumps(known, sort_keys=True))  # after every chunk: a stopped run keeps its work
     path.write_text(json.dumps(known, sort_keys=True))
     return known, len(missing)
 
@@ -281,7 +284,7 @@ def main() -> None:
           f"{', '.join(map(str, LENGTHS))}; played now {played} ({t_play:.0f} s), analysed now {analysed} "
           f"({t_analyse:.0f} s), {workers} gnubg process(es)")
 
-    plain, scored, halved = [], [], []
+    plain, scored, halved, errors = [], [], [], []
     luck = []
     for m in matches:
         f = figures.get(m.key)
@@ -289,6 +292,8 @@ def main() -> None:
             continue
         winner = "a" if f["actual"][0] > 0 else "b"
         plain.append(MatchRecord(m.number, m.played_on, m.a, m.b, m.length, winner))
+        errors.append(AnalysedMatch(m.number, m.played_on, m.a, m.b, m.length, winner, None,
+                                    f["pr"][0], f["pr"][1], *f["decisions"]))
         score = luck_adjusted_score(f["lar"][0])
         scored.append(MatchRecord(m.number, m.played_on, m.a, m.b, m.length, winner, score))
         halved.append(MatchRecord(m.number, m.played_on, m.a, m.b, m.length, winner,
@@ -298,11 +303,16 @@ def main() -> None:
     test = plain[cut:]
     print(f"train {cut} matches (to {plain[cut - 1].played_on}), test {len(test)}; luck-adjusted score of A: "
           f"mean {np.mean(luck):.3f}, sd {np.std(luck):.3f}, clamped {sum(s in (0.0, 1.0) for s in luck)}")
+    weighted = fit_error_rate_weight(errors[:cut], get_system("crawford").parameters)
+    prs = np.array([e.pr_a for e in errors] + [e.pr_b for e in errors])
+    print(f"PR per match and player: mean {prs.mean():.2f}, sd {prs.std():.2f}; fitted on the training matches: "
+          f"β {weighted.pr_points:.1f} rating points per PR point, s {weighted.pr_noise:.2f} PR points per decision")
     forecasts = {
         "fibs": frozen_forecasts(FibsRating(), plain[:cut], test),
         "crawford": frozen_forecasts(get_system("crawford"), plain[:cut], test),
         "skill": frozen_forecasts(get_system("skill"), scored[:cut], test),
         "skill/2": frozen_forecasts(get_system("skill"), halved[:cut], test),
+        "prskill": frozen_forecasts(PrSkillRating(weighted), errors[:cut], test),
         "true": true_skill_forecasts(plain[:cut], test),
     }
     report(forecasts, test)
