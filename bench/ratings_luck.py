@@ -1,6 +1,6 @@
 """Does rating by the luck-adjusted result predict better? A league of GNU Backgammon bots.
 
-    python bench/ratings_luck.py [--quick] [--workers 2] [--cache FOLDER]
+    python bench/ratings_luck.py [--quick | --matches N] [--workers 2] [--cache FOLDER]
 
 1. A league of bots of known strength, played by GNU Backgammon itself: every bot is gnubg at
    0-ply with its own evaluation noise on chequer play and cube decisions (`set player N
@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from analysis.gnubg import AnalysisError, analyse_files, find_program  # noqa: E402
 from ratings.systems import FibsRating, MatchRecord, get_system  # noqa: E402
-from ratings.systems.prskill import AnalysedMatch, PrSkillRating, fit_error_rate_weight  # noqa: E402
+from ratings.systems.prskill import AnalysedMatch, PrSkillParameters, PrSkillRating, fit_error_rate_weight  # noqa: E402
 from ratings.systems.skill import luck_adjusted_score  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bot-league"
@@ -265,6 +265,7 @@ def main() -> None:
     global CACHE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"the first {QUICK_MATCHES} matches only")
+    parser.add_argument("--matches", type=int, help="the first N matches of the league (a prefix of the full run)")
     parser.add_argument("--workers", type=int, default=2, help="gnubg processes at a time (at most 2)")
     parser.add_argument("--cache", type=Path, default=CACHE, help=f"where the league is kept (default {CACHE})")
     args = parser.parse_args()
@@ -274,7 +275,7 @@ def main() -> None:
     if program is None:
         sys.exit("GNU Backgammon (gnubg) is not installed")
     CACHE.mkdir(parents=True, exist_ok=True)
-    matches = schedule(QUICK_MATCHES if args.quick else FULL_MATCHES)
+    matches = schedule(args.matches or (QUICK_MATCHES if args.quick else FULL_MATCHES))
     started = time.perf_counter()
     played = play(matches, program, workers)
     t_play = time.perf_counter() - started
@@ -304,15 +305,18 @@ def main() -> None:
     print(f"train {cut} matches (to {plain[cut - 1].played_on}), test {len(test)}; luck-adjusted score of A: "
           f"mean {np.mean(luck):.3f}, sd {np.std(luck):.3f}, clamped {sum(s in (0.0, 1.0) for s in luck)}")
     weighted = fit_error_rate_weight(errors[:cut], get_system("crawford").parameters)
+    relative = fit_error_rate_weight(errors[:cut], PrSkillParameters(pr_noise_relative=True))
     prs = np.array([e.pr_a for e in errors] + [e.pr_b for e in errors])
     print(f"PR per match and player: mean {prs.mean():.2f}, sd {prs.std():.2f}; fitted on the training matches: "
-          f"β {weighted.pr_points:.1f} rating points per PR point, s {weighted.pr_noise:.2f} PR points per decision")
+          f"prskill β {weighted.pr_points:.1f} rating points per PR point, s {weighted.pr_noise:.2f} PR points "
+          f"per decision; prskill/rel β {relative.pr_points:.1f}, s {relative.pr_noise:.3f}·(PR + 1)")
     forecasts = {
         "fibs": frozen_forecasts(FibsRating(), plain[:cut], test),
         "crawford": frozen_forecasts(get_system("crawford"), plain[:cut], test),
         "skill": frozen_forecasts(get_system("skill"), scored[:cut], test),
         "skill/2": frozen_forecasts(get_system("skill"), halved[:cut], test),
         "prskill": frozen_forecasts(PrSkillRating(weighted), errors[:cut], test),
+        "prskill/rel": frozen_forecasts(PrSkillRating(relative), errors[:cut], test),
         "true": true_skill_forecasts(plain[:cut], test),
     }
     report(forecasts, test)

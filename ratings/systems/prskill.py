@@ -23,7 +23,13 @@ measurement in, a Kalman step with each player's own deviation as his prior vari
     μ_A += φ_A²/(P + R)·innovation,   μ_B −= φ_B²/(P + R)·innovation,
     φ_A² ← φ_A²·(1 − φ_A²/(P + R)),   φ_B² likewise,
 
-then the result is rated by `crawford`'s update from these ratings. A player whose error rate
+then the result is rated by `crawford`'s update from these ratings.
+
+One decision's spread s is the same for every player by default. With `pr_noise_relative` it is
+in proportion to the player's error rate instead, s·(PR + 1) (so s is a ratio; the 1 PR point,
+RELATIVE_FLOOR, keeps a match played without an error from being an exact measurement), and
+R = (β/173.7178)²·s²·((PR_A + 1)²/n_A + (PR_B + 1)²/n_B): on the bot league a bot's PR over a
+match scatters by about half its mean, from the best bots to the worst. A player whose error rate
 was well below his opponent's gains rating even when the dice beat him; an unlucky loss costs
 less; a lucky win against better play earns little. A match with equal error rates and ratings
 already apart by what they show moves nothing but the result.
@@ -66,6 +72,10 @@ from ratings.systems.history import (
 
 _LOG_TWO_PI = math.log(2.0 * math.pi)
 
+RELATIVE_FLOOR = 1.0
+"""With `pr_noise_relative`, the PR points added to a player's error rate before it scales the
+spread of his error rate: a match played without an error (PR 0) is not an exact measurement."""
+
 
 @dataclass(frozen=True, slots=True)
 class AnalysedMatch(MatchRecord):
@@ -92,6 +102,9 @@ class PrSkillParameters(CrawfordParameters):
 
     pr_points: float | None = None
     pr_noise: float | None = None
+    pr_noise_relative: bool = False
+    """True: one decision's spread is s·(PR + RELATIVE_FLOOR), in proportion to the player's
+    error rate, s a ratio (see RELATIVE_FLOOR); False: s PR points for everyone."""
 
     def __post_init__(self) -> None:
         CrawfordParameters.__post_init__(self)
@@ -177,6 +190,7 @@ class PrSkillRating(CrawfordRating):
         if uses_error_rate:
             per_pr = p.pr_points / scale  # μ per PR point
             noise2 = p.pr_noise * p.pr_noise
+            relative = p.pr_noise_relative
         log_likelihood = result_log_likelihood = 0.0
         states: dict[Hashable, list] = {
             player: self._state_from(start) for player, start in starting_ratings.items()
@@ -209,7 +223,11 @@ class PrSkillRating(CrawfordRating):
             before = (mu_a, phi_a, mu_b, phi_b)
             if uses_error_rate and getattr(record, "analysed", False):
                 # the error-rate difference: a measurement y of μ_A − μ_B with variance R
-                spread = 1.0 / record.decisions_a + 1.0 / record.decisions_b
+                if relative:
+                    spread = ((record.pr_a + RELATIVE_FLOOR) ** 2 / record.decisions_a
+                              + (record.pr_b + RELATIVE_FLOOR) ** 2 / record.decisions_b)
+                else:
+                    spread = 1.0 / record.decisions_a + 1.0 / record.decisions_b
                 measured = (record.pr_b - record.pr_a) * per_pr
                 noise = per_pr * per_pr * noise2 * spread
                 prior = phi_a * phi_a + phi_b * phi_b
@@ -283,7 +301,7 @@ def fit_error_rate_weight(
     winners alone) or `error_rates` (the differences alone).
 
     A search on a logarithmic grid, within β from 25 to 3,200 rating points per PR point and s
-    from 2 to 128 PR points: first every factor of 2; then, `rounds` times, the step halved and a 3 × 3 grid moved
+    from 2 to 128 (s a ratio from 1/16 to 4 with `pr_noise_relative`): first every factor of 2; then, `rounds` times, the step halved and a 3 × 3 grid moved
     about the best point until the best is its centre (the last step a factor of 2^(1/64), 1%). Raises ValueError when fewer
     than 10 matches are analysed."""
     if sum(getattr(r, "analysed", False) for r in records) < 10:
@@ -299,6 +317,8 @@ def fit_error_rate_weight(
     step = math.log(2.0)
     betas = (math.log(25.0), math.log(3200.0))
     noises = (math.log(2.0), math.log(128.0))
+    if base.pr_noise_relative:
+        noises = (math.log(1.0 / 16.0), math.log(4.0))
     scores = {(b, s): log_likelihood(b, s)
               for b in (betas[0] + i * step for i in range(8))
               for s in (noises[0] + j * step for j in range(7))}

@@ -22,21 +22,29 @@ def history(count=40):
             for i in range(count)]
 
 
-def test_the_error_rates_are_a_kalman_step_before_crawfords_update_of_the_result():
-    # β 200 rating points per PR point, s 20: Ann played 4.0 over 40 decisions, Bob 7.0 over 60
-    parameters = PrSkillParameters(tau=0.5, pr_points=200.0, pr_noise=20.0)
+@pytest.mark.parametrize("relative, s, spread, total, ann_after, bob_after", [
+    (False, 20.0, 1 / 40 + 1 / 60, 22.9197, 1517.8916, 1448.0120),
+    # a spread in proportion to each player's PR + 1: s·5 for Ann, s·8 for Bob
+    (True, 2.0, 5 ** 2 / 40 + 8 ** 2 / 60, 9.7975, 1541.8546, 1445.3495),
+])
+def test_the_error_rates_are_a_kalman_step_before_crawfords_update_of_the_result(
+    relative, s, spread, total, ann_after, bob_after
+):
+    # β 200 rating points per PR point: Ann played 4.0 over 40 decisions, Bob 7.0 over 60
+    parameters = PrSkillParameters(tau=0.5, pr_points=200.0, pr_noise=s, pr_noise_relative=relative)
     ann = experienced("ann", 1500.0, deviation=150.0, volatility=0.06, last_played=OPENING_DAY)
     bob = experienced("bob", 1450.0, deviation=50.0, volatility=0.06, last_played=OPENING_DAY)
     record = analysed(match(1, "ann", "bob", 5, "b"), 4.0, 7.0, 40, 60)
     result = PrSkillRating(parameters).run([record], starting_ratings={"ann": ann, "bob": bob})
 
-    # by hand, on the Glicko-2 scale: y = 3 PR points × β, R = (β s)²(1/40 + 1/60)
+    # by hand, on the Glicko-2 scale: y = 3 PR points × β, R = (β s)²·spread
     measured = 3.0 * 200.0 / SCALE
-    noise = (200.0 * 20.0 / SCALE) ** 2 * (1 / 40 + 1 / 60)
+    noise = (200.0 * s / SCALE) ** 2 * spread
     phi_a2, phi_b2 = (150.0 / SCALE) ** 2, (50.0 / SCALE) ** 2
     innovation = measured - 50.0 / SCALE
+    assert innovation == pytest.approx(3.1661, abs=1e-4)
+    assert phi_a2 + phi_b2 + noise == pytest.approx(total, abs=1e-4)
     total = phi_a2 + phi_b2 + noise
-    assert innovation == pytest.approx(3.1661, abs=1e-4) and total == pytest.approx(22.9197, abs=1e-4)
     after_step = {
         "ann": experienced("ann", 1500.0 + SCALE * phi_a2 / total * innovation,
                            deviation=SCALE * math.sqrt(phi_a2 * (1 - phi_a2 / total)), volatility=0.06,
@@ -45,8 +53,8 @@ def test_the_error_rates_are_a_kalman_step_before_crawfords_update_of_the_result
                            deviation=SCALE * math.sqrt(phi_b2 * (1 - phi_b2 / total)), volatility=0.06,
                            last_played=OPENING_DAY),
     }
-    assert after_step["ann"].rating == pytest.approx(1517.8916, abs=1e-4)
-    assert after_step["bob"].rating == pytest.approx(1448.0120, abs=1e-4)
+    assert after_step["ann"].rating == pytest.approx(ann_after, abs=1e-4)
+    assert after_step["bob"].rating == pytest.approx(bob_after, abs=1e-4)
     # then the result (Bob won) as crawford rates it from there
     expected = CrawfordRating(CrawfordParameters(tau=0.5)).run_sequential(
         [match(1, "ann", "bob", 5, "b")], starting_ratings=after_step)
@@ -54,11 +62,12 @@ def test_the_error_rates_are_a_kalman_step_before_crawfords_update_of_the_result
         assert result.ratings[player].rating == pytest.approx(expected.ratings[player].rating, abs=1e-9)
         assert result.ratings[player].deviation == pytest.approx(expected.ratings[player].deviation, abs=1e-9)
         assert result.ratings[player].volatility == pytest.approx(expected.ratings[player].volatility, abs=1e-12)
-    # Ann lost the match but played 3 PR points better: she loses less than crawford takes, and
-    # the change records the loss
+    # Ann lost the match but played 3 PR points better: she ends above where crawford puts her
+    # (below 1500 with s 20, above it with the relative spread), and the change records the loss
     crawford = CrawfordRating(CrawfordParameters(tau=0.5)).run_sequential(
         [match(1, "ann", "bob", 5, "b")], starting_ratings={"ann": ann, "bob": bob})
-    assert crawford.ratings["ann"].rating < result.ratings["ann"].rating < 1500.0
+    assert crawford.ratings["ann"].rating < result.ratings["ann"].rating
+    assert (result.ratings["ann"].rating > 1500.0) == relative
     assert [(c.player, c.won, c.rating_before) for c in result.changes] == [("ann", False, 1500.0),
                                                                           ("bob", True, 1450.0)]
 
