@@ -16,11 +16,15 @@
    no update inside the held-out part). Scores: log loss per length and overall, a reliability
    table (the predicted chance of player A in bins against how often A won), and the paired
    bootstrap interval (2,000 resamples of the held-out matches) of each model's log loss minus
-   FIBS's.
+   FIBS's, and minus crawford's.
 
 Models: FIBS; crawford (the current default: Glicko-2 with S(N), both deviations); skill (the
 same engine, analysed matches scored 0.5 + luck-adjusted result, clamped to [0, 1]); skill/2, the
-mapping not chosen (0.5 + LAR/2, a neutral win worth 0.75), for comparison; and the true-skill floor, a
+mapping not chosen (0.5 + LAR/2, a neutral win worth 0.75), for comparison; prskill (the same
+engine, each analysed match's PR difference also taken in as a measurement of the rating
+difference, `ratings/systems/prskill.py`; its weight, β and s, fitted on the training matches by
+`fit_error_rate_weight`) and prskill/rel (one decision's spread in proportion to the player's
+PR + 1); and the true-skill floor, a
 forecast from the bots' true strengths: P(A wins an N-point match) = σ(β_N·(noise_B − noise_A)),
 one slope per length fitted by maximum likelihood on the training 80% (it knows every bot's
 noise, learns only how much a unit of noise is worth over N points; no rating system can know
@@ -233,6 +237,16 @@ def report(forecasts: dict[str, np.ndarray], test: list[MatchRecord]) -> None:
             if name == "fibs":
                 continue
             diff = losses[name][mask] - losses["fibs"][mask]
+            low, high = bootstrap(diff, rng)
+            row += f"  {diff.mean():>+8.4f} [{low:+.4f}, {high:+.4f}]"
+        print(row)
+    others = [name for name in forecasts if name not in ("fibs", "crawford")]
+    print("\nAgainst crawford: Δ = model − crawford, 95% paired bootstrap")
+    print(f"{'length':>6} {'n':>4} " + "  ".join(f"{'Δ ' + name:>24}" for name in others))
+    for label, mask in groups:
+        row = f"{label:>6} {int(mask.sum()):>4} "
+        for name in others:
+            diff = losses[name][mask] - losses["crawford"][mask]
             low, high = bootstrap(diff, rng)
             row += f"  {diff.mean():>+8.4f} [{low:+.4f}, {high:+.4f}]"
         print(row)
