@@ -31,6 +31,20 @@ noise, learns only how much a unit of noise is worth over N points; no rating sy
 more about these bots than their noise). `--quick` plays and rates the first 96 matches of the
 same league (a subset of the full run's cache), for a check within ~3 minutes.
 
+Measured 27 Nov 2026 (full league, 960 training and 240 held-out matches; log loss, and the
+model minus crawford with its 95% paired bootstrap interval; docs/ratings.md has the rest):
+
+    length    n    fibs  crawford   skill  prskill  prskill/rel   true   prskill − crawford
+       all  240  0.4788    0.4481  0.4729   0.4446       0.4442 0.4311   −0.0035 [−0.0132, +0.0074]
+         1   60  0.5858    0.5569  0.5884   0.5447       0.5509 0.5384   −0.0122 [−0.0215, −0.0027]
+         3   60  0.5062    0.4923  0.5006   0.4934       0.4917 0.4892   +0.0011 [−0.0184, +0.0235]
+         5   60  0.4674    0.4527  0.4636   0.4616       0.4504 0.4477   +0.0089 [−0.0144, +0.0359]
+         7   60  0.3560    0.2904  0.3389   0.2787       0.2838 0.2490   −0.0117 [−0.0330, +0.0131]
+
+prskill fitted β 47.4 rating points per PR point and s 58.1 PR points per decision: ahead of
+FIBS at every length, level with crawford within the noise (behind at 3 and 5 points), so not
+adopted.
+
 Two gnubg processes at most (`--workers`): the machine is shared.
 """
 
