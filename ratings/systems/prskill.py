@@ -23,16 +23,17 @@ measurement in, a Kalman step with each player's own deviation as his prior vari
     μ_A += φ_A²/(P + R)·innovation,   μ_B −= φ_B²/(P + R)·innovation,
     φ_A² ← φ_A²·(1 − φ_A²/(P + R)),   φ_B² likewise,
 
-then the result is rated by `crawford`'s update from these ratings.
+then the result is rated by `crawford`'s update from these ratings. So a player who made fewer
+errors than the ratings expected of him moves up before the result counts: an unlucky loss costs
+him less than under `crawford`, a lucky win against better play earns his opponent less. A match
+whose error-rate difference is the one the ratings forecast moves the ratings by the result
+alone (the deviations still shrink).
 
 One decision's spread s is the same for every player by default. With `pr_noise_relative` it is
 in proportion to the player's error rate instead, s·(PR + 1) (so s is a ratio; the 1 PR point,
 RELATIVE_FLOOR, keeps a match played without an error from being an exact measurement), and
 R = (β/173.7178)²·s²·((PR_A + 1)²/n_A + (PR_B + 1)²/n_B): on the bot league a bot's PR over a
-match scatters by about half its mean, from the best bots to the worst. A player whose error rate
-was well below his opponent's gains rating even when the dice beat him; an unlucky loss costs
-less; a lucky win against better play earns little. A match with equal error rates and ratings
-already apart by what they show moves nothing but the result.
+match scatters by about half its mean, from the best bots to the worst.
 
 β and s are fitted by `fit_error_rate_weight` on a history: maximum likelihood of what each
 match shows, forecast before the match from the ratings so far (the filter's prequential
