@@ -1,6 +1,6 @@
 """Does rating by the luck-adjusted result predict better? A league of GNU Backgammon bots.
 
-    python bench/ratings_luck.py [--quick] [--workers 2] [--cache FOLDER]
+    python bench/ratings_luck.py [--quick | --matches N] [--workers 2] [--cache FOLDER]
 
 1. A league of bots of known strength, played by GNU Backgammon itself: every bot is gnubg at
    0-ply with its own evaluation noise on chequer play and cube decisions (`set player N
@@ -16,16 +16,34 @@
    no update inside the held-out part). Scores: log loss per length and overall, a reliability
    table (the predicted chance of player A in bins against how often A won), and the paired
    bootstrap interval (2,000 resamples of the held-out matches) of each model's log loss minus
-   FIBS's.
+   FIBS's, and minus crawford's.
 
 Models: FIBS; crawford (the current default: Glicko-2 with S(N), both deviations); skill (the
 same engine, analysed matches scored 0.5 + luck-adjusted result, clamped to [0, 1]); skill/2, the
-mapping not chosen (0.5 + LAR/2, a neutral win worth 0.75), for comparison; and the true-skill floor, a
+mapping not chosen (0.5 + LAR/2, a neutral win worth 0.75), for comparison; prskill (the same
+engine, each analysed match's PR difference also taken in as a measurement of the rating
+difference, `ratings/systems/prskill.py`; its weight, β and s, fitted on the training matches by
+`fit_error_rate_weight`) and prskill/rel (one decision's spread in proportion to the player's
+PR + 1); and the true-skill floor, a
 forecast from the bots' true strengths: P(A wins an N-point match) = σ(β_N·(noise_B − noise_A)),
 one slope per length fitted by maximum likelihood on the training 80% (it knows every bot's
 noise, learns only how much a unit of noise is worth over N points; no rating system can know
 more about these bots than their noise). `--quick` plays and rates the first 96 matches of the
 same league (a subset of the full run's cache), for a check within ~3 minutes.
+
+Measured 27 Nov 2026 (full league, 960 training and 240 held-out matches; log loss, and the
+model minus crawford with its 95% paired bootstrap interval; docs/ratings.md has the rest):
+
+    length    n    fibs  crawford   skill  prskill  prskill/rel   true   prskill − crawford
+       all  240  0.4788    0.4481  0.4729   0.4446       0.4442 0.4311   −0.0035 [−0.0132, +0.0074]
+         1   60  0.5858    0.5569  0.5884   0.5447       0.5509 0.5384   −0.0122 [−0.0215, −0.0027]
+         3   60  0.5062    0.4923  0.5006   0.4934       0.4917 0.4892   +0.0011 [−0.0184, +0.0235]
+         5   60  0.4674    0.4527  0.4636   0.4616       0.4504 0.4477   +0.0089 [−0.0144, +0.0359]
+         7   60  0.3560    0.2904  0.3389   0.2787       0.2838 0.2490   −0.0117 [−0.0330, +0.0131]
+
+prskill fitted β 47.4 rating points per PR point and s 58.1 PR points per decision: ahead of
+FIBS at every length, level with crawford within the noise (behind at 3 and 5 points), so not
+adopted.
 
 Two gnubg processes at most (`--workers`): the machine is shared.
 """
@@ -52,6 +70,7 @@ sys.path.insert(0, str(ROOT))
 
 from analysis.gnubg import AnalysisError, analyse_files, find_program  # noqa: E402
 from ratings.systems import FibsRating, MatchRecord, get_system  # noqa: E402
+from ratings.systems.prskill import AnalysedMatch, PrSkillParameters, PrSkillRating, fit_error_rate_weight  # noqa: E402
 from ratings.systems.skill import luck_adjusted_score  # noqa: E402
 
 CACHE = ROOT / ".cache" / "bot-league"
@@ -160,7 +179,9 @@ def analyse(matches: list[Scheduled], workers: int) -> tuple[dict[str, dict], in
                     "lar": [s.luck_adjusted_result for s in result.sides],
                     "luck": [s.luck for s in result.sides],
                     "pr": [s.pr for s in result.sides],
+                    "decisions": [s.decisions for s in result.sides],
                 }
+            path.write_text(json.dumps(known, sort_keys=True))  # after every chunk: a stopped run keeps its work
     path.write_text(json.dumps(known, sort_keys=True))
     return known, len(missing)
 
@@ -233,6 +254,16 @@ def report(forecasts: dict[str, np.ndarray], test: list[MatchRecord]) -> None:
             low, high = bootstrap(diff, rng)
             row += f"  {diff.mean():>+8.4f} [{low:+.4f}, {high:+.4f}]"
         print(row)
+    others = [name for name in forecasts if name not in ("fibs", "crawford")]
+    print("\nAgainst crawford: Δ = model − crawford, 95% paired bootstrap")
+    print(f"{'length':>6} {'n':>4} " + "  ".join(f"{'Δ ' + name:>24}" for name in others))
+    for label, mask in groups:
+        row = f"{label:>6} {int(mask.sum()):>4} "
+        for name in others:
+            diff = losses[name][mask] - losses["crawford"][mask]
+            low, high = bootstrap(diff, rng)
+            row += f"  {diff.mean():>+8.4f} [{low:+.4f}, {high:+.4f}]"
+        print(row)
     print("\nReliability (all held-out matches): predicted P(A wins) by bin, mean forecast / share A won (n)")
     print(f"{'bin':>11} " + " ".join(f"{name:>20}" for name in forecasts))
     for low, high in zip(BINS, BINS[1:]):
@@ -262,6 +293,7 @@ def main() -> None:
     global CACHE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"the first {QUICK_MATCHES} matches only")
+    parser.add_argument("--matches", type=int, help="the first N matches of the league (a prefix of the full run)")
     parser.add_argument("--workers", type=int, default=2, help="gnubg processes at a time (at most 2)")
     parser.add_argument("--cache", type=Path, default=CACHE, help=f"where the league is kept (default {CACHE})")
     args = parser.parse_args()
@@ -271,7 +303,7 @@ def main() -> None:
     if program is None:
         sys.exit("GNU Backgammon (gnubg) is not installed")
     CACHE.mkdir(parents=True, exist_ok=True)
-    matches = schedule(QUICK_MATCHES if args.quick else FULL_MATCHES)
+    matches = schedule(args.matches or (QUICK_MATCHES if args.quick else FULL_MATCHES))
     started = time.perf_counter()
     played = play(matches, program, workers)
     t_play = time.perf_counter() - started
@@ -281,7 +313,7 @@ def main() -> None:
           f"{', '.join(map(str, LENGTHS))}; played now {played} ({t_play:.0f} s), analysed now {analysed} "
           f"({t_analyse:.0f} s), {workers} gnubg process(es)")
 
-    plain, scored, halved = [], [], []
+    plain, scored, halved, errors = [], [], [], []
     luck = []
     for m in matches:
         f = figures.get(m.key)
@@ -289,6 +321,8 @@ def main() -> None:
             continue
         winner = "a" if f["actual"][0] > 0 else "b"
         plain.append(MatchRecord(m.number, m.played_on, m.a, m.b, m.length, winner))
+        errors.append(AnalysedMatch(m.number, m.played_on, m.a, m.b, m.length, winner, None,
+                                    f["pr"][0], f["pr"][1], *f["decisions"]))
         score = luck_adjusted_score(f["lar"][0])
         scored.append(MatchRecord(m.number, m.played_on, m.a, m.b, m.length, winner, score))
         halved.append(MatchRecord(m.number, m.played_on, m.a, m.b, m.length, winner,
@@ -298,11 +332,19 @@ def main() -> None:
     test = plain[cut:]
     print(f"train {cut} matches (to {plain[cut - 1].played_on}), test {len(test)}; luck-adjusted score of A: "
           f"mean {np.mean(luck):.3f}, sd {np.std(luck):.3f}, clamped {sum(s in (0.0, 1.0) for s in luck)}")
+    weighted = fit_error_rate_weight(errors[:cut], get_system("crawford").parameters)
+    relative = fit_error_rate_weight(errors[:cut], PrSkillParameters(pr_noise_relative=True))
+    prs = np.array([e.pr_a for e in errors] + [e.pr_b for e in errors])
+    print(f"PR per match and player: mean {prs.mean():.2f}, sd {prs.std():.2f}; fitted on the training matches: "
+          f"prskill β {weighted.pr_points:.1f} rating points per PR point, s {weighted.pr_noise:.2f} PR points "
+          f"per decision; prskill/rel β {relative.pr_points:.1f}, s {relative.pr_noise:.3f}·(PR + 1)")
     forecasts = {
         "fibs": frozen_forecasts(FibsRating(), plain[:cut], test),
         "crawford": frozen_forecasts(get_system("crawford"), plain[:cut], test),
         "skill": frozen_forecasts(get_system("skill"), scored[:cut], test),
         "skill/2": frozen_forecasts(get_system("skill"), halved[:cut], test),
+        "prskill": frozen_forecasts(PrSkillRating(weighted), errors[:cut], test),
+        "prskill/rel": frozen_forecasts(PrSkillRating(relative), errors[:cut], test),
         "true": true_skill_forecasts(plain[:cut], test),
     }
     report(forecasts, test)
