@@ -2,6 +2,10 @@
    typed ahead while earlier ones save, "not saved" said plainly; and the projector cycling its
    panels. Without this file every form still posts and the page comes back where it was.
 
+   A Save answers with only what it changed (the rows, the counts, the round's progress, the
+   latest results, the confirmation), swapped out of band: the rows the TD is typing in are not
+   touched (see placeArrivals). Every other action redraws the desk's main part.
+
    Typing ahead: Enter in a row's score saves it and moves the cursor at once to the next open
    row below, so the TD types the next slip while the first one saves. The desk's requests run one
    after another (hx-sync on #desk-main), and each redraw puts back what was typed in rows not yet
@@ -279,10 +283,66 @@
     };
   });
 
+  /* The key a queue row is ordered by in its round: open rows first, each part by pairing. */
+  function rowKey(row) {
+    return [row.classList.contains("is-finished") ? 1 : 0, parseInt(row.id.slice("pairing-".length), 10)];
+  }
+
+  function comesBefore(a, b) { return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]); }
+
+  /* A row of the queue takes the place of `old`: what the TD typed in it stays, and so does
+     the cursor if it was there. */
+  function replaceRow(old, row) {
+    var active = document.activeElement;
+    var focused = active && old.contains(active) && active.id ? active.id : null;
+    old.querySelectorAll(SCORE_FIELDS).forEach(function (input) {
+      var now = row.querySelector("#" + CSS.escape(input.id));
+      if (now && input.value !== "") now.value = input.value;
+    });
+    old.replaceWith(row);
+    if (focused) {
+      var again = document.getElementById(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  /* A Save's answer brings the rows it changed in #desk-arrivals (the other parts it changed
+     are swapped out of band by htmx): each row takes the place of the one it replaces, or goes
+     into its round in the queue's order. No row of the queue moves, so nothing the TD is typing
+     moves under his cursor. A row whose round is not on the desk asks for the whole desk again. */
+  function placeArrivals() {
+    var box = document.getElementById("desk-arrivals");
+    var root = main();
+    if (!box || !root || !box.children.length) return;
+    var redraw = false;
+    Array.prototype.slice.call(box.children).forEach(function (row) {
+      var old = root.querySelector(".q-list > #" + CSS.escape(row.id));
+      if (old) { replaceRow(old, row); return; }
+      var group = root.querySelector('.q-group[data-round="' + row.dataset.round + '"]');
+      var list = group && group.querySelector(".q-list");
+      if (!list) { row.remove(); redraw = true; return; }
+      var key = rowKey(row);
+      var next = null;
+      Array.prototype.some.call(list.children, function (other) {
+        if (comesBefore(key, rowKey(other))) { next = other; return true; }
+        return false;
+      });
+      list.insertBefore(row, next);
+      if (group.tagName === "DETAILS" && !row.classList.contains("is-finished")) group.open = true;
+    });
+    box.replaceChildren();
+    if (redraw && window.htmx) {
+      window.setTimeout(function () {
+        window.htmx.ajax("GET", window.location.pathname, { target: "#desk-main", swap: "morph:outerHTML" });
+      }, 0);
+    }
+  }
+
   document.addEventListener("htmx:afterSwap", function (e) {
     if (!isDesk(e) || !before) return;
     var was = before;
     before = null;
+    placeArrivals();
     var status = document.querySelector(".desk-status");
     if (was.status !== null && status && !status.textContent.trim()) status.innerHTML = was.status;
     restoreFilter();
