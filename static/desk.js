@@ -283,16 +283,14 @@
     };
   });
 
-  /* The key a queue row is ordered by in its round: open rows first, each part by pairing. */
-  function rowKey(row) {
-    return [row.classList.contains("is-finished") ? 1 : 0, parseInt(row.id.slice("pairing-".length), 10)];
-  }
-
-  function comesBefore(a, b) { return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]); }
+  /* A queue row's place in its round: its pairing's order (finished rows stay where they were). */
+  function rowKey(row) { return parseInt(row.id.slice("pairing-".length), 10); }
 
   /* A row of the queue takes the place of `old`: what the TD typed in it stays, and so does
-     the cursor if it was there. */
+     the cursor if it was there. A shorter row (a result where the fields were) keeps the height
+     of the one it replaces, so the rows below, where the TD types, do not move. */
   function replaceRow(old, row) {
+    var height = old.getBoundingClientRect().height;
     var active = document.activeElement;
     var focused = active && old.contains(active) && active.id ? active.id : null;
     old.querySelectorAll(SCORE_FIELDS).forEach(function (input) {
@@ -300,34 +298,39 @@
       if (now && input.value !== "") now.value = input.value;
     });
     old.replaceWith(row);
+    if (row.getBoundingClientRect().height < height) row.style.minHeight = height + "px";
     if (focused) {
       var again = document.getElementById(focused);
       if (again) again.focus({ preventScroll: true });
     }
   }
 
-  /* A Save's answer brings the rows it changed in #desk-arrivals (the other parts it changed
-     are swapped out of band by htmx): each row takes the place of the one it replaces, or goes
+  /* A Save's answer brings the rows it changed in #desk-arrivals, in a template (so that htmx
+     does not match them with the rows on the page; the other parts it changed are swapped out
+     of band by htmx): each row takes the place of the one it replaces, or goes
      into its round in the queue's order. No row of the queue moves, so nothing the TD is typing
      moves under his cursor. A row whose round is not on the desk asks for the whole desk again. */
   function placeArrivals() {
     var box = document.getElementById("desk-arrivals");
     var root = main();
-    if (!box || !root || !box.children.length) return;
+    var rows = box && box.querySelector("template");
+    if (!rows || !root) return;
     var redraw = false;
-    Array.prototype.slice.call(box.children).forEach(function (row) {
+    Array.prototype.slice.call(rows.content.children).forEach(function (template) {
+      var row = document.importNode(template, true);
       var old = root.querySelector(".q-list > #" + CSS.escape(row.id));
-      if (old) { replaceRow(old, row); return; }
+      if (old) { replaceRow(old, row); if (window.htmx) window.htmx.process(row); return; }
       var group = root.querySelector('.q-group[data-round="' + row.dataset.round + '"]');
       var list = group && group.querySelector(".q-list");
-      if (!list) { row.remove(); redraw = true; return; }
+      if (!list) { redraw = true; return; }
       var key = rowKey(row);
       var next = null;
       Array.prototype.some.call(list.children, function (other) {
-        if (comesBefore(key, rowKey(other))) { next = other; return true; }
+        if (key < rowKey(other)) { next = other; return true; }
         return false;
       });
       list.insertBefore(row, next);
+      if (window.htmx) window.htmx.process(row);
       if (group.tagName === "DETAILS" && !row.classList.contains("is-finished")) group.open = true;
     });
     box.replaceChildren();

@@ -433,10 +433,11 @@ def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list
         group["rows"].append(row)
     if outcome.focus == "next-open" and first_open is not None:
         outcome.focus = f"p{first_open['p'].pk}-a"
-    # Rounds with matches to finish first; finished rounds after them, folded.
+    # Rounds with matches to finish first; finished rounds after them, folded. Within a round the
+    # matches keep their order as they finish, so no row moves under the TD's cursor.
     ordered = [groups[k] for k in sorted(groups, key=lambda k: (groups[k]["open"] == 0, k))]
     for group in ordered:
-        group["rows"].sort(key=lambda r: (r["state"] == "finished", r["p"].pk))
+        group["rows"].sort(key=lambda r: r["p"].pk)
     if outcome.focus.startswith("next-after-"):
         outcome.focus = _next_below(ordered, int(outcome.focus.removeprefix("next-after-")))
     return ordered, dict(counts)
