@@ -173,6 +173,21 @@ def desk_save_changes(tournament: Tournament, *, saved: int, newest: int, recent
     return {"rows": rows, "open_by_round": open_by_round, "flight_of_round": flight_of_round, "latest": latest}
 
 
+def desk_open_rows(tournament: Tournament) -> list[Pairing]:
+    """The event's open matches as rows of the desk's queue, in its order, each marked
+    `has_report` when a report waits on it (one query): the tables a Save frees are offered anew."""
+    waiting = ResultReport.objects.filter(pairing=OuterRef("pk"),
+                                          status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED])
+    return list(Pairing.objects.filter(flight__tournament=tournament, player_b__isnull=False,
+                                       status__in=[PairingStatus.PENDING, PairingStatus.PLAYING])
+                .select_related("flight", "player_a", "player_b")
+                .annotate(round_number=F("round__number"), round_length=F("round__length"),
+                          match_score_a=F("match__score_a"), match_score_b=F("match__score_b"),
+                          has_report=Exists(waiting))
+                .only(*DESK_ROW, "flight__name", "flight__position")
+                .order_by("flight__position", "round__number", "id"))
+
+
 def entry_ratings(player_ids: list[int]) -> dict[int, int]:
     """The published rating of each entered player in the site's default system, the one the
     rating list shows (for the entry list, the draw and seeding by rating)."""

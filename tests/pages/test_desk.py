@@ -444,3 +444,18 @@ def test_a_no_show_given_at_three_one_by_mistake_is_undone_at_the_desk_and_the_g
     match.refresh_from_db()
     assert (playing.status, match.status, match.score_a, match.score_b) == ("playing", "in_progress", 3, 1)
     assert match.games.count() == 3
+
+
+def test_a_save_that_frees_a_table_offers_it_to_the_matches_waiting_for_one(td_client, td):
+    tournament = build_knockout(td, make_players(16), name="Tables Open", results_rounds=0)
+    events.tables_set(tournament=tournament, count=2, by=td)
+    first, second, *waiting = open_pairings(tournament)
+    for pairing, table in ((first, "1"), (second, "2")):
+        events.pairing_table_set(pairing=pairing, table=table, by=td)
+    first.refresh_from_db()
+    html = score(td_client, tournament, first, 5, 2).content.decode()
+    assert 'id="desk-main"' not in html
+    # Table 1 is free again: the first match waiting is offered it, and no other match is.
+    assert html.count('aria-label="Call R1-3 to table 1"') == 1
+    assert html.count(">Call to table 1</button>") == 1 and ">Call to table 2<" not in html
+    assert all(f'id="pairing-{p.pk}"' in html for p in waiting)

@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Count, Max, Q
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -492,14 +492,20 @@ def _save_answer(request, tournament: Tournament, saved: Pairing, *, newest: int
                      "label": match_label(p, flight_named=flight_named),
                      "entry": state in ("call", "table") or (state == "playing" and not (
                          p.match_id and (p.match_score_a or p.match_score_b)))})
-    calls = [r for r in rows if r["state"] == "call"]
-    if calls and tournament.tables:  # a new match is offered the table a full redraw would offer it
-        offers = services.table_offers(tournament, list(Pairing.objects.filter(
-            flight__tournament=tournament, status__in=(PairingStatus.PENDING, PairingStatus.PLAYING), player_b__isnull=False
-        ).select_related("flight").only("flight__name", "table", "status", "player_a_id", "player_b_id")
-            .order_by("flight__position", "round__number", "id")))
-        for r in calls:
-            r["offer"] = offers.get(r["p"].pk, "")
+    if tournament.tables and (any(r["state"] == "call" for r in rows) or any(
+            p.table and p.pk == saved.pk for p in changes["rows"])):
+        # A Save frees a table, a new match asks for one: every match waiting for a table comes
+        # back with the one a full redraw would offer it, so no two rows offer the same table.
+        open_rows = selectors.desk_open_rows(tournament)
+        offers = services.table_offers(tournament, open_rows)
+        sent = {r["p"].pk for r in rows}
+        rows += [{"p": p, "state": "call", "report": None, "error": None, "entry": True,
+                  "label": match_label(p, flight_named=flight_named)}
+                 for p in open_rows if p.pk not in sent and p.status == PairingStatus.PENDING and not p.table
+                 and not p.has_report]
+        for r in rows:
+            if r["state"] == "call":
+                r["offer"] = offers.get(r["p"].pk, "")
     groups = []
     for round_id, line in open_by_round.items():
         mine = [r for r in rows if r["p"].round_id == round_id]
