@@ -12,6 +12,9 @@ then a knockout of 2 × `--saves` players, and saves every round-1 result throug
 POST (Django's test client, as the TD's browser would send it, `--pause` seconds apart as a TD
 types them; 0 for back to back, the ratings' thread then competing with every Save), and prints the median and p95 of the answers, and the time until the ratings have
 caught up with the last one.
+
+A Save is answered with what it changed (`views.desk._save_answer`), or with the whole desk when
+it opens or ends a round; both are timed, and the report says how many were whole.
 """
 
 from __future__ import annotations
@@ -66,6 +69,10 @@ def build(matches: int, entrants: int):
     return td, event
 
 
+WHOLE = []
+"""The Saves answered with the whole desk (a round opened or ended)."""
+
+
 def time_saves(td, event, pause: float) -> list[float]:
     from django.test import Client
 
@@ -85,6 +92,8 @@ def time_saves(td, event, pause: float) -> list[float]:
         time.sleep(pause)  # the TD types the next score
         if response.status_code != 200 or "recorded" not in response.content.decode():
             raise RuntimeError(f"the desk refused result {i}: {response.status_code}")
+        if response.content.startswith(b'<div id="desk-main"'):
+            WHOLE.append(i)
     return timings
 
 
@@ -96,7 +105,8 @@ def caught_up() -> bool:
 
 
 def report(mode: str, timings: list[float], catching_up: float) -> None:
-    print(f"{mode}: {len(timings)} desk Saves, median {1000 * percentile(timings, 0.5):.0f} ms, "
+    print(f"{mode}: {len(timings)} desk Saves ({len(WHOLE)} answered with the whole desk), "
+          f"median {1000 * percentile(timings, 0.5):.0f} ms, "
           f"p95 {1000 * percentile(timings, 0.95):.0f} ms, max {1000 * max(timings):.0f} ms; "
           f"ratings caught up {catching_up:.1f} s after the last Save")
 

@@ -318,7 +318,8 @@ if TESTING and CELERY_BROKER_URL.startswith("redis") and _test_process[2:].isdig
         os.environ["CELERY_BROKER_URL"] = CELERY_BROKER_URL  # Celery reads the variable before its settings
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 # Without a broker, rating runs a request asks for execute after its response, on a thread
-# (`ratings.background`), so a Save never waits for a recompute. Tests rate synchronously.
+# (`ratings.background`), so a Save never waits for a recompute; the new-match notices a Save
+# asks for are sent the same way. Tests rate and send synchronously.
 RATINGS_AFTER_RESPONSE = env_bool("RATINGS_AFTER_RESPONSE", not TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None

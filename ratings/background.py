@@ -9,6 +9,8 @@ response has gone out) and then done on a thread of its own, with its own databa
 Nothing is lost if the process ends first: the change is in the outbox, and the next run, or the
 sweep, rates it.
 
+The new-match e-mails a Save asks for (`tournaments.services.notifications`) wait the same way.
+
 Outside a request (a management command, a shell, a Celery task) the work is done at once, as
 before. `RATINGS_AFTER_RESPONSE` turns this off (the tests do, to rate synchronously)."""
 

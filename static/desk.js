@@ -2,6 +2,10 @@
    typed ahead while earlier ones save, "not saved" said plainly; and the projector cycling its
    panels. Without this file every form still posts and the page comes back where it was.
 
+   A Save answers with only what it changed (the rows, the counts, the round's progress, the
+   latest results, the confirmation), swapped out of band: the rows the TD is typing in are not
+   touched (see placeArrivals). Every other action redraws the desk's main part.
+
    Typing ahead: Enter in a row's score saves it and moves the cursor at once to the next open
    row below, so the TD types the next slip while the first one saves. The desk's requests run one
    after another (hx-sync on #desk-main), and each redraw puts back what was typed in rows not yet
@@ -279,10 +283,69 @@
     };
   });
 
+  /* A queue row's place in its round: its pairing's order (finished rows stay where they were). */
+  function rowKey(row) { return parseInt(row.id.slice("pairing-".length), 10); }
+
+  /* A row of the queue takes the place of `old`: what the TD typed in it stays, and so does
+     the cursor if it was there. A shorter row (a result where the fields were) keeps the height
+     of the one it replaces, so the rows below, where the TD types, do not move. */
+  function replaceRow(old, row) {
+    var height = old.getBoundingClientRect().height;
+    var active = document.activeElement;
+    var focused = active && old.contains(active) && active.id ? active.id : null;
+    old.querySelectorAll(SCORE_FIELDS).forEach(function (input) {
+      var now = row.querySelector("#" + CSS.escape(input.id));
+      if (now && input.value !== "") now.value = input.value;
+    });
+    old.replaceWith(row);
+    if (row.getBoundingClientRect().height < height) row.style.minHeight = height + "px";
+    if (focused) {
+      var again = document.getElementById(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  /* A Save's answer brings the rows it changed in #desk-arrivals, in a template (so that htmx
+     does not match them with the rows on the page; the other parts it changed are swapped out
+     of band by htmx): each row takes the place of the one it replaces, or goes
+     into its round in the queue's order. No row of the queue moves, so nothing the TD is typing
+     moves under his cursor. A row whose round is not on the desk asks for the whole desk again. */
+  function placeArrivals() {
+    var box = document.getElementById("desk-arrivals");
+    var root = main();
+    var rows = box && box.querySelector("template");
+    if (!rows || !root) return;
+    var redraw = false;
+    Array.prototype.slice.call(rows.content.children).forEach(function (template) {
+      var row = document.importNode(template, true);
+      var old = root.querySelector(".q-list > #" + CSS.escape(row.id));
+      if (old) { replaceRow(old, row); if (window.htmx) window.htmx.process(row); return; }
+      var group = root.querySelector('.q-group[data-round="' + row.dataset.round + '"]');
+      var list = group && group.querySelector(".q-list");
+      if (!list) { redraw = true; return; }
+      var key = rowKey(row);
+      var next = null;
+      Array.prototype.some.call(list.children, function (other) {
+        if (key < rowKey(other)) { next = other; return true; }
+        return false;
+      });
+      list.insertBefore(row, next);
+      if (window.htmx) window.htmx.process(row);
+      if (group.tagName === "DETAILS" && !row.classList.contains("is-finished")) group.open = true;
+    });
+    box.replaceChildren();
+    if (redraw && window.htmx) {
+      window.setTimeout(function () {
+        window.htmx.ajax("GET", window.location.pathname, { target: "#desk-main", swap: "morph:outerHTML" });
+      }, 0);
+    }
+  }
+
   document.addEventListener("htmx:afterSwap", function (e) {
     if (!isDesk(e) || !before) return;
     var was = before;
     before = null;
+    placeArrivals();
     var status = document.querySelector(".desk-status");
     if (was.status !== null && status && !status.textContent.trim()) status.innerHTML = was.status;
     restoreFilter();

@@ -6,7 +6,7 @@ import io
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from config.exports import SafeCsvWriter
@@ -21,6 +21,7 @@ from .models import (
     EntryStatus,
     Flight,
     Pairing,
+    PairingStatus,
     ReportStatus,
     ResultReport,
     Round,
@@ -125,6 +126,66 @@ def desk_board(tournament: Tournament, *, decided_limit: int = 40) -> dict:
     return {"flights": flights, "entries": entries, "entry_counts": entry_counts, "rounds": rounds,
             "open_pairings": open_pairings,
             "decided": decided, "reports": reports, "versions": versions, "ratings": ratings}
+
+
+DESK_ROW = ("flight_id", "round_id", "slot", "status", "score_a", "score_b", "table", "version", "match_id",
+            "player_a__name", "player_b__name", "decided_at", "walkover_reason", "winner_id")
+"""The columns of a row of the desk's match queue."""
+
+
+def desk_save_changes(tournament: Tournament, *, saved: int, newest: int, recent: int) -> dict:
+    """What a Save at the desk changed, for its answer, in three queries whatever the size of the
+    event: the saved pairing and the matches made since pairing `newest` (the bracket's advance),
+    the open matches of each round counted by their state at the desk, and the `recent` latest
+    results.
+
+    `open_by_round` maps a round's id to its open matches by state ("call", "table", "playing",
+    "reported", "disputed"), as the desk's queue counts them; `flight_of_round` gives each of
+    those rounds' flight.
+    """
+    rows = list(Pairing.objects.filter(flight__tournament=tournament, player_b__isnull=False)
+                .filter(Q(pk=saved) | Q(pk__gt=newest)).select_related("flight", "player_a", "player_b")
+                .annotate(round_number=F("round__number"), round_length=F("round__length"),
+                          match_score_a=F("match__score_a"), match_score_b=F("match__score_b"))
+                .only(*DESK_ROW, "flight__name", "flight__position", "flight__format", "flight__status")
+                .order_by("id"))
+    reports = ResultReport.objects.filter(pairing=OuterRef("pk"))
+    disputed = Exists(reports.filter(status=ReportStatus.DISPUTED))
+    reported = Exists(reports.filter(status=ReportStatus.PENDING)) & ~disputed
+    quiet = ~Exists(reports.filter(status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]))
+    counted = (Pairing.objects.filter(flight__tournament=tournament, status__in=[PairingStatus.PENDING,
+                                                                                 PairingStatus.PLAYING],
+                                      player_b__isnull=False)
+               .values("flight_id", "round_id").order_by()
+               .annotate(n_disputed=Count("id", filter=disputed), n_reported=Count("id", filter=reported),
+                         n_playing=Count("id", filter=quiet & Q(status=PairingStatus.PLAYING)),
+                         n_table=Count("id", filter=quiet & Q(status=PairingStatus.PENDING) & ~Q(table="")),
+                         n_call=Count("id", filter=quiet & Q(status=PairingStatus.PENDING, table=""))))
+    open_by_round, flight_of_round = {}, {}
+    for line in counted:
+        flight_of_round[line["round_id"]] = line["flight_id"]
+        open_by_round[line["round_id"]] = {state: line[f"n_{state}"]
+                                           for state in ("call", "table", "playing", "reported", "disputed")}
+    latest = list(Pairing.objects.filter(flight__tournament=tournament,
+                                         status__in=[PairingStatus.FINISHED, PairingStatus.WALKOVER])
+                  .select_related("flight", "player_a", "player_b")
+                  .only(*DESK_ROW, "flight__name").order_by("-decided_at", "-id")[:recent])
+    return {"rows": rows, "open_by_round": open_by_round, "flight_of_round": flight_of_round, "latest": latest}
+
+
+def desk_open_rows(tournament: Tournament) -> list[Pairing]:
+    """The event's open matches as rows of the desk's queue, in its order, each marked
+    `has_report` when a report waits on it (one query): the tables a Save frees are offered anew."""
+    waiting = ResultReport.objects.filter(pairing=OuterRef("pk"),
+                                          status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED])
+    return list(Pairing.objects.filter(flight__tournament=tournament, player_b__isnull=False,
+                                       status__in=[PairingStatus.PENDING, PairingStatus.PLAYING])
+                .select_related("flight", "player_a", "player_b")
+                .annotate(round_number=F("round__number"), round_length=F("round__length"),
+                          match_score_a=F("match__score_a"), match_score_b=F("match__score_b"),
+                          has_report=Exists(waiting))
+                .only(*DESK_ROW, "flight__name", "flight__position")
+                .order_by("flight__position", "round__number", "id"))
 
 
 def entry_ratings(player_ids: list[int]) -> dict[int, int]:

@@ -12,7 +12,7 @@ from games.models import Player
 from tournaments import services as events
 from tournaments.models import Pairing
 
-from .conftest import cast
+from .conftest import ARTIFACTS, cast
 from .test_desk import SETTLED, log_in, posted
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -291,3 +291,72 @@ def test_printed_slips_keep_every_line_on_a4(page, live_server, room, tmp_path):
         assert [name for name, _ in halves] == [a, b], slip
         codes.update(code for _, code in halves)
     assert len(codes) == 16  # two to a slip, none the same
+
+
+def box_top(page, selector):
+    return page.locator(selector).bounding_box()["y"] + page.evaluate("window.scrollY")
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_saves_answered_while_the_td_types_the_next_row_leave_it_where_it_is(request, live_server, room, width):
+    """Each Save answers while the TD is half-way through the next slip: the answer changes the
+    saved row, the counts and the confirmation, and adds the matches drawn from it, but the row
+    he is typing in keeps what he typed, his cursor, and its place on the page."""
+    page = request.getfixturevalue("page" if width == 1280 else "phone")
+    page.route(re.compile(r"/ratings/runs/"), lambda route: route.abort())
+    open_desk(page, live_server, room)
+    rows = room["rows"]
+    results = [(5, 1), (2, 5), (5, 3), (4, 5), (5, 0), (3, 5)]
+    held = hold_posts(page)
+    keys = page.keyboard
+
+    def save_typed():
+        with page.expect_request(lambda r: r.method == "POST"):
+            keys.press("Enter")
+
+    answers = []
+    page.click(f"#p{rows[0].pk}-a")
+    keys.type("5")
+    keys.press("Tab")
+    keys.type("1")
+    save_typed()
+    for n in range(1, len(results)):
+        saved, typing = rows[n - 1], rows[n]
+        assert active_id(page) == f"p{typing.pk}-a"  # the cursor went on at once
+        a, b = results[n]
+        keys.type(str(a))
+        keys.press("Tab")
+        keys.type(str(b))  # the next slip typed, not yet saved, when the Save before it answers
+        top = box_top(page, f"#pairing-{typing.pk}")
+        before = page.evaluate("window.settled || 0")
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            held.pop().continue_()
+        settled(page, before)
+        page.locator(f"#pairing-{saved.pk}.is-finished").wait_for()
+        out_of_band = answer.value.headers.get("hx-reswap") == "none"
+        answers.append(out_of_band)
+        sa, sb = results[n - 1]
+        assert page.locator(".desk-status").inner_text().strip().endswith(
+            f"{saved.player_a.name} {sa}–{sb} {saved.player_b.name} recorded.")
+        assert (page.input_value(f"#p{typing.pk}-a"), page.input_value(f"#p{typing.pk}-b")) == (str(a), str(b))
+        assert active_id(page) == f"p{typing.pk}-b"
+        if out_of_band:  # (a Save that opens a round redraws the whole desk)
+            assert box_top(page, f"#pairing-{typing.pk}") == top
+        save_typed()
+    before = page.evaluate("window.settled || 0")
+    held.pop().continue_()
+    settled(page, before)
+    page.locator(f"#pairing-{rows[5].pk}.is-finished").wait_for()
+    # Only the second Save, which drew round 2's first match, was answered with the whole desk.
+    assert answers == [True, False, True, True, True]
+    # R2-1, R2-2 and R2-3 (drawn by the second, fourth and sixth Saves) wait in round 2.
+    semis = Pairing.objects.filter(flight__tournament=room["tournament"], flight__name="Main", round__number=2)
+    assert semis.count() == 3
+    for semi in semis:
+        assert page.locator(f"#pairing-{semi.pk} form.q-score").count() == 1
+    assert page.locator("#count-table").inner_text() == "2"
+    assert page.locator(".not-saved").count() == 0
+    stored = [(p.score_a, p.score_b) for p in Pairing.objects.filter(pk__in=[r.pk for r in rows[:6]]).order_by("id")]
+    assert stored == results
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"desk-after-saves-{width}.png"))

@@ -32,15 +32,51 @@ def score(client, tournament, pairing, a, b, *, version=None, htmx=True):
         else version, f"p{pairing.pk}-score_a": a, f"p{pairing.pk}-score_b": b}, headers=HX if htmx else {})
 
 
-def test_an_inline_result_answers_with_the_queue_and_focuses_the_next_match(td_client, event):
-    first, second = open_pairings(event)[:2]
+def test_an_inline_result_answers_with_what_it_changed_and_not_the_whole_desk(td_client, event):
+    first, second, *_ = open_pairings(event)
     response = score(td_client, event, first, 5, 2)
     html = response.content.decode()
-    assert response.status_code == 200 and html.startswith('<div id="desk-main"')
-    assert f'data-focus="p{second.pk}-a"' in html
-    assert f"R1-1: {first.player_a.name} 5–2 {first.player_b.name} recorded." in html
+    assert response.status_code == 200 and 'id="desk-main"' not in html
+    # The confirmation names the match; the saved row comes back finished, the others not at all.
+    assert f"Main R1-1: {first.player_a.name} 5–2 {first.player_b.name} recorded." in html
+    assert re.search(rf'<li class="q-row is-finished" id="pairing-{first.pk}"', html)
+    assert f'id="pairing-{second.pk}"' not in html and f'id="p{second.pk}-a"' not in html
+    # The room's counts, the round's progress and the latest results to undo, swapped out of band.
+    assert '<b id="count-call" hx-swap-oob="true">3</b>' in html
+    assert re.search(r'id="progress-\d+-1" hx-swap-oob="true">5 points · 3 to finish<', html)
+    assert 'id="desk-recent" hx-swap-oob="true"' in html and f'name="undo{first.pk}-version"' in html
+    # The players' side (claims, players to link) is not read, nor drawn.
+    assert "players-side" not in html and "claims to decide" not in html
     first.refresh_from_db()
     assert (first.status, first.score_a, first.score_b) == ("finished", 5, 2)
+
+
+def test_a_result_that_draws_a_match_sends_it_to_its_round_and_one_that_ends_a_round_redraws(td_client, event):
+    first, second, third, fourth = open_pairings(event)
+    score(td_client, event, first, 5, 2)
+    # The first match of round 2: a round appears, so the whole desk is drawn, focus on the next row.
+    html = score(td_client, event, second, 5, 3).content.decode()
+    assert html.startswith('<div id="desk-main"') and f'data-focus="p{third.pk}-a"' in html
+    score(td_client, event, third, 1, 5)
+    # The second match of round 2 goes to its round on the desk; round 1 is over: all drawn again.
+    html = score(td_client, event, fourth, 5, 0).content.decode()
+    assert html.startswith('<div id="desk-main"')
+    semis = Pairing.objects.filter(flight__tournament=event, flight__name="Main", round__number=2).order_by("id")
+    assert [p.player_a_id for p in semis] == [first.player_a_id, third.player_b_id]
+
+
+def test_a_match_drawn_into_a_round_on_the_desk_comes_with_the_save(td_client, td):
+    tournament = build_knockout(td, make_players(16), name="Arrivals Open", results_rounds=0)
+    r1 = open_pairings(tournament)
+    score(td_client, tournament, r1[0], 5, 2)
+    score(td_client, tournament, r1[1], 5, 2)  # draws R2-1: a new round, the whole desk
+    score(td_client, tournament, r1[2], 5, 2)
+    html = score(td_client, tournament, r1[3], 5, 2).content.decode()  # draws R2-2 into round 2
+    new = Pairing.objects.get(flight__tournament=tournament, flight__name="Main", slot="R2-2")
+    assert 'id="desk-main"' not in html
+    assert re.search(rf'<li class="q-row is-call" id="pairing-{new.pk}"', html)
+    assert re.search(rf'<li class="q-row is-finished" id="pairing-{r1[3].pk}"', html)
+    assert re.search(r'id="progress-\d+-2" hx-swap-oob="true">5 points · 2 to finish<', html)
 
 
 def test_a_refused_score_stays_beside_its_fields_with_what_was_typed(td_client, event):
@@ -408,3 +444,18 @@ def test_a_no_show_given_at_three_one_by_mistake_is_undone_at_the_desk_and_the_g
     match.refresh_from_db()
     assert (playing.status, match.status, match.score_a, match.score_b) == ("playing", "in_progress", 3, 1)
     assert match.games.count() == 3
+
+
+def test_a_save_that_frees_a_table_offers_it_to_the_matches_waiting_for_one(td_client, td):
+    tournament = build_knockout(td, make_players(16), name="Tables Open", results_rounds=0)
+    events.tables_set(tournament=tournament, count=2, by=td)
+    first, second, *waiting = open_pairings(tournament)
+    for pairing, table in ((first, "1"), (second, "2")):
+        events.pairing_table_set(pairing=pairing, table=table, by=td)
+    first.refresh_from_db()
+    html = score(td_client, tournament, first, 5, 2).content.decode()
+    assert 'id="desk-main"' not in html
+    # Table 1 is free again: the first match waiting is offered it, and no other match is.
+    assert html.count('aria-label="Call R1-3 to table 1"') == 1
+    assert html.count(">Call to table 1</button>") == 1 and ">Call to table 2<" not in html
+    assert all(f'id="pairing-{p.pk}"' in html for p in waiting)

@@ -197,3 +197,35 @@ def test_rating_list_search_runs_the_queries_counted_here_however_many_it_finds(
     assert [count(client, url) for url in urls] == [RATING_SEARCH_QUERIES] * len(urls)
     assert count(client, "/ratings/?system=fibs&q=nobody") == (4, 4)  # nothing found: no rows to read, no ranks
     assert count(client, "/ratings/?system=fibs&club=lub 1") == (8, 7)
+
+
+def test_a_save_at_the_desk_runs_the_same_queries_for_8_or_64_matches(client, td):
+    """A Save answers with what it changed: its own queries do not grow with the event."""
+    client.force_login(td)
+    counts = []
+    for name, players in (("Eight Open", 16), ("Sixty-Four Open", 128)):
+        tournament = build_knockout(td, make_players(players), name=name, results_rounds=0)
+        pairings = list(Pairing.objects.filter(flight__tournament=tournament, round__number=1, flight__name="Main")
+                        .order_by("id"))
+        assert len(pairings) == players // 2
+        found = []
+        for pairing in pairings[:4]:
+            with CaptureQueriesContext(connection) as captured:
+                response = client.post(f"/desk/{tournament.slug}/", {
+                    "action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
+                    f"p{pairing.pk}-score_a": 5, f"p{pairing.pk}-score_b": 2}, headers={"HX-Request": "true"})
+            assert response.status_code == 200 and b"recorded" in response.content
+            found.append(len([q for q in captured if "SAVEPOINT" not in q["sql"]]))
+        counts.append(found)
+    # The session, the user, the event and the TD's right to it; the flights' names with the
+    # newest pairing, the pairing. The service: the event's results version (which locks it), the
+    # pairing locked, who acts (a TD, and not a player of it), the open reports superseded, the
+    # next version, the report stored confirmed with its history; the match created and finished
+    # (locked, no games, saved, its history) with the ratings' outbox; the pairing with its
+    # history; the advance (the unit's flights, rounds, entries and pairings; no flight of the
+    # unit over, so the event's other flights are not read). The answer: the changed rows, the open matches counted by round, the latest
+    # results. A Save that draws the first match of a round is answered with the whole desk
+    # (second); one that draws a match into a round on the desk adds four (fourth: the new
+    # pairing and its history, the unit's entries and pairings read again; no free table to
+    # offer it in an event without tables).
+    assert counts[0] == counts[1] == [30, 46, 30, 34]

@@ -32,7 +32,18 @@ def pairings_announce(*, pairing_ids) -> None:
     walkovers among them are left out when the e-mails are sent)."""
     ids = sorted(set(pairing_ids))
     if ids:
-        transaction.on_commit(partial(_enqueue, ids))
+        transaction.on_commit(partial(_enqueue_after_response, ids))
+
+
+def _enqueue_after_response(pairing_ids: list[int]) -> None:
+    """Within a request (a Save at the desk that drew new matches), the e-mails are asked for
+    after the response has gone out, as the rating runs are (`ratings.background`): without a
+    broker the task runs in-process and would hold the answer up. Nothing is lost if the process
+    ends first: the periodic sweep (`pairing_notices_owed`) sends what no task has claimed."""
+    from ratings import background
+
+    if not background.after_response(partial(_enqueue, pairing_ids)):
+        _enqueue(pairing_ids)
 
 
 def _enqueue(pairing_ids: list[int]) -> None:

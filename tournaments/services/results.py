@@ -103,7 +103,7 @@ def result_report(
     sends it (`permissions.acting_side`); a wrong code raises `permissions.WrongSlipCode`.
     """
     with transaction.atomic():
-        _results_changed(_lock_tournament(pairing.flight.tournament).pk)
+        _results_changed(pairing.flight.tournament_id)  # its UPDATE locks the tournament row first
         pairing = _lock_pairing(pairing, expected_version)
         if code is not None and pairing.decided:
             raise ConflictError(_decided_for_code(pairing))
@@ -126,12 +126,14 @@ def result_report(
             note=note, submitted_for=None if side is None else (pairing.player_a if side == 0 else pairing.player_b),
         )
         report._history_user = by
-        _save_report(report)
         pairing.version += 1
-        pairing.save(update_fields=["version"])
-        if side is None:
-            _confirm(report, pairing, by=by)
+        if side is None:  # a TD's report counts at once: stored confirmed, the pairing saved once, with its result
+            _mark_confirmed(report, by=by)
+            _save_report(report)
+            _apply(pairing, report, by=by)
         else:
+            _save_report(report)
+            pairing.save(update_fields=["version"])
             report_announce(report_id=report.pk)
     return report
 
@@ -149,12 +151,16 @@ def _decided_for_code(pairing: Pairing) -> str:
             "If the result is wrong, ask a TD to correct it.")
 
 
-def _confirm(report: ResultReport, pairing: Pairing, *, by, with_code: bool = False) -> None:
+def _mark_confirmed(report: ResultReport, *, by, with_code: bool = False) -> None:
     report.status = ReportStatus.CONFIRMED
     report.confirmed_by = None if with_code else by
     report.confirmed_with_code = with_code
     report.confirmed_at = timezone.now()
     report._history_user = by
+
+
+def _confirm(report: ResultReport, pairing: Pairing, *, by, with_code: bool = False) -> None:
+    _mark_confirmed(report, by=by, with_code=with_code)
     report.save()
     _apply(pairing, report, by=by)
 
@@ -163,7 +169,7 @@ def result_confirm(*, report: ResultReport, by=None, code: str | None = None) ->
     """The opponent (or a TD) agrees with a reported result: it counts, and the players move on.
     With `code`, the player whose slip code it is confirms (see `result_report`)."""
     with transaction.atomic():
-        _results_changed(_lock_tournament(report.pairing.flight.tournament).pk)
+        _results_changed(report.pairing.flight.tournament_id)  # its UPDATE locks the tournament row first
         pairing = _lock_pairing(report.pairing, None)
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         if code is not None and pairing.decided:

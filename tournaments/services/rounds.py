@@ -245,8 +245,9 @@ def _finish(tournament, flights, views, pairings, rounds, *, by) -> None:
             f.version += 1
             f._history_user = by
             f.save()
-    everything = Flight.objects.filter(tournament=tournament)
-    done = everything.exists() and not everything.exclude(status=FlightStatus.FINISHED).exists()
+    # The event is over when its last flight is: while one of this unit's is still on, nothing to read.
+    done = all(f.status == FlightStatus.FINISHED for f in flights) and not Flight.objects.filter(
+        tournament=tournament).exclude(status=FlightStatus.FINISHED).exists()
     new_status = TournamentStatus.FINISHED if done else TournamentStatus.RUNNING
     if tournament.status != new_status:
         tournament.status = new_status

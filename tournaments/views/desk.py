@@ -5,7 +5,9 @@ Reads through selectors; writes only through `tournaments.services` and `games.s
 Every desk action is one POST to the event's desk. Without script it answers with a redirect back
 to the place on the page it came from; with htmx (`HX-Request`) it answers with the desk's main
 part alone, which the page morphs in place, so the TD keeps his scroll, his focus, his search and
-what he typed. A refusal answers 400 (409 for a lost race) with the reason beside the fields.
+what he typed. A Save of a score answers with only what it changed, swapped out of band
+(`_save_answer`), unless it changed the queue's shape. A refusal answers 400 (409 for a lost
+race) with the reason beside the fields.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -113,6 +115,7 @@ class _Outcome:
         self.refused = False
         self.status = 200
         self.paste = None
+        self.saved: Pairing | None = None  # the pairing a Save recorded
 
 
 def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcome):
@@ -290,6 +293,7 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
             messages.success(request, f"{match_label(target, flight_named=named)}: {target.player_a.name} "
                                       f"{made.score_a}–{made.score_b} {target.player_b.name} recorded.")
             outcome.focus = f"next-after-{target.pk}"
+            outcome.saved = target
         elif action == "walkover":
             target = pairing()
             winner_id = _int(post.get("winner"), "player")
@@ -375,7 +379,7 @@ def _flight_controls(f: Flight, tally: dict, rounds: list, open_count: int) -> d
         drawn = len(rounds)
         why = ""
         if open_count:
-            why = f"{open_count} match{'es' if open_count != 1 else ''} of round {drawn} still to play."
+            why = _still_to_play(open_count, drawn)
         elif f.auto_pair and f.format != FlightFormat.SWISS_KNOCKOUT:
             why = "The next round pairs itself when the last match ends."
         elif f.format == FlightFormat.SWISS and f.swiss_rounds and drawn >= f.swiss_rounds:
@@ -429,10 +433,11 @@ def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list
         group["rows"].append(row)
     if outcome.focus == "next-open" and first_open is not None:
         outcome.focus = f"p{first_open['p'].pk}-a"
-    # Rounds with matches to finish first; finished rounds after them, folded.
+    # Rounds with matches to finish first; finished rounds after them, folded. Within a round the
+    # matches keep their order as they finish, so no row moves under the TD's cursor.
     ordered = [groups[k] for k in sorted(groups, key=lambda k: (groups[k]["open"] == 0, k))]
     for group in ordered:
-        group["rows"].sort(key=lambda r: (r["state"] == "finished", r["p"].pk))
+        group["rows"].sort(key=lambda r: r["p"].pk)
     if outcome.focus.startswith("next-after-"):
         outcome.focus = _next_below(ordered, int(outcome.focus.removeprefix("next-after-")))
     return ordered, dict(counts)
@@ -453,6 +458,81 @@ def _next_below(groups: list[dict], saved: int) -> str:
     return "qf-find"
 
 
+QUEUE_STATES = ("call", "table", "playing", "reported", "disputed")
+"""The open states the desk counts, in the order of its counts."""
+
+
+def _save_answer(request, tournament: Tournament, saved: Pairing, *, newest: int, flight_named: bool):
+    """A Save's answer with htmx: only what it changed, as out-of-band swaps (the confirmation
+    naming the match, the room's counts, the round's progress, the latest results to undo) and
+    the rows to put in place (the saved match and those the bracket's advance made); desk.js puts
+    each row where it belongs and keeps what the TD is typing elsewhere. The players' side is not
+    read. None when the Save changed the queue's shape (it finished a round, or a round gets its
+    first open match): the whole desk is redrawn then."""
+    changes = selectors.desk_save_changes(tournament, saved=saved.pk, newest=newest, recent=RECENT_UNDO)
+    open_by_round = changes["open_by_round"]
+    if saved.round_id not in open_by_round:
+        return None
+    arrived = defaultdict(int)
+    for p in changes["rows"]:
+        if p.pk != saved.pk and p.status in (PairingStatus.PENDING, PairingStatus.PLAYING):
+            arrived[p.round_id] += 1
+    if any(sum(open_by_round.get(round_id, {}).values()) <= n for round_id, n in arrived.items()):
+        return None
+    counts = {state: sum(line[state] for line in open_by_round.values()) for state in QUEUE_STATES}
+    rows = []
+    for p in changes["rows"]:
+        if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
+            state = "finished"
+        elif p.status == PairingStatus.PLAYING:
+            state = "playing"
+        else:
+            state = "table" if p.table else "call"
+        rows.append({"p": p, "state": state, "report": None, "error": None, "offer": "",
+                     "label": match_label(p, flight_named=flight_named),
+                     "entry": state in ("call", "table") or (state == "playing" and not (
+                         p.match_id and (p.match_score_a or p.match_score_b)))})
+    if tournament.tables and (any(r["state"] == "call" for r in rows) or any(
+            p.table and p.pk == saved.pk for p in changes["rows"])):
+        # A Save frees a table, a new match asks for one: every match waiting for a table comes
+        # back with the one a full redraw would offer it, so no two rows offer the same table.
+        open_rows = selectors.desk_open_rows(tournament)
+        offers = services.table_offers(tournament, open_rows)
+        sent = {r["p"].pk for r in rows}
+        rows += [{"p": p, "state": "call", "report": None, "error": None, "entry": True,
+                  "label": match_label(p, flight_named=flight_named)}
+                 for p in open_rows if p.pk not in sent and p.status == PairingStatus.PENDING and not p.table
+                 and not p.has_report]
+        for r in rows:
+            if r["state"] == "call":
+                r["offer"] = offers.get(r["p"].pk, "")
+    groups = []
+    for round_id, line in open_by_round.items():
+        mine = [r for r in rows if r["p"].round_id == round_id]
+        if mine:
+            groups.append({"key": f"{mine[0]['p'].flight_id}-{mine[0]['p'].round_number}",
+                           "length": mine[0]["p"].round_length, "open": sum(line.values())})
+    whys = []
+    flight = saved.flight
+    if flight.format in (FlightFormat.SWISS, FlightFormat.ROUND_ROBIN, FlightFormat.SWISS_KNOCKOUT):
+        still = sum(sum(line.values()) for round_id, line in open_by_round.items()
+                    if changes["flight_of_round"][round_id] == flight.pk)
+        whys.append({"id": f"why-round-{flight.pk}", "text": _still_to_play(still, saved.round.number)})
+    rows_html = mark_safe(get_template("desk/rows.html", using="jinja2").render({
+        "rows": rows, "csrf": get_token(request),
+        "more_url": reverse("desk-correct", args=[tournament.slug, 0])[:-2]}))
+    response = render(request, "tournaments/_desk_saved.html", {
+        "tournament": tournament, "counts": counts, "groups": groups, "whys": whys, "rows_html": rows_html,
+        "recent": [{"p": p, "words": _result_words(p)} for p in changes["latest"]],
+    })
+    response["HX-Reswap"] = "none"  # the desk's main part stays: only the parts swapped out of band change
+    return response
+
+
+def _still_to_play(count: int, round_number: int) -> str:
+    return f"{count} match{'es' if count != 1 else ''} of round {round_number} still to play."
+
+
 def desk_event(request, slug: str):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
@@ -461,10 +541,20 @@ def desk_event(request, slug: str):
     forms_: dict = {}
     outcome = _Outcome()
     if request.method == "POST":
-        forms_["flight_names"] = list(Flight.objects.filter(tournament=tournament).values_list("name", flat=True))
+        # The flights' names (for the forms) and the newest pairing before the action (what a
+        # Save's answer sends is what changed after it), in one read.
+        flights_read = list(Flight.objects.filter(tournament=tournament).annotate(last=Max("pairings__id"))
+                            .values_list("name", "last"))
+        forms_["flight_names"] = [name for name, _ in flights_read]
+        newest = max((last or 0 for _, last in flights_read), default=0)
         response = _desk_action(request, tournament, forms_, outcome)
         if response is not None:
             return response
+        if htmx and outcome.saved is not None:
+            answer = _save_answer(request, tournament, outcome.saved, newest=newest,
+                                  flight_named=len(forms_["flight_names"]) > 1)
+            if answer is not None:
+                return answer
         bad_form = any(f.errors for k, f in forms_.items() if k != "flight_names")
         if not htmx and not bad_form and not outcome.row_errors and outcome.paste is None:
             anchor = request.POST.get("anchor", "") or (
