@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.ratings_match_sim import drifting_club
 from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
-from bench.shared_data import SHARED_DATA  # noqa: E402
+from config.shared_data import SHARED_DATA  # noqa: E402
 
 DATA = SHARED_DATA
 LEAGUE_CSV = DATA / "league.csv"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from analysis import gnubg, services
 from analysis.models import AnalysisStatus, MatchAnalysis
 from games.models import Match
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILES = SHARED_DATA / "matfiles"
 SAMPLE = MATFILES / "bglib__1857896.txt"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from analysis import gnubg
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
