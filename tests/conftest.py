@@ -18,6 +18,18 @@ hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profil
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "crawford")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _passwords_hashed_quickly():
+    """Passwords are hashed with MD5 in the test process: Django's PBKDF2 takes most of a second
+    per password by design, and the tests create hundreds of logins. Production keeps Django's
+    hashers (config/settings.py names none; test_production.py checks it in a fresh process), and
+    so does every process a test starts (a worker, gunicorn, manage.py)."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _analysis_only_where_asked(request, settings):
     """GNU Backgammon analyses only in the tests marked `analysis`: elsewhere a stored match file
