@@ -9,7 +9,6 @@ on every run); a laptop runs 6 smaller events at random. README, Tests, gives ev
 import datetime
 import itertools
 import os
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -27,6 +26,7 @@ from hypothesis.stateful import (
 )
 
 from config.errors import ConflictError
+from config.shared_data import SHARED_DATA
 from games import services as games
 from games.engine.errors import ScoringError
 from games.models import Match, MatchStatus, Player
@@ -230,7 +230,7 @@ RATED_EXAMPLES, RATED_STEPS = (int(n) for n in os.environ.get(
     "CRAWFORD_MACHINE_RATED_BUDGET", "3,40" if os.environ.get("CI") else "2,12").split(","))
 """Events and steps of the rated machine below: each step also recomputes both systems in full."""
 
-MATFILES = sorted((Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles").glob("bglib__*.txt"))[:3]
+MATFILES = sorted((SHARED_DATA / "matfiles").glob("bglib__*.txt"))[:3]
 
 
 class RatedRunningEvent(RunningEvent):
