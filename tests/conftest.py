@@ -30,6 +30,31 @@ def _passwords_hashed_quickly():
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _tables_emptied_quickly():
+    """After a test that commits (`transaction=True`: the browser, worker and race tests) Django
+    empties every table with one TRUNCATE, which PostgreSQL makes slow: new files for each of some
+    fifty tables, a second or two a test. The tables of a test hold a few rows, which DELETE
+    removes at once; the foreign keys are checked at commit, when every table is empty. The
+    result is the same: every table empty, the sequences where they were (a test that asks for
+    them to restart still gets TRUNCATE ... RESTART IDENTITY)."""
+    try:
+        from django.db.backends.postgresql.operations import DatabaseOperations
+    except ImportError:  # no PostgreSQL driver: SQLite only
+        yield
+        return
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED;"] + [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = truncate
+
+
 @pytest.fixture(autouse=True)
 def _analysis_only_where_asked(request, settings):
     """GNU Backgammon analyses only in the tests marked `analysis`: elsewhere a stored match file
