@@ -18,6 +18,17 @@ hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profil
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "crawford")
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The modules of the tests marked `slow` first, in their order, then the others. xdist hands
+    each test process a whole module at a time in this order (`--dist=loadscope
+    --no-loadscope-reorder`, pyproject.toml), so the long modules are under way from the start,
+    the short ones fill in around them, and the processes finish together. A module stays with
+    one process, so what its module-wide fixtures make (GNU Backgammon's analyses) is made once."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _passwords_hashed_quickly():
     """Passwords are hashed with MD5 in the test process: Django's PBKDF2 takes most of a second

@@ -311,6 +311,7 @@ def test_a_postgresql_dump_restores_every_row(make_player, tmp_path):
             cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("sqlite3") is None, reason="needs the sqlite3 program")
 def test_a_sqlite_backup_holds_every_row(tmp_path):
     """`sqlite3 db.sqlite3 ".backup 'copy.sqlite3'"` copies a database made by `migrate`."""

@@ -16,6 +16,7 @@ MATFILES = SHARED_DATA / "matfiles"
 SAMPLE = MATFILES / "bglib__1857896.txt"
 pytestmark = [
     pytest.mark.analysis,
+    pytest.mark.slow,  # GNU Backgammon analyses a file for most tests
     pytest.mark.gnubg,
     pytest.mark.skipif(gnubg.find_program() is None, reason="GNU Backgammon (gnubg) is not installed"),
     pytest.mark.skipif(not SAMPLE.exists(), reason="the shared match files are not beside the repository"),

@@ -22,7 +22,6 @@ MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
 pytestmark = [
     pytest.mark.gnubg,
-    pytest.mark.xdist_group("cube_agreement"),  # one test process runs the module's analysis, once
     pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed"),
     pytest.mark.skipif(not MATFILES.is_dir(), reason="the shared match files are not beside the repository"),
 ]

@@ -19,7 +19,7 @@ MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
 pytestmark = [
     pytest.mark.gnubg,
-    pytest.mark.xdist_group("gnubg_agreement"),  # one test process runs the module's analysis, once
+    pytest.mark.slow,  # the module's analysis and the oracle's: some forty seconds
     pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed"),
     pytest.mark.skipif(not MATFILES.is_dir(), reason="the shared match files are not beside the repository"),
 ]

@@ -139,6 +139,7 @@ def _client(cast, role: str) -> Client:
     return client
 
 
+@pytest.mark.slow
 def test_no_form_or_query_of_any_page_answers_a_server_error(cast):
     errors: list[str] = []
     sent_shapes: set = set()

@@ -216,6 +216,7 @@ class RunningEvent(RuleBasedStateMachine):
         assert not (void & in_pairings)
 
 
+@pytest.mark.slow
 def test_a_running_event_keeps_one_truth_whatever_its_people_do_in_whatever_order():
     steps_run[0] = -EXAMPLES  # the invariants run once after each event starts, then after every step
     run_state_machine_as_test(RunningEvent, settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS))

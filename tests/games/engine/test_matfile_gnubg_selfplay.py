@@ -25,7 +25,7 @@ import pytest
 
 from games.engine.matfile import verify_match_file
 
-pytestmark = [pytest.mark.gnubg, pytest.mark.xdist_group("gnubg_selfplay")]  # one process plays the matches, once
+pytestmark = pytest.mark.gnubg
 
 
 def _gnubg() -> str | None:
