@@ -18,15 +18,15 @@ hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profil
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "crawford")
 
 
-@pytest.hookimpl(trylast=True)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """The modules of the tests marked `slow` first, in their order, then the others. xdist hands
-    each test process a whole module at a time in this order (`--dist=loadscope
-    --no-loadscope-reorder`, pyproject.toml), so the long modules are under way from the start,
-    the short ones fill in around them, and the processes finish together. A module stays with
-    one process, so what its module-wide fixtures make (GNU Backgammon's analyses) is made once."""
-    slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
+    """The tests marked `slow` first, then the others, each in their order. pytest-django sorts
+    after this, and keeps this order within each of its groups (tests in a transaction, then tests
+    that commit and empty every table after them, then tests without the database, so that the
+    rows the migrations made are there for the first). xdist hands the tests to its processes in
+    this order, so the long ones are under way early, the short ones fill in around them, and the
+    processes finish together."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True, scope="session")

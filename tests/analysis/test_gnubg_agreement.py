@@ -14,6 +14,7 @@ import pytest
 
 from analysis import gnubg
 from config.shared_data import SHARED_DATA
+from tests.support import made_once
 
 MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
@@ -76,9 +77,12 @@ def agrees(ours: float, shown: tuple[float, int]) -> bool:
 
 
 @pytest.fixture(scope="module")
-def both():
-    ours = gnubg.analyse_files({p.name: p.read_text(encoding="utf-8", errors="replace") for p in FILES})
-    return ours, oracle_statistics(FILES)
+def both(tmp_path_factory):
+    def make():
+        ours = gnubg.analyse_files({p.name: p.read_text(encoding="utf-8", errors="replace") for p in FILES})
+        return ours, oracle_statistics(FILES)
+
+    return made_once(tmp_path_factory, "gnubg_agreement", make)
 
 
 def test_every_shared_file_is_analysed(both):
