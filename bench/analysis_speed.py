@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis import gnubg  # noqa: E402
-from bench.shared_data import SHARED_DATA  # noqa: E402
+from config.shared_data import SHARED_DATA  # noqa: E402
 
 DEFAULT = SHARED_DATA / "matfiles"
 

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.shared_data import SHARED_DATA  # noqa: E402
+from config.shared_data import SHARED_DATA  # noqa: E402
 
 MATFILES = SHARED_DATA / "matfiles"
 

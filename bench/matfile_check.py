@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.shared_data import SHARED_DATA  # noqa: E402
+from config.shared_data import SHARED_DATA  # noqa: E402
 from games.engine.matfile import (  # noqa: E402
     GameTranscript,
     MatchTranscript,

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.plays import legal_plays  # noqa: E402
 from games.engine.position import Position  # noqa: E402
-from bench.shared_data import SHARED_DATA  # noqa: E402
+from config.shared_data import SHARED_DATA  # noqa: E402
 
 DATA = SHARED_DATA / "positions.jsonl"
 RUNS = 5

@@ -60,7 +60,7 @@ from bench.ratings_match_sim import drifting_club
 from bench.ratings_newcomers import CrawfordVariant, FittedNewcomerOffset
 from bench.whr import WhrParameters, forecasts
 from ratings.systems import CrawfordParameters, CrawfordRating, FibsRating, MatchRecord
-from bench.shared_data import SHARED_DATA  # noqa: E402
+from config.shared_data import SHARED_DATA  # noqa: E402
 
 DATA = SHARED_DATA
 LEAGUE_CSV = DATA / "league.csv"

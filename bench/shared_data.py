@@ -1,12 +1,15 @@
-"""Where the shared test data lives (GNU Backgammon's answers, real match files, the bot league,
-real results): the folder CRAWFORD_SHARED_DATA names, or else `../shared/data` beside the
-checkout. The tests and benches that read it skip, or say so, when it is not there."""
+"""Prints where the shared test data is (and whether it is there): `config/shared_data.py`,
+which the benches and the tests both read, decides.
 
-import os
+    .venv/bin/python bench/shared_data.py
+"""
+
+import sys
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("CRAWFORD_SHARED_DATA") or PROJECT.parent / "shared" / "data")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from config.shared_data import SHARED_DATA  # noqa: E402
 
 if __name__ == "__main__":
     print(f"shared data: {SHARED_DATA} ({'found' if SHARED_DATA.is_dir() else 'missing'})")

@@ -18,6 +18,54 @@ hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profil
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "crawford")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """The tests marked `slow` first, then the others, each in their order. pytest-django sorts
+    after this, and keeps this order within each of its groups (tests in a transaction, then tests
+    that commit and empty every table after them, then tests without the database, so that the
+    rows the migrations made are there for the first). xdist hands the tests to its processes in
+    this order, so the long ones are under way early, the short ones fill in around them, and the
+    processes finish together."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _passwords_hashed_quickly():
+    """Passwords are hashed with MD5 in the test process: Django's PBKDF2 takes most of a second
+    per password by design, and the tests create hundreds of logins. Production keeps Django's
+    hashers (config/settings.py names none; test_production.py checks it in a fresh process), and
+    so does every process a test starts (a worker, gunicorn, manage.py)."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _tables_emptied_quickly():
+    """After a test that commits (`transaction=True`: the browser, worker and race tests) Django
+    empties every table with one TRUNCATE, which PostgreSQL makes slow: new files for each of some
+    fifty tables, a second or two a test. The tables of a test hold a few rows, which DELETE
+    removes at once; the foreign keys are checked at commit, when every table is empty. The
+    result is the same: every table empty, the sequences where they were (a test that asks for
+    them to restart still gets TRUNCATE ... RESTART IDENTITY)."""
+    try:
+        from django.db.backends.postgresql.operations import DatabaseOperations
+    except ImportError:  # no PostgreSQL driver: SQLite only
+        yield
+        return
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED;"] + [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = truncate
+
+
 @pytest.fixture(autouse=True)
 def _analysis_only_where_asked(request, settings):
     """GNU Backgammon analyses only in the tests marked `analysis`: elsewhere a stored match file

@@ -1,7 +1,10 @@
 """What the tests that start a real Celery worker share: is a broker there, the database URL
-the worker must use (the test database, not the configured one), and the workers themselves."""
+the worker must use (the test database, not the configured one), and the workers themselves.
+And `made_once`, for what a module-wide fixture makes at great cost."""
 
+import fcntl
 import os
+import pickle
 import signal
 from urllib.parse import quote
 
@@ -77,3 +80,18 @@ class Workers:
             worker.send(signal.SIGTERM)
         for worker in self.started:
             worker.reap(timeout=10)
+
+
+def made_once(tmp_path_factory, name: str, make):
+    """`make()`, made once for the whole run: the test processes of `pytest -n` share it through a
+    file beside their temporary folders, and the first to ask makes it while the others wait for
+    it (GNU Backgammon's analysis of every shared match file: half a minute each time)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the folder the test processes' own folders are in
+    path = root / f"{name}.pickle"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            path.write_bytes(pickle.dumps(make()))
+        return pickle.loads(path.read_bytes())

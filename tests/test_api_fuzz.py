@@ -27,7 +27,7 @@ from games.models import Player
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # some fifty operations, a few seconds each
 
 EXAMPLES = 5
 

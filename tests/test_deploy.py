@@ -242,6 +242,7 @@ def test_the_environment_file_reads_the_same_in_systemd_and_in_a_shell():
         assert declared["DEFAULT_FROM_EMAIL"] == "Crawford <crawford@example.org>"
 
 
+@pytest.mark.slow
 def test_the_production_steps_pass_check_deploy_and_start_gunicorn_worker_and_beat(server_factory):
     broker = redis_url()
     if broker is None:
@@ -268,6 +269,7 @@ def test_the_production_steps_pass_check_deploy_and_start_gunicorn_worker_and_be
     assert list((server.root / "state").glob("celerybeat-schedule*")), "beat keeps its schedule in /var/lib/crawford"
 
 
+@pytest.mark.slow
 def test_a_small_club_runs_on_sqlite_without_redis_and_rates_results_at_once(server_factory):
     steps = code_blocks("## Production")[0]
     small_club = code_blocks("### A small club: SQLite without Redis")[0]
@@ -316,6 +318,7 @@ def test_a_small_club_runs_on_sqlite_without_redis_and_rates_results_at_once(ser
 EARLIER = "0bd057f84323984607014fa31b3a3e7e579c3c9d"
 
 
+@pytest.mark.slow
 def test_an_upgrade_by_the_readme_keeps_every_row(server_factory, tmp_path):
     known = subprocess.run(["git", "cat-file", "-e", f"{EARLIER}^{{commit}}"], cwd=PROJECT, capture_output=True)
     if known.returncode != 0:

@@ -684,6 +684,7 @@ def _try(w, clients, role, how, url, data, door=False):
     return done
 
 
+@pytest.mark.slow
 def test_every_write_is_done_by_exactly_the_roles_that_may_do_it(world):
     found, errors = {}, []
     clients = _clients(world)

@@ -63,6 +63,7 @@ def test_the_readme_names_its_local_commands():
             "publish_rating_list", "drf_create_token", "axes_reset_username", "migrate"} <= commands
 
 
+@pytest.mark.slow
 @needs_make
 def test_every_manage_py_command_of_the_readme_starts_with_the_settings_make_run_writes(local_env):
     for command in sorted(readme_command_names()):

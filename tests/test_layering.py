@@ -52,6 +52,12 @@ def test_the_tests_support_imports_no_bench():
     assert [name for name in imported(PROJECT / "tests" / "support.py") if name.split(".")[0] == "bench"] == []
 
 
+def test_only_the_tests_of_a_bench_import_bench():
+    """The shared data's folder is config/shared_data.py's; a test reaches into bench/ only to test
+    a bench (`test_*_bench.py`)."""
+    assert [path for path in wrong_way("tests", {"bench"}) if not path.split(" ")[0].endswith("_bench.py")] == []
+
+
 def test_the_match_pages_of_games_read_no_event_through_the_orm():
     """games/views.py shows the event of a match through the tournaments' template tag; it names no
     relation of theirs in a query either."""

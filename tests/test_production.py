@@ -64,6 +64,16 @@ def test_a_local_run_uses_a_random_key_kept_outside_the_repository():
     assert key not in (PROJECT / "config" / "settings.py").read_text()
 
 
+def test_production_hashes_passwords_with_djangos_own_hashers():
+    """The tests hash with MD5 for speed (tests/conftest.py); a server never does."""
+    code = ("import django; django.setup(); from django.contrib.auth.hashers import get_hasher; "
+            "print(get_hasher().algorithm)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True, timeout=120,
+                            env=production_env(SECRET_KEY="k" * 60, SITE_URL="https://crawford.example.org"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "pbkdf2_sha256"
+
+
 def test_no_secret_key_is_written_in_the_settings():
     text = (PROJECT / "config" / "settings.py").read_text()
     assert not re.search(r"SECRET_KEY\s*=\s*['\"]", text)
@@ -301,6 +311,7 @@ def test_a_postgresql_dump_restores_every_row(make_player, tmp_path):
             cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("sqlite3") is None, reason="needs the sqlite3 program")
 def test_a_sqlite_backup_holds_every_row(tmp_path):
     """`sqlite3 db.sqlite3 ".backup 'copy.sqlite3'"` copies a database made by `migrate`."""

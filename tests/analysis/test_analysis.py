@@ -10,12 +10,13 @@ from django.utils import timezone
 from analysis import gnubg, services
 from analysis.models import AnalysisStatus, MatchAnalysis
 from games.models import Match
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILES = SHARED_DATA / "matfiles"
 SAMPLE = MATFILES / "bglib__1857896.txt"
 pytestmark = [
     pytest.mark.analysis,
+    pytest.mark.slow,  # GNU Backgammon analyses a file for most tests
     pytest.mark.gnubg,
     pytest.mark.skipif(gnubg.find_program() is None, reason="GNU Backgammon (gnubg) is not installed"),
     pytest.mark.skipif(not SAMPLE.exists(), reason="the shared match files are not beside the repository"),

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from analysis import gnubg
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
+from tests.support import made_once
 
 MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
@@ -92,9 +93,12 @@ def oracle_alerts(names: list[str]) -> dict[str, list[dict]]:
 
 
 @pytest.fixture(scope="module")
-def both():
-    ours = gnubg.analyse_files({name: (MATFILES / name).read_text(encoding="utf-8") for name in CUBE_FILES})
-    return ours, oracle_alerts(CUBE_FILES)
+def both(tmp_path_factory):
+    def make():
+        ours = gnubg.analyse_files({name: (MATFILES / name).read_text(encoding="utf-8") for name in CUBE_FILES})
+        return ours, oracle_alerts(CUBE_FILES)
+
+    return made_once(tmp_path_factory, "cube_agreement", make)
 
 
 @pytest.mark.parametrize("name", CUBE_FILES)

@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from analysis import gnubg
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
+from tests.support import made_once
 
 MATFILES = SHARED_DATA / "matfiles"
 GNUBG = gnubg.find_program()
 pytestmark = [
     pytest.mark.gnubg,
+    pytest.mark.slow,  # the module's analysis and the oracle's: some forty seconds
     pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed"),
     pytest.mark.skipif(not MATFILES.is_dir(), reason="the shared match files are not beside the repository"),
 ]
@@ -75,9 +77,12 @@ def agrees(ours: float, shown: tuple[float, int]) -> bool:
 
 
 @pytest.fixture(scope="module")
-def both():
-    ours = gnubg.analyse_files({p.name: p.read_text(encoding="utf-8", errors="replace") for p in FILES})
-    return ours, oracle_statistics(FILES)
+def both(tmp_path_factory):
+    def make():
+        ours = gnubg.analyse_files({p.name: p.read_text(encoding="utf-8", errors="replace") for p in FILES})
+        return ours, oracle_statistics(FILES)
+
+    return made_once(tmp_path_factory, "gnubg_agreement", make)
 
 
 def test_every_shared_file_is_analysed(both):

@@ -12,7 +12,7 @@ from games.matfiles import file_digest
 from games.models import MatchFile
 from tournaments import services as events
 from tournaments.models import Pairing, Tournament
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILES = SHARED_DATA / "matfiles"
 # GNU Backgammon at 0 plies: each file's PR for its left and its right player (`show statistics match`).

@@ -11,7 +11,7 @@ from django.db import connection
 from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
 from tests.support import Workers, broker_reachable
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 PROJECT = Path(__file__).resolve().parents[2]
 MATFILES = SHARED_DATA / "matfiles"

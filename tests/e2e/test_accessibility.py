@@ -55,6 +55,7 @@ def public_paths(site) -> list[str]:
             "/password/reset/", "/no/such/page/"]
 
 
+@pytest.mark.slow
 def test_axe_finds_nothing_serious_on_any_page(page, live_server, site):
     found = []
     for path in public_paths(site):

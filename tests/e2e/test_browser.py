@@ -163,6 +163,7 @@ def test_players_report_and_dispute_on_a_phone(phone, live_server, django_user_m
     assert ResultReport.objects.get(pairing=pairing).status == "disputed"
 
 
+@pytest.mark.slow
 def test_every_page_fits_a_360_px_phone(phone, page, live_server, django_user_model):
     """No page scrolls sideways on a small phone; only a bracket's own box may. Every page is also
     kept as a picture at 360 and 1280 px in e2e-artifacts/screens/, for people to look at."""

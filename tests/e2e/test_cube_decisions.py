@@ -12,7 +12,7 @@ from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
 
 from .test_accessibility import violations
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILE = SHARED_DATA / "matfiles" / \
     "bglib__BlueNote-nori-2009Apr152320.txt"

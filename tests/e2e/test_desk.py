@@ -55,6 +55,7 @@ def enter_score(page, pairing_id, a, b):
     posted(page, lambda: page.click(f"#pairing-{pairing_id} .q-save"))
 
 
+@pytest.mark.slow
 def test_a_td_runs_a_32_player_event_from_a_pasted_list_to_its_champions(page, phone, live_server):
     started = time.perf_counter()
     page.set_default_timeout(20000)  # a shared machine under load; the figures below are measured

@@ -169,6 +169,7 @@ def test_a_refused_flight_shows_its_error_where_the_td_is(page, live_server, roo
     assert 0 <= box["y"] and box["y"] + box["height"] <= height
 
 
+@pytest.mark.slow
 def test_a_round_of_eight_typed_ahead_with_filters_lands_every_result_on_its_match(page, live_server, room):
     """The TD works through a pile of slips at keyboard speed: never waiting for a Save, finding
     some matches by table or slot, the rest by going on down the queue."""

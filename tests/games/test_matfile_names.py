@@ -1,14 +1,14 @@
 """Match files name players as the records do: a name near a player's is asked about, not made new."""
 
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from config.shared_data import SHARED_DATA
 from games.models import Match, Player
 
-MATFILES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "matfiles"
+MATFILES = SHARED_DATA / "matfiles"
 CHARLOT = "gnubgparser__charlot1-charlot2_7p_2025-11-08-2305.mat"
 pytestmark = pytest.mark.skipif(not MATFILES.is_dir(), reason="shared/data/matfiles is not beside the checkout")
 

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from games.engine import Position
 from games.engine.matfile import verify_match_file
 from games.models import Game, Match, MatchFile, Player
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 DATA = SHARED_DATA
 MATFILES = DATA / "matfiles"

@@ -6,7 +6,7 @@ from django.core.management import CommandError, call_command
 from games import results
 from games.models import Match, MatchStatus, Player
 from ratings import selectors, services
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 pytestmark = pytest.mark.django_db
 

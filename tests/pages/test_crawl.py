@@ -139,8 +139,8 @@ def _client(cast, role: str) -> Client:
     return client
 
 
-def test_no_form_or_query_of_any_page_answers_a_server_error(cast, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.mark.slow
+def test_no_form_or_query_of_any_page_answers_a_server_error(cast):
     errors: list[str] = []
     sent_shapes: set = set()
     forms_sent = 0

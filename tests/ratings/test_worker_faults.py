@@ -149,6 +149,7 @@ def test_a_game_recorded_while_the_broker_was_down_is_rated_once_it_is_back(work
     assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
 
 
+@pytest.mark.slow
 def test_a_pool_process_killed_mid_run_leaves_its_worker_alive_and_the_check_heals_the_run(workers):
     """The out-of-memory killer takes the pool process, not the worker: the worker survives, a new
     pool process takes over, and once the killed run's heartbeat is stale the check, sent by a

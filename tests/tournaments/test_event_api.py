@@ -30,6 +30,7 @@ def score(pairing, winner):
             else {"score_a": length // 2, "score_b": length})
 
 
+@pytest.mark.slow
 def test_a_37_player_event_runs_from_entries_to_three_champions_through_the_api(
     staff_api, make_user, client_for
 ):

@@ -149,7 +149,7 @@ def test_a_new_registrant_queues_behind_the_waiting_list_even_when_a_place_is_fr
 
 
 REFUSED = (ValidationError, ConflictError, PermissionDenied)
-EXAMPLES, STEPS = (25, 60) if os.environ.get("CI") else (8, 30)
+EXAMPLES, STEPS = (15, 50) if os.environ.get("CI") else (8, 30)
 
 
 class Places(RuleBasedStateMachine):

@@ -8,6 +8,7 @@ from tournaments.models import Flight, FlightStatus, PairingStatus, Tournament, 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_seed_demo_loads_a_finished_and_a_running_event():
     call_command("seed_demo", players=48, matches=20, verbosity=0)
     statuses = dict(Tournament.objects.values_list("name", "status"))

@@ -7,7 +7,7 @@ import pytest
 
 from games.engine.errors import InvalidNotationError
 from games.engine.match_id import CENTRED, GameState, MatchId
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 DATA = SHARED_DATA
 MATCH_IDS = DATA / "matchids.jsonl"

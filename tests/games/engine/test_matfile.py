@@ -18,7 +18,7 @@ from games.engine.matfile import (
     verify_match_file,
     write_match_file,
 )
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILES = SHARED_DATA / "matfiles"
 EXPECTED = MATFILES / "expected.json"

@@ -14,7 +14,7 @@ from games.engine.matfile import (
     read_match_file,
     verify_match_file,
 )
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 MATFILES = SHARED_DATA / "matfiles"
 needs_files = pytest.mark.skipif(

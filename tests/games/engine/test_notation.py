@@ -10,7 +10,7 @@ from games.engine.errors import IllegalPlayError, InvalidNotationError
 from games.engine.notation import format_play, parse_play, read_movements
 from games.engine.plays import legal_plays
 from games.engine.position import Position
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 DATA = SHARED_DATA
 POSITIONS = DATA / "positions.jsonl"

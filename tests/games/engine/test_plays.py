@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from games.engine.errors import IllegalPlayError
 from games.engine.plays import Play, apply_steps, legal_plays, play_from_steps
 from games.engine.position import Position
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 DATA = SHARED_DATA
 POSITIONS = DATA / "positions.jsonl"

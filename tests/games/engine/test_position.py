@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from games.engine.errors import InvalidNotationError
 from games.engine.position import Position, game_result
 from games.engine.scoring import ResultKind
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 DATA = SHARED_DATA
 POSITIONS = DATA / "positions.jsonl"

@@ -15,7 +15,7 @@ from .helpers import experienced, match
 
 np = pytest.importorskip("numpy")
 from ratings.systems.batches import batches  # noqa: E402
-from bench.shared_data import SHARED_DATA
+from config.shared_data import SHARED_DATA
 
 LEAGUE_CSV = SHARED_DATA / "league.csv"
 TOLERANCE = 1e-9
