@@ -59,6 +59,9 @@ def test_a_td_moves_a_seed_by_keyboard_keeps_a_pair_apart_and_confirms_the_draw_
     greta = players[4]
     page.get_by_role("button", name="Move Greta Kowalski up to seed 4").focus()
     page.keyboard.press("Enter")
+    # The move is a form sent with a new page as its answer: wait for that page (her button now
+    # says seed 3) and for the focus on it, not for the old page whose button is still focused.
+    page.wait_for_selector(f"#move-{greta.pk}-up[aria-label='Move Greta Kowalski up to seed 3']")
     page.wait_for_function(f"document.activeElement && document.activeElement.id === 'move-{greta.pk}-up'")
     page.keyboard.press("Enter")
     page.wait_for_selector(f"#move-{greta.pk}-up[aria-label='Move Greta Kowalski up to seed 2']")
