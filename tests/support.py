@@ -60,7 +60,7 @@ class Workers:
     def logs(self, tail=2500):
         return "\n".join(f"--- {w.log.name}\n{w.log.read_text()[-tail:]}" for w in self.started)
 
-    def wait_for(self, condition, *, timeout=60.0, every=0.1):
+    def wait_for(self, condition, *, timeout=60.0, every=0.1, explain=None):
         """`condition()`'s first true value. The test fails, with the workers' logs, after
         `timeout` seconds, or at once when a worker it did not kill has stopped."""
 
@@ -72,7 +72,8 @@ class Workers:
         try:
             return wait(asked, timeout, every)
         except TimeoutError:
-            pytest.fail(f"gave up waiting after {timeout} s\n{self.logs()}")
+            said = f"\n{explain()}" if explain is not None else ""
+            pytest.fail(f"gave up waiting after {timeout} s{said}\n{self.logs()}")
 
     def stop(self):
         """Stop every worker started and whatever it forked: SIGTERM, then SIGKILL."""

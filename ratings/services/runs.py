@@ -223,8 +223,8 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
     now = timezone.now()
     with transaction.atomic():
         _state(run.system)
-        _supersede_stale(run.system, now)
         state = RatingSystemState.objects.select_for_update().get(system=run.system)
+        _supersede_stale(run.system, now)  # runs' rows after the state's, the one lock order
         state.queued_at = None
         state.save(update_fields=["queued_at"])
         queued = RatingRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
@@ -313,11 +313,12 @@ def _owed_run(system: str) -> RatingRun | None:
     now = timezone.now()
     with transaction.atomic():
         _state(system)
-        _supersede_stale(system, now)
         state = RatingSystemState.objects.select_for_update().get(system=system)
+        _supersede_stale(system, now)  # runs' rows after the state's, the one lock order
         if RatingRun.objects.filter(system=system, status=RunStatus.RUNNING).exists():
             return None
         if not _outbox_owes(state):
+            _supersede_orphans(state, now)
             return None
         last = (
             RatingRun.objects.filter(system=system, status__in=[RunStatus.DONE, RunStatus.FAILED])
@@ -331,6 +332,17 @@ def _owed_run(system: str) -> RatingRun | None:
         state.queued_at = now
         state.save(update_fields=["queued_at"])
         return RatingRun.objects.create(system=system, requested_at=now)
+
+
+def _supersede_orphans(state: RatingSystemState, now: datetime) -> None:
+    """Nothing is owed and no run is running: a run still queued answers nothing (its message
+    was lost, or its claim failed and the broker does not send it again). Mark it superseded and
+    free the system to queue the next request at once, so that no run stays "queued" for ever."""
+    if RatingRun.objects.filter(system=state.system, status=RunStatus.QUEUED).update(
+        status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing was left for it to rate."
+    ):
+        state.queued_at = None
+        state.save(update_fields=["queued_at"])
 
 
 def rating_recompute_owed(*, system: str | None = None) -> list[RatingRun]:

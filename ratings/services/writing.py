@@ -199,6 +199,9 @@ def publish(run: RatingRun) -> None:
     readers see the previous run's rows until it commits and this run's rows after."""
     now = timezone.now()
     with transaction.atomic():
+        # the system's state row first, as a claim locks it: a claim that held it while waiting
+        # for this run's row to leave "running" would otherwise deadlock with this transaction
+        RatingSystemState.objects.select_for_update().filter(system=run.system).first()
         done = RatingRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
             status=RunStatus.DONE, stage=RunStage.PUBLISHED, published=True, finished_at=now, heartbeat_at=now
         )

@@ -329,3 +329,43 @@ def test_a_rating_run_whose_message_was_lost_is_run_by_the_sweep_and_not_left_qu
     assert not RatingRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
     for system in SYSTEMS:
         assert differences_from_a_full_recompute(system) == []
+
+
+def test_a_queued_run_left_behind_by_a_failed_claim_is_superseded_by_the_sweep_once_nothing_is_owed(
+        club, finish, sent, committed, monkeypatch):
+    from games.jobs import jobs_sweep
+
+    players, _ = club
+    with committed():
+        finish(players[0], players[7], length=7, winner="b", day=90)
+    orphans = list(RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True))
+    assert len(orphans) == 2
+    # Their messages reach a worker whose claim fails (the database broke off its transaction):
+    # the broker does not send a failed task again, so the runs stay queued.
+    real_claim = runs.rating_run_claim
+
+    def failing_claim(*, run, force=False):
+        raise runs.IntegrityError("deadlock detected")
+
+    monkeypatch.setattr(runs, "rating_run_claim", failing_claim)
+    for kind, pk in list(sent):
+        with pytest.raises(runs.IntegrityError):
+            services.rating_run_process(run_id=pk)
+    sent.clear()
+    monkeypatch.setattr(runs, "rating_run_claim", real_claim)
+    # Later changes are published by later runs (the next result's request queues nothing while
+    # the orphans hold the systems' queue, so a run is asked for as a TD's recompute would be).
+    with committed():
+        finish(players[1], players[6], length=5, winner="a", day=91)
+    for system in SYSTEMS:
+        services.rating_recompute_now(system=system)
+    assert set(RatingRun.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True)) == set(orphans)
+
+    with committed():
+        assert jobs_sweep()["rating runs"] == 0  # nothing was owed: nothing rated again
+    assert not RatingRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
+    assert list(RatingRun.objects.filter(pk__in=orphans).values_list("error", flat=True)) == [
+        "Nothing was left for it to rate."] * 2
+    assert list(RatingSystemState.objects.values_list("queued_at", flat=True)) == [None, None]
+    for system in SYSTEMS:
+        assert differences_from_a_full_recompute(system) == []

@@ -40,6 +40,14 @@ def caught_up():
         status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
 
 
+def runs_and_outbox():
+    """What a failed wait shows: every run (status, stage, error) and the outbox per system."""
+    runs = [f"run {run.pk} {run.system} {run.status} {run.stage} covers {run.covers_requests}: {run.error}"
+            for run in RatingRun.objects.order_by("pk")]
+    pending = {system: RatingPending.objects.filter(system=system).count() for system in ("fibs", "crawford")}
+    return "\n".join(runs + [f"outbox: {pending}"])
+
+
 def test_ten_writers_finishing_matches_at_once_leave_published_ratings_equal_to_a_full_recompute(workers):
     players = [games.player_create(name=f"Load {n}") for n in range(20)]
     for n in range(30):  # a published history to resume from
@@ -72,8 +80,10 @@ def test_ten_writers_finishing_matches_at_once_leave_published_ratings_equal_to_
     for thread in threads:
         thread.join()
     assert failures == [] and len(written) > 2 * WRITERS
-    workers.wait_for(caught_up, timeout=120)
+    workers.wait_for(caught_up, timeout=120, explain=runs_and_outbox)
     workers.stop()
+    # with no fault, no run fails (two workers' claims and publishes take the locks in one order)
+    assert not RatingRun.objects.filter(status=RunStatus.FAILED).exists(), runs_and_outbox()
 
     for system in ("fibs", "crawford"):
         assert differences_from_a_full_recompute(system) == [], (system, len(written))
