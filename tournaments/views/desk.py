@@ -405,24 +405,12 @@ def _queue(tournament: Tournament, board: dict, outcome: _Outcome) -> tuple[list
     flight_named = len(board["flights"]) > 1
     for p in board["open_pairings"] + board["decided"]:
         report = reports_by_pairing.get(p.pk)
-        if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
-            state = "finished"
-        elif report is not None and report.status == ReportStatus.DISPUTED:
-            state = "disputed"
-        elif report is not None:
-            state = "reported"
-        elif p.status == PairingStatus.PLAYING:
-            state = "playing"
-        elif p.table:
-            state = "table"
-        else:
-            state = "call"
+        state = _row_state(p, report)
         counts[state] += 1
         key = (p.flight.position, p.flight_id, p.round_number)
         group = groups.setdefault(key, {"flight": p.flight, "round": p.round_number, "length": p.round_length,
                                         "rows": [], "open": 0})
-        entry_allowed = state in ("call", "table") or (state == "playing" and not (
-            p.match_id and (p.match_score_a or p.match_score_b)))
+        entry_allowed = _score_may_be_typed(p, state)
         row = {"p": p, "state": state, "report": report, "offer": offers.get(p.pk, ""),
                "entry": entry_allowed, "error": outcome.row_errors.get(p.pk),
                "label": match_label(p, flight_named=flight_named)}
@@ -482,16 +470,9 @@ def _save_answer(request, tournament: Tournament, saved: Pairing, *, newest: int
     counts = {state: sum(line[state] for line in open_by_round.values()) for state in QUEUE_STATES}
     rows = []
     for p in changes["rows"]:
-        if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
-            state = "finished"
-        elif p.status == PairingStatus.PLAYING:
-            state = "playing"
-        else:
-            state = "table" if p.table else "call"
+        state = _row_state(p, None)
         rows.append({"p": p, "state": state, "report": None, "error": None, "offer": "",
-                     "label": match_label(p, flight_named=flight_named),
-                     "entry": state in ("call", "table") or (state == "playing" and not (
-                         p.match_id and (p.match_score_a or p.match_score_b)))})
+                     "label": match_label(p, flight_named=flight_named), "entry": _score_may_be_typed(p, state)})
     if tournament.tables and (any(r["state"] == "call" for r in rows) or any(
             p.table and p.pk == saved.pk for p in changes["rows"])):
         # A Save frees a table, a new match asks for one: every match waiting for a table comes
@@ -527,6 +508,23 @@ def _save_answer(request, tournament: Tournament, saved: Pairing, *, newest: int
     })
     response["HX-Reswap"] = "none"  # the desk's main part stays: only the parts swapped out of band change
     return response
+
+
+def _row_state(p: Pairing, report) -> str:
+    """A queue row's state: finished, disputed, reported, playing, at a table or to call."""
+    if p.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
+        return "finished"
+    if report is not None:
+        return "disputed" if report.status == ReportStatus.DISPUTED else "reported"
+    if p.status == PairingStatus.PLAYING:
+        return "playing"
+    return "table" if p.table else "call"
+
+
+def _score_may_be_typed(p: Pairing, state: str) -> bool:
+    """A final score may be typed into the row of a match not begun, or begun with no game yet."""
+    return state in ("call", "table") or (state == "playing" and not (
+        p.match_id and (p.match_score_a or p.match_score_b)))
 
 
 def _still_to_play(count: int, round_number: int) -> str:
