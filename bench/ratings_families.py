@@ -5,7 +5,8 @@
 Each family is a forecaster for `ratings.calibration` (history, mode, start, end) -> player A's
 chance in history[start:end]. Parameters are chosen before each origin on the matches before it
 only: the configuration whose online forecasts of the second half of the matches before the
-origin (by date) have the least log loss, as `bench/ratings_newcomers.FittedNewcomerOffset` does.
+origin (by date) have the least log loss, as `bench/ratings_newcomers.FittedNewcomerOffset` does
+("all past": of all the matches before it).
 
 * Fitted Elo on FIBS's curve: FIBS's update (winner gains K·(1 − P_winner), each player's step
   times his experience factor), with K = k·4·sqrt(N), the curve P = 1/(1 + 10^(−D·N^γ/2000)),
@@ -14,11 +15,14 @@ origin (by date) have the least log loss, as `bench/ratings_newcomers.FittedNewc
   of the curve's D is not a parameter of its own: ratings r/a with the step k·a forecast exactly
   as ratings r with the curve scaled by a and step k, so only k·a counts (k spans it). k 1, γ ½,
   B 5, H 400, no offset is FIBS to the last bit (checked at start).
+  "FIBS, new −50/−100/fitted" is FIBS itself with only the newcomer's start changed (fixed, or
+  fitted among none, −50, −100, −150).
 * Whole-History Rating (bench/whr.py; FIBS lengths, C 2) with its Wiener step w, prior s₀ and a
   newcomer prior mean (0, or the established players' mean in the latest fit + offset) chosen on
   the past; online, each match forecast from a fit of every match before it (`whr_run`: full
   refits every 20 matches, Newton steps on the players just seen in between).
-* A logit average of crawford's defaults and FIBS (diagnostic: weight ½ each).
+* A logit average of crawford's defaults and FIBS (diagnostic: weight ½ each), and of the fitted
+  WHR and the fitted Elo.
 * Bradley–Terry with exponential time decay: before a match whose players played since the last
   fit, the MAP strengths of all past matches weighted by 2^(−age/half-life), a Gaussian prior
   N(0, s₀²) on each strength, the FIBS curve sqrt(N); half-life and s₀ chosen on the past.
@@ -70,7 +74,8 @@ class Fitted:
     chances of every match (matches × configs) and per block (s, e) the frozen chances of
     history[s:e] from the state after history[:s] (block × configs)."""
 
-    def __init__(self, run, configs: Sequence, subset=None):
+    def __init__(self, run, configs: Sequence, subset=None, window: float = 0.5):
+        self.window = window
         self.run = run
         self.configs = list(configs)
         self.subset = list(range(len(self.configs))) if subset is None else list(subset)
@@ -84,7 +89,7 @@ class Fitted:
         return self.cache[key]
 
     def choose(self, history, start: int, online: np.ndarray) -> int:
-        first = calibration.cut(history, 0.5 * start / len(history)) if start else 0
+        first = calibration.cut(history, (1.0 - self.window) * start / len(history)) if start else 0
         if start - first < 1:
             return self.subset[0]
         won = calibration.a_won(history)[first:start]
@@ -114,10 +119,10 @@ def _arrays(history):
 
 ELO_GRID = {
     "k": (1.0, 0.5, 0.7, 1.4, 2.0, 2.8),
-    "gamma": (0.5, 0.35, 0.65),
-    "boost": (5.0, 1.0, 3.0, 8.0),
-    "horizon": (400.0, 200.0, 800.0),
-    "offset": (None, -50.0, -100.0),
+    "gamma": (0.5, 0.2, 0.35, 0.65),
+    "boost": (5.0, 1.0, 3.0, 8.0, 12.0, 16.0),
+    "horizon": (400.0, 100.0, 200.0, 800.0),
+    "offset": (None, -50.0, -100.0, -150.0),
 }
 """The first of each is FIBS's."""
 ELO_CONFIGS = list(product(*ELO_GRID.values()))
@@ -287,7 +292,7 @@ class WholeHistoryNewcomer(WholeHistory):
         return 1.0 / (1.0 + math.exp(-z))
 
 
-WHR_GRID = {"step": (1.5, 4.0, 8.0), "spread": (120.0, 250.0), "offset": (None, -50.0, -100.0)}
+WHR_GRID = {"step": (0.75, 1.5, 4.0, 8.0), "spread": (120.0, 250.0), "offset": (None, -50.0, -100.0)}
 WHR_CONFIGS = list(product(*WHR_GRID.values()))
 WHR_BLOCK = 20
 
@@ -335,15 +340,18 @@ def whr_label(c) -> str:
 
 
 class LogitBlend:
-    """σ(½·logit(crawford defaults) + ½·logit(FIBS)): do the two carry different information?"""
+    """σ(w·logit(first) + (1 − w)·logit(second)), by default crawford's defaults and FIBS, ½ each:
+    do the two carry different information?"""
 
-    def __init__(self, weight: float = 0.5):
+    def __init__(self, first=None, second=None, weight: float = 0.5):
+        self.first = CrawfordParameters() if first is None else first
+        self.second = second
         self.weight = weight
 
     def __call__(self, history, mode, start, end):
-        crawford = np.clip(calibration.chances(history, CrawfordParameters(), mode, start, end), 1e-9, 1 - 1e-9)
-        fibs = np.clip(calibration.chances(history, None, mode, start, end), 1e-9, 1 - 1e-9)
-        logit = self.weight * np.log(crawford / (1 - crawford)) + (1 - self.weight) * np.log(fibs / (1 - fibs))
+        one = np.clip(calibration.chances(history, self.first, mode, start, end), 1e-9, 1 - 1e-9)
+        two = np.clip(calibration.chances(history, self.second, mode, start, end), 1e-9, 1 - 1e-9)
+        logit = self.weight * np.log(one / (1 - one)) + (1 - self.weight) * np.log(two / (1 - two))
         return 1.0 / (1.0 + np.exp(-logit))
 
 
@@ -451,19 +459,28 @@ def main(argv: list[str] | None = None) -> None:
     print("Elo with FIBS's configuration reproduces FIBS (online and frozen).")
 
     no_offset = [i for i, c in enumerate(ELO_CONFIGS) if c[4] is None]
+    fibs_with = {o: [i for i, c in enumerate(ELO_CONFIGS) if c[:4] == ELO_CONFIGS[0][:4] and c[4] == o]
+                 for o in ELO_GRID["offset"]}
     whr_by_offset = {o: [i for i, c in enumerate(WHR_CONFIGS) if c[2] == o] for o in WHR_GRID["offset"]}
     labels = {}
+    elo_fitted, whr_fitted = Fitted(elo_run, ELO_CONFIGS), Fitted(whr_run, WHR_CONFIGS)
     models = {
         "fibs": None,
         "crawford": CrawfordParameters(),
-        "elo fitted": Fitted(elo_run, ELO_CONFIGS),
+        "elo fitted": elo_fitted,
         "elo fitted, new 1500": Fitted(elo_run, ELO_CONFIGS, no_offset),
-        "WHR fitted": Fitted(whr_run, WHR_CONFIGS),
+        "FIBS, new −50": Fitted(elo_run, ELO_CONFIGS, fibs_with[-50.0]),
+        "FIBS, new −100": Fitted(elo_run, ELO_CONFIGS, fibs_with[-100.0]),
+        "FIBS, new fitted": Fitted(elo_run, ELO_CONFIGS, [j for js in fibs_with.values() for j in js]),
+        "WHR fitted": whr_fitted,
+        "elo fitted, all past": Fitted(elo_run, ELO_CONFIGS, window=1.0),
+        "WHR fitted, all past": Fitted(whr_run, WHR_CONFIGS, window=1.0),
         "WHR fitted, new 0": Fitted(whr_run, WHR_CONFIGS, whr_by_offset[None]),
         "WHR fitted, new −50": Fitted(whr_run, WHR_CONFIGS, whr_by_offset[-50.0]),
         "WHR fitted, new −100": Fitted(whr_run, WHR_CONFIGS, whr_by_offset[-100.0]),
         "logit ½ crawford+fibs": LogitBlend(),
         "BT decay fitted": Fitted(bt_run, BT_CONFIGS),
+        "logit ½ WHR+elo fitted": LogitBlend(whr_fitted, elo_fitted),
     }
     for name, model in models.items():
         if isinstance(model, Fitted):
