@@ -342,6 +342,8 @@ def samples():
 
     out = []
     for path in CLUB_SETS:
+        if not path.exists():
+            continue
         data = results_csv(path)
         out.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
     return out
@@ -381,6 +383,9 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     rng = np.random.default_rng(7)
     data = samples()
+    if not data:
+        print("The real sets are not here (../shared/data/realdata/); nothing to measure.")
+        return
     variants = {k: v for k, v in VARIANTS.items() if not args.only or k in args.only}
     models = {"fibs": None, "crawford": CrawfordParameters(), **variants}
     for mode in args.mode or calibration.MODES:
