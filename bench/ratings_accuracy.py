@@ -48,6 +48,7 @@ import csv
 import random
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -174,6 +175,20 @@ REAL_WEIGHTS = {"club_history.csv": 1.0, "league_athens.csv": 1.0, "bglab_online
 federations whose members meet again and again. bglab is one player against about a thousand
 strangers, most met once: it counts a quarter. A --data file counts 1."""
 CLUB_SETS = tuple(DATA / "realdata" / name for name in REAL_WEIGHTS)
+
+
+def real_samples(extra: Sequence[Path] = ()) -> list:
+    """The real sets that are here (CLUB_SETS), then the files of `extra`, each as a
+    `calibration.Sample` with its weight (REAL_WEIGHTS; another file 1)."""
+    from ratings import calibration
+
+    samples = []
+    for path in (*(path for path in CLUB_SETS if path.exists()), *extra):
+        data = results_csv(path)
+        samples.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
+    return samples
+
+
 QUICK_GRID = {"initial_deviation": (100.0, 150.0), "initial_volatility": (0.06, 0.09, 0.12)}
 """--quick: one round over these values only, from the defaults (a check that they still hold)."""
 
@@ -263,13 +278,16 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.default_rng(args.seed)
     resamples = 1000 if args.quick else 2000
 
-    samples = []
-    for path in (*CLUB_SETS, *args.data):
-        data = results_csv(path)
-        samples.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
-        print(f"  {data.name}: {len(data.history):,} matches, {data.players} players, {data.history[0].played_on}"
-              f" to {data.history[-1].played_on}, held out from {data.history[data.cut(FIT_SHARE)].played_on}"
-              f" ({len(data.history) - data.cut(FIT_SHARE)} matches), weight {samples[-1].weight:g}")
+    samples = real_samples(args.data)
+    if not samples:
+        print("The real sets are not here (../shared/data/realdata/) and no --data was given; nothing to measure.")
+        return
+    for sample in samples:
+        history, start = sample.history, calibration.cut(sample.history, FIT_SHARE)
+        players = len({name for record in history for name in (record.player_a, record.player_b)})
+        print(f"  {sample.name}: {len(history):,} matches, {players} players, {history[0].played_on}"
+              f" to {history[-1].played_on}, held out from {history[start].played_on}"
+              f" ({len(history) - start} matches), weight {sample.weight:g}")
 
     if args.origins == "every5":
         origins_report(samples, calibration, rng, resamples)

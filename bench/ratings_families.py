@@ -46,10 +46,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ratings_accuracy import CLUB_SETS, REAL_WEIGHTS, results_csv  # noqa: E402
+from bench.ratings_accuracy import real_samples  # noqa: E402
 from bench.whr import POINTS, WholeHistory, WhrParameters  # noqa: E402
 from ratings import calibration  # noqa: E402
-from ratings.systems import CrawfordParameters, MatchRecord, params  # noqa: E402
+from ratings.systems import CrawfordParameters, params  # noqa: E402
 from ratings.systems.history import day_number  # noqa: E402
 
 LN10 = math.log(10.0)
@@ -192,13 +192,13 @@ def elo_label(c) -> str:
 
 class WholeHistoryNewcomer(WholeHistory):
     """bench/whr.py's WholeHistory with each player's prior on his first value centred at
-    `prior_mean[player]`: 0, or (offset given, at least ESTABLISHED_PLAYERS established players)
+    `prior_means[player]`: 0, or (offset given, at least ESTABLISHED_PLAYERS established players)
     the mean of the established players' last values in the latest fit plus the offset."""
 
     def __init__(self, parameters: WhrParameters, offset: float | None) -> None:
         super().__init__(parameters)
         self.offset = None if offset is None else offset * POINTS
-        self.prior_mean: dict[str, float] = {}
+        self.prior_means: dict[str, float] = {}
         self.count: dict[str, int] = {}
 
     def newcomer_mean(self) -> float:
@@ -214,7 +214,7 @@ class WholeHistoryNewcomer(WholeHistory):
         for record in records:
             for player in (record.player_a, record.player_b):
                 if player not in self.x:
-                    self.prior_mean[player] = fresh
+                    self.prior_means[player] = fresh
                     self._point(player, int(day_number(record.played_on)))
                     self.x[player][0] = fresh
         super().add(records)
@@ -222,74 +222,8 @@ class WholeHistoryNewcomer(WholeHistory):
             for player in (record.player_a, record.player_b):
                 self.count[player] = self.count.get(player, 0) + 1
 
-    def _newton(self, player: str) -> float:
-        mean = self.prior_mean.get(player, 0.0)
-        return super()._newton(player) if mean == 0.0 else self._newton_centred(player, mean)
-
-    def _newton_centred(self, player: str, mean: float) -> float:
-        x = self.x[player]
-        days = self.days[player]
-        games = self.games[player]
-        m = len(x)
-        prior = 1.0 / (self.p.spread * POINTS) ** 2
-        w2 = (self.p.step * POINTS) ** 2
-        h = [0.0] * m
-        g = [0.0] * m
-        for t in range(m):
-            xt = x[t]
-            gt = ht = 0.0
-            for opponent, point, k, score in games[t]:
-                z = k * (xt - self.x[opponent][point])
-                p = 1.0 / (1.0 + math.exp(-z)) if z >= 0.0 else math.exp(z) / (1.0 + math.exp(z))
-                gt += k * (score - p)
-                ht += k * k * p * (1.0 - p)
-            g[t] = gt
-            h[t] = ht
-        g[0] -= prior * (x[0] - mean)
-        h[0] += prior
-        c = [0.0] * m
-        for t in range(m - 1):
-            c[t] = 1.0 / (w2 * (days[t + 1] - days[t]))
-            difference = x[t + 1] - x[t]
-            g[t] += c[t] * difference
-            g[t + 1] -= c[t] * difference
-            h[t] += c[t]
-            h[t + 1] += c[t]
-        pivot = [0.0] * m
-        rhs = [0.0] * m
-        pivot[0], rhs[0] = h[0], g[0]
-        for t in range(1, m):
-            ratio = c[t - 1] / pivot[t - 1]
-            pivot[t] = h[t] - ratio * c[t - 1]
-            rhs[t] = g[t] + ratio * rhs[t - 1]
-        delta = [0.0] * m
-        delta[-1] = rhs[-1] / pivot[-1]
-        for t in range(m - 2, -1, -1):
-            delta[t] = (rhs[t] + c[t] * delta[t + 1]) / pivot[t]
-        largest = 0.0
-        for t in range(m):
-            x[t] += delta[t]
-            largest = max(largest, abs(delta[t]))
-        self.variance[player] = 1.0 / pivot[-1]
-        return largest
-
-    def chance(self, record: MatchRecord) -> float:
-        day = day_number(record.played_on)
-        fresh = None
-        mean, variance = [], []
-        for player in (record.player_a, record.player_b):
-            if player in self.x and self.variance.get(player) is not None:
-                mean.append(self.x[player][-1])
-                away = max(0.0, day - self.days[player][-1])
-                variance.append(self.variance[player] + (self.p.step * POINTS) ** 2 * away)
-            else:
-                if fresh is None:
-                    fresh = self.newcomer_mean()
-                mean.append(self.prior_mean.get(player, fresh))
-                variance.append((self.p.spread * POINTS) ** 2)
-        k = self.p.factor(record.length)
-        z = k * (mean[0] - mean[1]) / math.sqrt(1.0 + math.pi * k * k * (variance[0] + variance[1]) / 8.0)
-        return 1.0 / (1.0 + math.exp(-z))
+    def prior_mean(self, player: str) -> float:
+        return self.prior_means.get(player, 0.0)
 
 
 WHR_GRID = {"step": (0.75, 1.5, 4.0, 8.0), "spread": (120.0, 250.0), "offset": (None, -50.0, -100.0)}
@@ -318,7 +252,7 @@ def whr_run(history, configs, blocks):
                     since_full = 0
                 else:
                     for _ in range(3):
-                        for player in dirty:
+                        for player in sorted(dirty):  # in a fixed order: the same figures on every run
                             model._newton(player)
                 pending, dirty = [], set()
             if i in starts:
@@ -451,12 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     rng = np.random.default_rng(args.seed)
-    samples = []
-    for path in CLUB_SETS:
-        if not path.exists():
-            continue
-        data = results_csv(path)
-        samples.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
+    samples = real_samples()
     if not samples:
         print("The real sets are not here (../shared/data/realdata/); nothing to measure.")
         return

@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ratings_accuracy import CLUB_SETS, FIT_SHARE, REAL_WEIGHTS, results_csv  # noqa: E402
+from bench.ratings_accuracy import FIT_SHARE, real_samples  # noqa: E402
 from ratings import calibration  # noqa: E402
 
 HALF_LIVES = (60.0, 120.0, 180.0, 365.0, math.inf)
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     began = time.perf_counter()
     rng = np.random.default_rng(args.seed)
-    sets = [results_csv(path) for path in CLUB_SETS if path.exists()]
+    sets = real_samples()
     if not sets:
         print("The real sets are not here (../shared/data/realdata/); nothing to measure.")
         return
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Held-out part (from {FIT_SHARE:.0%}), log loss; hindsight = Bradley–Terry fitted on every other match "
           "of the set, past and future (h days, ridge λ)")
     for number, data in enumerate(sets):
-        history, weight = data.history, REAL_WEIGHTS.get(data.name, 1.0)
+        history, weight = data.history, data.weight
         start = calibration.cut(history, FIT_SHARE)
         won = calibration.a_won(history)[start:]
         fibs = {mode: calibration.log_losses(calibration.chances(history, None, mode, start, len(history)), won)

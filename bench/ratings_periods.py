@@ -337,16 +337,9 @@ VARIANTS = {
 
 
 def samples():
-    from bench.ratings_accuracy import CLUB_SETS, REAL_WEIGHTS, results_csv
-    from ratings import calibration
+    from bench.ratings_accuracy import real_samples
 
-    out = []
-    for path in CLUB_SETS:
-        if not path.exists():
-            continue
-        data = results_csv(path)
-        out.append(calibration.Sample(data.name, data.history, REAL_WEIGHTS.get(path.name, 1.0)))
-    return out
+    return real_samples()
 
 
 def check() -> None:

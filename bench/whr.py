@@ -110,7 +110,7 @@ class WholeHistory:
                 ht += k * k * p * (1.0 - p)
             g[t] = gt
             h[t] = ht
-        g[0] -= prior * x[0]
+        g[0] -= prior * (x[0] - self.prior_mean(player))
         h[0] += prior
         c = [0.0] * m  # c[t] couples t and t + 1
         for t in range(m - 1):
@@ -139,6 +139,14 @@ class WholeHistory:
         self.variance[player] = 1.0 / pivot[-1]
         return largest
 
+    def prior_mean(self, player: str) -> float:
+        """The centre of the prior on a player's first value (0: the scale's centre, 1500)."""
+        return 0.0
+
+    def newcomer_mean(self) -> float:
+        """Where a player not yet fitted is forecast to stand."""
+        return 0.0
+
     def fit(self) -> int:
         """Sweep Newton steps over all players until the largest step is below the tolerance;
         returns the number of sweeps."""
@@ -157,7 +165,7 @@ class WholeHistory:
                 away = max(0.0, day - self.days[player][-1])
                 variance.append(self.variance[player] + (self.p.step * POINTS) ** 2 * away)
             else:
-                mean.append(0.0)
+                mean.append(self.prior_mean(player) if player in self.x else self.newcomer_mean())
                 variance.append((self.p.spread * POINTS) ** 2)
         k = self.p.factor(record.length)
         z = k * (mean[0] - mean[1]) / math.sqrt(1.0 + math.pi * k * k * (variance[0] + variance[1]) / 8.0)
