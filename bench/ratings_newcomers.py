@@ -31,6 +31,30 @@ from ratings.systems.glicko import GLICKO2_SCALE
 from ratings.systems.history import day_number
 
 
+def newcomer_state(states: dict, p: CrawfordParameters, offset: float | None, day: float) -> list:
+    """A new player's state [μ, φ, σ², ln σ², day of the last match, matches]: at the start
+    rating, or (offset given, ESTABLISHED_PLAYERS established players or more) at their mean
+    plus `offset` rating points."""
+    mu = (p.initial_rating - 1500.0) / GLICKO2_SCALE
+    if offset is not None:
+        established = [s[0] for s in states.values() if s[5] >= params.ESTABLISHED_MATCHES]
+        if len(established) >= params.ESTABLISHED_PLAYERS:
+            mu = math.fsum(established) / len(established) + offset / GLICKO2_SCALE
+    sigma2 = p.initial_volatility * p.initial_volatility
+    return [mu, p.initial_deviation / GLICKO2_SCALE, sigma2, math.log(sigma2), day, 0]
+
+
+def grown_deviation(state: list, day: float, p: CrawfordParameters) -> float:
+    """A player's deviation (Glicko-2 units) grown by the days since his last match, never past
+    the cap (a deviation already above it is kept)."""
+    phi = state[1]
+    if day > state[4]:
+        cap = p.deviation_cap / GLICKO2_SCALE
+        grown = math.sqrt(phi * phi + state[2] * (day - state[4]) / p.period_days)
+        phi = grown if grown <= cap else max(phi, cap)
+    return phi
+
+
 @dataclass(frozen=True)
 class CrawfordVariant:
     """crawford with a newcomer's start relative to the established players and a floor on the
@@ -46,27 +70,16 @@ class CrawfordVariant:
         day)."""
         p = CrawfordRating(self.parameters).estimated_for(history[:start]).parameters
         scale = GLICKO2_SCALE
-        cap = p.deviation_cap / scale
         floor = self.deviation_floor / scale
-        sigma2 = p.initial_volatility * p.initial_volatility
         exp_minus_tau = math.exp(-p.tau)
         # per player: [μ, φ, σ², ln σ², day of the last match, matches]
         states: dict = {}
 
         def newcomer(day: float) -> list:
-            mu = (p.initial_rating - 1500.0) / scale
-            if self.newcomer_offset is not None:
-                established = [s[0] for s in states.values() if s[5] >= params.ESTABLISHED_MATCHES]
-                if len(established) >= params.ESTABLISHED_PLAYERS:
-                    mu = math.fsum(established) / len(established) + self.newcomer_offset / scale
-            return [mu, p.initial_deviation / scale, sigma2, math.log(sigma2), day, 0]
+            return newcomer_state(states, p, self.newcomer_offset, day)
 
         def deviation_on(state: list, day: float) -> float:
-            phi = state[1]
-            if day > state[4]:
-                grown = math.sqrt(phi * phi + state[2] * (day - state[4]) / p.period_days)
-                phi = grown if grown <= cap else max(phi, cap)
-            return max(phi, floor)
+            return max(grown_deviation(state, day, p), floor)
 
         chances = []
         for index, record in enumerate(history[:end]):

@@ -53,7 +53,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ratings.systems import CrawfordParameters, CrawfordRating, MatchRecord, params  # noqa: E402
+from bench.ratings_newcomers import grown_deviation, newcomer_state  # noqa: E402
+from ratings.systems import CrawfordParameters, CrawfordRating, MatchRecord  # noqa: E402
 from ratings.systems.crawford import _THREE_OVER_PI_SQUARED  # noqa: E402
 from ratings.systems.glicko import GLICKO2_SCALE, new_log_volatility  # noqa: E402
 from ratings.systems.history import day_number  # noqa: E402
@@ -94,28 +95,16 @@ class Engine:
 
     def logits(self, history: Sequence[MatchRecord], mode: str, start: int, end: int) -> list[float]:
         p = estimated(history, start, self.parameters)
-        scale = GLICKO2_SCALE
-        cap = p.deviation_cap / scale
-        sigma2 = p.initial_volatility * p.initial_volatility
         exp_minus_tau = math.exp(-p.tau)
         multipliers = self.multipliers
         growth = p.match_growth if self.growth is None else self.growth
         states: dict = {}  # player: [μ, φ, σ², ln σ², last day, matches]
 
         def newcomer(day: float) -> list:
-            mu = (p.initial_rating - 1500.0) / scale
-            if self.newcomer_offset is not None:
-                established = [s[0] for s in states.values() if s[5] >= params.ESTABLISHED_MATCHES]
-                if len(established) >= params.ESTABLISHED_PLAYERS:
-                    mu = math.fsum(established) / len(established) + self.newcomer_offset / scale
-            return [mu, p.initial_deviation / scale, sigma2, math.log(sigma2), day, 0]
+            return newcomer_state(states, p, self.newcomer_offset, day)
 
         def deviation_on(state: list, day: float) -> float:
-            phi = state[1]
-            if day > state[4]:
-                grown = math.sqrt(phi * phi + state[2] * (day - state[4]) / p.period_days)
-                phi = grown if grown <= cap else max(phi, cap)
-            return phi
+            return grown_deviation(state, day, p)
 
         records = history[:end]
         # groups of match indices rated together: a day (periods) or one match
