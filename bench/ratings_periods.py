@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.ratings_newcomers import grown_deviation, newcomer_state  # noqa: E402
 from ratings.systems import CrawfordParameters, CrawfordRating, MatchRecord  # noqa: E402
 from ratings.systems.crawford import _THREE_OVER_PI_SQUARED  # noqa: E402
-from ratings.systems.glicko import GLICKO2_SCALE, new_log_volatility  # noqa: E402
+from ratings.systems.glicko import new_log_volatility  # noqa: E402
 from ratings.systems.history import day_number  # noqa: E402
 
 T_GRID = tuple(round(0.6 + 0.05 * i, 2) for i in range(13))  # 0.60 .. 1.20
