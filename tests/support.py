@@ -96,3 +96,20 @@ def made_once(tmp_path_factory, name: str, make):
         if not path.exists():
             path.write_bytes(pickle.dumps(make()))
         return pickle.loads(path.read_bytes())
+
+
+GNUBG_PR_TOLERANCE = 0.02
+"""How far a PR GNU Backgammon computes may be from the figure a test names. Its evaluations
+differ in the last digits from one processor to another (7.2116 on one machine, 7.2151 on
+another, for the same file), and a PR sums hundreds of them. A test checks that the oracle is
+within this of the named figure, and that the pages, the API and the commands show exactly the
+figure stored."""
+GNUBG_EQUITY_TOLERANCE = 0.002
+"""The same for the equity one decision lost (0.8024 on one machine, 0.803 on another)."""
+
+
+def stored_prs(match) -> list[float]:
+    """The PRs the analysis of `match` stored, left player first."""
+    from analysis.models import MatchAnalysis
+
+    return [side.pr for side in MatchAnalysis.objects.get(match=match).sides.order_by("side")]

@@ -11,6 +11,7 @@ from analysis import gnubg, services
 from analysis.models import AnalysisStatus, MatchAnalysis
 from games.models import Match
 from config.shared_data import SHARED_DATA
+from tests.support import GNUBG_EQUITY_TOLERANCE, GNUBG_PR_TOLERANCE, stored_prs
 
 MATFILES = SHARED_DATA / "matfiles"
 SAMPLE = MATFILES / "bglib__1857896.txt"
@@ -51,7 +52,8 @@ def test_an_uploaded_match_file_is_analysed_with_both_players_figures(uploaded, 
     assert [round(p["chequer_error_rate"], 1) for p in body["players"]] == [9.4, 41.2]
     assert [round(p["cube_error_rate"], 1) for p in body["players"]] == [53.9, 79.7]
     assert [round(p["error_rate"], 1) for p in body["players"]] == [14.4, 53.0]
-    assert [round(p["pr"], 2) for p in body["players"]] == [7.22, 26.5]
+    assert [p["pr"] for p in body["players"]] == pytest.approx([7.22, 26.5], abs=GNUBG_PR_TOLERANCE)
+    assert [p["pr"] for p in body["players"]] == stored_prs(uploaded)
     assert [(p["doubtful"], p["bad"], p["very_bad"]) for p in body["players"]] == [(4, 3, 2), (13, 7, 6)]
     assert [round(p["luck"], 3) for p in body["players"]] == [1.644, 1.811]
     assert [round(p["luck_adjusted_result"] * 100, 2) for p in body["players"]] == [49.47, -49.47]
@@ -61,23 +63,26 @@ def test_an_uploaded_match_file_is_analysed_with_both_players_figures(uploaded, 
                                  "position_id", "match_id")} == {
         "rank": 1, "side": 1, "game": 2, "move": 10, "kind": "cube", "cube": 1, "dice": "", "played": "Take",
         "best": "Pass", "skill": "very bad", "position_id": "2syYAShsm4UJIA", "match_id": "MBmgABAAAAAE"}
-    assert round(take["equity_lost"], 3) == 0.803
+    assert take["equity_lost"] == pytest.approx(0.803, abs=GNUBG_EQUITY_TOLERANCE)
     assert (play["rank"], play["side"], play["game"], play["move"], play["dice"], play["kind"]) == (
         2, 1, 1, 21, "52", "chequer")
     assert (play["played"], play["best"], play["position_id"], play["match_id"]) == (
         "bar/23 16/11", "bar/23 6/1", "rN0GICjs7hgQQA", "cImqAAAAAAAE")
-    assert round(play["equity_lost"], 3) == 0.651
+    assert play["equity_lost"] == pytest.approx(0.651, abs=GNUBG_EQUITY_TOLERANCE)
     assert len(body["worst"]) == 5
 
 
 def test_the_match_page_shows_pr_luck_and_the_worst_plays_with_a_link_into_the_replay(uploaded, client):
     page = client.get(f"/matches/{uploaded.pk}/").content.decode()
-    assert "<strong>7.22</strong>" in page and "<strong>26.50</strong>" in page
+    bgnori, i1awin = stored_prs(uploaded)  # 7.22 and 26.50, as GNU Backgammon computes them here
+    assert f"<strong>{bgnori:.2f}</strong>" in page and f"<strong>{i1awin:.2f}</strong>" in page
     assert "+49.47%" in page and "-49.47%" in page
     assert "The worst decisions" in page
     assert "played <code>bar/23 16/11</code>, better <code>bar/23 6/1</code>" in page
     # Moves are numbered as in the file and the replay: the take is on line 6 of game 2.
-    assert "<strong>i1awin</strong>, game 2, move 6: <code>Take</code>, right <code>Pass</code> — lost 0.803 (very bad)." in page
+    take = client.get(f"/api/v1/matches/{uploaded.pk}/analysis/").json()["worst"][0]  # 0.803, as computed here
+    assert (f"<strong>i1awin</strong>, game 2, move 6: <code>Take</code>, right <code>Pass</code> — lost"
+            f" {take['equity_lost']:.3f} (very bad).") in page
     assert "<strong>i1awin</strong>, game 1, move 11 (52): played <code>bar/23 16/11</code>" in page
     assert f'href="/matches/{uploaded.pk}/games/1/#frame-1-' in page
 
@@ -101,13 +106,14 @@ def test_a_cube_decision_opens_the_replay_at_the_double_with_the_right_decision_
 
 def test_the_player_page_shows_the_average_pr_and_the_luck_of_the_year(uploaded, client):
     page = client.get(f"/players/{uploaded.player_b_id}/").content.decode()
-    assert "<strong>PR 26.50</strong> on average over 1 analysed match" in page
+    i1awin = stored_prs(uploaded)[1]  # 26.50, as GNU Backgammon computes it here
+    assert f"<strong>PR {i1awin:.2f}</strong> on average over 1 analysed match" in page
     assert f"In {uploaded.played_on.year} i1awin was lucky by 1.81 points of equity" in page
 
 
 def test_the_event_and_player_api_give_averages(uploaded, api):
     body = api.get(f"/api/v1/players/{uploaded.player_a_id}/analysis/").json()
-    assert (body["matches"], round(body["pr"], 2)) == (1, 7.22)
+    assert (body["matches"], body["pr"]) == (1, stored_prs(uploaded)[0])
 
 
 def test_a_name_with_shell_characters_is_analysed_safely(upload):
@@ -135,7 +141,7 @@ def test_a_file_with_a_name_too_long_for_a_player_is_refused_and_stores_nothing(
 def test_a_file_gnubg_refuses_fails_alone_and_the_others_are_analysed():
     results = gnubg.analyse_files({"good": SAMPLE.read_text(), "bad": "this is not a match file\n"})
     assert isinstance(results["bad"], gnubg.AnalysisError)
-    assert round(results["good"].sides[0].pr, 2) == 7.22
+    assert results["good"].sides[0].pr == pytest.approx(7.22, abs=GNUBG_PR_TOLERANCE)
 
 
 def test_a_run_over_its_time_limit_is_stopped():
@@ -165,7 +171,9 @@ def test_a_running_analysis_is_not_claimed_twice(uploaded):
 def test_the_analyse_command_analyses_every_stored_file_again_with_redo(uploaded, capsys):
     call_command("analyse", "--all", "--redo", "--plies", "0")
     out = capsys.readouterr().out
-    assert f"match {uploaded.pk}: PR 7.22 / PR 26.50" in out
+    bgnori, i1awin = stored_prs(uploaded)
+    assert f"match {uploaded.pk}: PR {bgnori:.2f} / PR {i1awin:.2f}" in out
+    assert [bgnori, i1awin] == pytest.approx([7.22, 26.5], abs=GNUBG_PR_TOLERANCE)
     assert "1 analysed, 0 failed" in out
     with pytest.raises(CommandError, match="Name match ids or give --all"):
         call_command("analyse")
@@ -228,11 +236,13 @@ def test_the_event_page_and_api_show_the_pr_table_of_its_analysed_matches(
         MatchFile.objects.create(match=pairing.match, name="final.mat", text=text, sha256=file_digest(text),
                                  games_revision=pairing.match.games_revision)
     # The file's left player (bgnori, PR 7.22) is the pairing's first player here.
-    assert [(r["name"], round(r["pr"], 2), r["matches"]) for r in
+    prs = stored_prs(pairing.match)
+    assert prs == pytest.approx([7.22, 26.5], abs=GNUBG_PR_TOLERANCE)
+    assert [(r["name"], r["pr"], r["matches"]) for r in
             api.get(f"/api/v1/tournaments/{tournament.slug}/analysis/").json()] == [
-        (pairing.player_a.name, 7.22, 1), (pairing.player_b.name, 26.5, 1)]
+        (pairing.player_a.name, prs[0], 1), (pairing.player_b.name, prs[1], 1)]
     page = client.get(f"/events/{tournament.slug}/").content.decode()
-    assert "Play by the numbers" in page and "<strong>7.22</strong>" in page
+    assert "Play by the numbers" in page and f"<strong>{prs[0]:.2f}</strong>" in page
 
 
 def test_a_correction_makes_the_analysis_stale_shown_so_and_used_by_no_rating(uploaded, staff_api, api, client):

@@ -13,6 +13,7 @@ from games.models import MatchFile
 from tournaments import services as events
 from tournaments.models import Pairing, Tournament
 from config.shared_data import SHARED_DATA
+from tests.support import GNUBG_PR_TOLERANCE, stored_prs
 
 MATFILES = SHARED_DATA / "matfiles"
 # GNU Backgammon at 0 plies: each file's PR for its left and its right player (`show statistics match`).
@@ -96,18 +97,21 @@ def test_the_standings_score_win_and_skill_and_break_ties_by_pr(swiss, td, attac
     tournament, flight = swiss
     play_two_rounds(flight, td, attach)
     lines = api.get(f"/api/v1/flights/{flight.pk}/standings/").json()
-    assert [(s["rank"], s["player"]["name"], s["points"], s["wins"], s["losses"], round(s["tie_breaks"]["pr"], 4),
-             s["tie_breaks"]["buchholz"]) for s in lines] == [
-        (1, "Bo", 2.5, 2, 0, 8.467, 3.5),
-        (2, "Cleo", 2.0, 0, 2, 5.9691, 3.5),
-        (3, "Anna", 2.0, 1, 1, 11.1386, 4.5),
-        (4, "Dan", 1.5, 1, 1, 9.1302, 4.5),
+    assert [(s["rank"], s["player"]["name"], s["points"], s["wins"], s["losses"], s["tie_breaks"]["buchholz"])
+            for s in lines] == [
+        (1, "Bo", 2.5, 2, 0, 3.5),
+        (2, "Cleo", 2.0, 0, 2, 3.5),
+        (3, "Anna", 2.0, 1, 1, 4.5),
+        (4, "Dan", 1.5, 1, 1, 4.5),
     ]
+    prs = [s["tie_breaks"]["pr"] for s in lines]
+    assert prs == pytest.approx([8.467, 5.9691, 11.1386, 9.1302], abs=GNUBG_PR_TOLERANCE)
     assert list(lines[0]["tie_breaks"]) == ["pr", "buchholz"]
     assert api.get(f"/api/v1/flights/{flight.pk}/").json()["scoring"] == "win_and_skill"
     page = api.get(f"/events/{tournament.slug}/").content.decode()
     assert '<td class="num" data-label="Points">2.5</td>' in page
-    assert '<td class="num" data-label="PR">5.97</td>' in page and '<td class="num" data-label="PR">11.14</td>' in page
+    assert f'<td class="num" data-label="PR">{prs[1]:.2f}</td>' in page  # Cleo's 5.97
+    assert f'<td class="num" data-label="PR">{prs[2]:.2f}</td>' in page  # Anna's 11.14
     assert "A point for the win and one for skill (PR)" in page
     assert "1. PR</dt><dd>The average PR" in page
 
@@ -125,7 +129,10 @@ def test_a_finished_analysis_changes_the_cached_event_page(swiss, td, attach, cl
     page = client.get(f"/events/{tournament.slug}/").content.decode()
     # Cleo (4.26) outplayed Anna (14.98): one point each.
     assert '<td class="num" data-label="Points">1.5</td>' not in page
-    assert '<td class="num" data-label="PR">4.26</td>' in page and '<td class="num" data-label="PR">14.98</td>' in page
+    first.refresh_from_db()
+    anna, cleo = stored_prs(first.match)
+    assert [anna, cleo] == pytest.approx([14.98, 4.26], abs=GNUBG_PR_TOLERANCE)
+    assert f'<td class="num" data-label="PR">{cleo:.2f}</td>' in page and f'<td class="num" data-label="PR">{anna:.2f}</td>' in page
 
 
 def test_only_a_swiss_scores_skill_and_pr_is_a_tie_break(swiss, td, api):

@@ -10,7 +10,7 @@ from django.db import connection
 
 from analysis import gnubg
 from analysis.models import AnalysisStatus, MatchAnalysis
-from tests.support import Workers, broker_reachable
+from tests.support import GNUBG_EQUITY_TOLERANCE, GNUBG_PR_TOLERANCE, Workers, broker_reachable, stored_prs
 from config.shared_data import SHARED_DATA
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -58,13 +58,16 @@ def test_a_match_file_uploaded_through_the_api_is_analysed_by_the_worker(workers
     match_id = upload(staff_api, SAMPLE)
     workers.wait_for(lambda: done(match_id), timeout=60)
     body = api.get(f"/api/v1/matches/{match_id}/analysis/").json()
-    assert [round(p["pr"], 2) for p in body["players"]] == [7.22, 26.5]
+    prs = stored_prs(match_id)
+    assert [p["pr"] for p in body["players"]] == prs == pytest.approx([7.22, 26.5], abs=GNUBG_PR_TOLERANCE)
     page = client.get(f"/matches/{match_id}/").content.decode()
-    assert "<strong>26.50</strong>" in page and "+49.47%" in page and "-49.47%" in page
-    assert "<code>Take</code>, right <code>Pass</code> — lost 0.803 (very bad)." in page
+    assert f"<strong>{prs[1]:.2f}</strong>" in page and "+49.47%" in page and "-49.47%" in page
+    take = body["worst"][0]
+    assert take["equity_lost"] == pytest.approx(0.803, abs=GNUBG_EQUITY_TOLERANCE)
+    assert f"<code>Take</code>, right <code>Pass</code> — lost {take['equity_lost']:.3f} (very bad)." in page
     player = body["players"][1]["player"]
     page = client.get(f"/players/{player}/").content.decode()
-    assert "<strong>PR 26.50</strong> on average over 1 analysed match" in page
+    assert f"<strong>PR {prs[1]:.2f}</strong> on average over 1 analysed match" in page
     assert "i1awin was lucky by 1.81 points of equity" in page
 
 
