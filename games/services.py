@@ -192,20 +192,9 @@ IMPORT_LOOKUP_BATCH = 500
 """Names looked up in one query when an import resolves its players."""
 
 
-def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], list[str]]:
-    """For imports: the id of the one player of each name (any case), creating the players nobody
-    is named. Returns ({lower-case name: player id}, the names created).
-
-    A name several players share raises `AmbiguousNamesError` before anything is created. A new
-    player gets the import's name in `imported_name`, which is unique: two imports that create
-    the same new player at once insert one row, and the later one takes it (the database decides,
-    no process-local lock). A player renamed since an import created him is still found by it.
-    """
-    wanted: dict[str, str] = {}
-    for name in names:
-        clean = _clean_name(name)
-        wanted.setdefault(clean.lower(), clean)
-    keys = list(wanted)
+def _players_by_names(keys: list[str], wanted: dict[str, str]) -> dict[str, int]:
+    """{lower-case name: id} of the one player of each name (any case), or the player an import
+    created under it; `AmbiguousNamesError` for a name several players share."""
     by_name: dict[str, set[int]] = {}
     by_import: dict[str, int] = {}
     for start in range(0, len(keys), IMPORT_LOOKUP_BATCH):
@@ -224,6 +213,24 @@ def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], l
         raise AmbiguousNamesError(ambiguous)
     ids = {key: next(iter(by_name[key])) for key in keys if key in by_name}
     ids.update((key, by_import[key]) for key in keys if key not in ids and key in by_import)
+    return ids
+
+
+def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], list[str]]:
+    """For imports: the id of the one player of each name (any case), creating the players nobody
+    is named. Returns ({lower-case name: player id}, the names created).
+
+    A name several players share raises `AmbiguousNamesError` before anything is created. A new
+    player gets the import's name in `imported_name`, which is unique: two imports that create
+    the same new player at once insert one row, and the later one takes it (the database decides,
+    no process-local lock). A player renamed since an import created him is still found by it.
+    """
+    wanted: dict[str, str] = {}
+    for name in names:
+        clean = _clean_name(name)
+        wanted.setdefault(clean.lower(), clean)
+    keys = list(wanted)
+    ids = _players_by_names(keys, wanted)
     missing = [key for key in keys if key not in ids]
     if missing:
         from .selectors import player_matcher
@@ -231,6 +238,12 @@ def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], l
         readings = {wanted[key]: surname_first(wanted[key]) or wanted[key] for key in missing}
         found = player_matcher().candidates_many(list(set(readings.values())))
         near = {name: found[read] for name, read in readings.items() if read in found}
+        if near:
+            # Another import may have created some of these names since they were looked up (the
+            # matcher then finds the very name): those are found now; only the rest are near.
+            ids.update(_players_by_names([name.lower() for name in near], wanted))
+            near = {name: candidates for name, candidates in near.items() if name.lower() not in ids}
+            missing = [key for key in keys if key not in ids]
         if near:
             raise NearNamesError(near, how=" Write the name as the record has it, or add the new player first.")
     created: list[str] = []

@@ -227,3 +227,32 @@ def test_the_real_club_list_of_winners_imports_whole(tmp_path, capsys):
     assert "imported 884 matches, 0 already there, 77 new players" in capsys.readouterr().out
     assert Match.objects.filter(score_a__isnull=True, score_b__isnull=True).count() == 884
     assert services.rated_history().a_won.all()
+
+
+def test_a_new_player_another_import_creates_meanwhile_is_taken_not_refused_as_a_near_name(monkeypatch):
+    # The name is looked up (nobody), then another import commits the same new player before this
+    # one asks the name matcher, which finds the very name: the import takes that player.
+    from games import selectors as game_selectors
+
+    rows = results.results_file_read(text="played_on,player_a,player_b,length,score_a,score_b\n"
+                                          "2025-03-01,Zoë Newcomer,Rival,5,5,1\n")
+    real = game_selectors.player_matcher
+
+    def meanwhile():
+        Player.objects.create(name="Zoë Newcomer", imported_name="zoë newcomer")
+        return real()
+
+    monkeypatch.setattr(game_selectors, "player_matcher", meanwhile)
+    report = results.results_import(rows=rows)
+    assert report.players_created == ["Rival"]
+    assert Player.objects.filter(name="Zoë Newcomer").count() == 1
+    assert Match.objects.get().player_a == Player.objects.get(name="Zoë Newcomer")
+
+
+def test_a_name_near_another_players_is_still_refused(monkeypatch):
+    Player.objects.create(name="Søren Thygesen")
+    rows = results.results_file_read(text="played_on,player_a,player_b,length,score_a,score_b\n"
+                                          "2025-03-01,Soren Thygesen,Rival,5,5,1\n")
+    with pytest.raises(results.ResultsFileError, match="Soren Thygesen is no player here. Did you mean Søren Thygesen"):
+        results.results_import(rows=rows)
+    assert not Match.objects.exists() and not Player.objects.filter(name="Rival").exists()
