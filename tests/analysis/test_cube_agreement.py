@@ -11,6 +11,7 @@ import base64
 import re
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -95,8 +96,12 @@ def oracle_alerts(names: list[str]) -> dict[str, list[dict]]:
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     def make():
-        ours = gnubg.analyse_files({name: (MATFILES / name).read_text(encoding="utf-8") for name in CUBE_FILES})
-        return ours, oracle_alerts(CUBE_FILES)
+        # The two runs of GNU Backgammon at once: the other test process waits for them meanwhile.
+        with ThreadPoolExecutor(2) as pool:
+            ours = pool.submit(gnubg.analyse_files,
+                               {name: (MATFILES / name).read_text(encoding="utf-8") for name in CUBE_FILES})
+            oracle = pool.submit(oracle_alerts, CUBE_FILES)
+            return ours.result(), oracle.result()
 
     return made_once(tmp_path_factory, "cube_agreement", make)
 

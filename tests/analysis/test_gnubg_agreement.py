@@ -8,6 +8,7 @@ runner (`analysis.gnubg`) reads the figures from the program's embedded Python i
 import re
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -79,8 +80,12 @@ def agrees(ours: float, shown: tuple[float, int]) -> bool:
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     def make():
-        ours = gnubg.analyse_files({p.name: p.read_text(encoding="utf-8", errors="replace") for p in FILES})
-        return ours, oracle_statistics(FILES)
+        # The two runs of GNU Backgammon at once: the other test process waits for them meanwhile.
+        with ThreadPoolExecutor(2) as pool:
+            ours = pool.submit(gnubg.analyse_files,
+                               {p.name: p.read_text(encoding="utf-8", errors="replace") for p in FILES})
+            oracle = pool.submit(oracle_statistics, FILES)
+            return ours.result(), oracle.result()
 
     return made_once(tmp_path_factory, "gnubg_agreement", make)
 
