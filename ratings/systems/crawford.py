@@ -23,7 +23,7 @@ them. A player is provisional while his deviation exceeds the provisional thresh
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
@@ -249,7 +249,7 @@ class CrawfordRating(RatingEngine):
         order), as a run of them would estimate it; itself when the parameters fix it."""
         if not self.parameters.estimate_initial_deviation:
             return self
-        if batches is None:
+        if batches is None or not self.vectorised:
             return type(self)(self._estimated_sequentially(records))
         history, _, _ = batches.records_as_arrays(records[:params.ESTIMATE_MATCHES], [])
         return type(self)(self._estimated_from_arrays(history))
@@ -383,6 +383,7 @@ class CrawfordRating(RatingEngine):
     def _rate_arrays(self, history, states: dict, progress, keep_changes: bool) -> batches.ArrayRun:
         """The vectorised engine: the history batch by batch (`batches.BatchLayout`), each
         batch's two sides updated together by `_games_vectorised`."""
+        self.require_vectorised()
         np = batches.np
         p = self.parameters
         scale = GLICKO2_SCALE
@@ -478,13 +479,18 @@ class CrawfordRating(RatingEngine):
         progress: ProgressCallback | None,
         keep_changes: bool,
         starting_ratings: Mapping[Hashable, PlayerRating],
+        measure: Callable | None = None,
     ) -> RunResult:
+        """The scalar engine. `measure(record, μ_a, φ_a, μ_b, φ_b)`, when given, is a second
+        measurement of the two players taken in before the result is rated (the ratings and
+        deviations grown to the day in, updated ones out; `prskill`'s error rate); each match's
+        forecast is still the one from before it."""
         if self.parameters.estimate_initial_deviation:
             if starting_ratings:
                 parameters = self._estimated_from_ratings(starting_ratings)
             else:
                 parameters = self._estimated_sequentially(records)
-            return type(self)(parameters)._run(records, progress, keep_changes, starting_ratings)
+            return type(self)(parameters)._run(records, progress, keep_changes, starting_ratings, measure)
         total = len(records)
         p = self.parameters
         scale = GLICKO2_SCALE
@@ -539,6 +545,9 @@ class CrawfordRating(RatingEngine):
             if day > last_b:
                 grown = sqrt(phi_b * phi_b + sigma2_b * (day - last_b) * per_day)
                 phi_b = grown if grown <= phi_cap else max(phi_b, phi_cap)
+            if measure is not None:
+                before = (mu_a, phi_a, mu_b, phi_b)
+                mu_a, phi_a, mu_b, phi_b = measure(record, mu_a, phi_a, mu_b, phi_b)
             spread_a = 1.0 + three_over_pi2 * phi_a * phi_a
             spread_b = 1.0 + three_over_pi2 * phi_b * phi_b
             new_mu_a, new_phi_a, state_a[2], state_a[3] = one_game(
@@ -563,20 +572,27 @@ class CrawfordRating(RatingEngine):
             state_b[7] = played_on
             if keep is not None:
                 match_id = record.match_id
-                # the forecast with both deviations, g(sqrt(φ_a² + φ_b²)), as `predict` gives it
-                expected_a = 1.0 / (1.0 + exp(-k * (mu_a - mu_b) / sqrt(spread_a + spread_b - 1.0)))
+                # the forecast with both deviations, g(sqrt(φ_a² + φ_b²)), as `predict` gives it,
+                # from the ratings before the match (before a `measure` too)
+                if measure is None:
+                    shown_a, shown_phi_a, shown_b, shown_phi_b = mu_a, phi_a, mu_b, phi_b
+                    variance = spread_a + spread_b - 1.0
+                else:
+                    shown_a, shown_phi_a, shown_b, shown_phi_b = before
+                    variance = 1.0 + three_over_pi2 * (shown_phi_a * shown_phi_a + shown_phi_b * shown_phi_b)
+                expected_a = 1.0 / (1.0 + exp(-k * (shown_a - shown_b) / sqrt(variance)))
                 keep(
                     RatingChange(
                         match_id, player_a, player_b, a_won,
-                        RATING_CENTRE + scale * mu_a, RATING_CENTRE + scale * new_mu_a,
-                        scale * phi_a, scale * new_phi_a, expected_a,
+                        RATING_CENTRE + scale * shown_a, RATING_CENTRE + scale * new_mu_a,
+                        scale * shown_phi_a, scale * new_phi_a, expected_a,
                     )
                 )
                 keep(
                     RatingChange(
                         match_id, player_b, player_a, not a_won,
-                        RATING_CENTRE + scale * mu_b, RATING_CENTRE + scale * new_mu_b,
-                        scale * phi_b, scale * new_phi_b, 1.0 - expected_a,
+                        RATING_CENTRE + scale * shown_b, RATING_CENTRE + scale * new_mu_b,
+                        scale * shown_phi_b, scale * new_phi_b, 1.0 - expected_a,
                     )
                 )
             done += 1

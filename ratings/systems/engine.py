@@ -30,6 +30,10 @@ class RatingEngine(ABC):
 
     settled_value = None
 
+    vectorised = True
+    """False for a system with the scalar engine alone: `run` rates with it, and the entry points
+    that take arrays (`run_arrays`, `rate_state`, the incremental runs) refuse it."""
+
     def settled_for(self, history):
         """The system as a run of `history` rates it (its parameters fixed from the history)."""
         return self
@@ -37,6 +41,11 @@ class RatingEngine(ABC):
     def settled_with(self, value):
         """The system settled as a run that found `value` (`settled_value`)."""
         return self
+
+    def require_vectorised(self) -> None:
+        """Raise RuntimeError when this system has the scalar engine alone (`vectorised`)."""
+        if not self.vectorised:
+            raise RuntimeError(f"{self.name} rates with the scalar engine alone: use run() or run_sequential()")
 
     @abstractmethod
     def new_state(self, players: int) -> dict:
@@ -74,7 +83,7 @@ class RatingEngine(ABC):
         if not isinstance(records, Sequence):
             records = list(records)
         with collector_paused():
-            if batches is None:
+            if batches is None or not self.vectorised:
                 return self._run(records, progress, keep_changes, starting_ratings or {})
             return self._run_in_batches(records, progress, keep_changes, starting_ratings or {})
 
@@ -114,6 +123,7 @@ class RatingEngine(ABC):
         engine reads it. Returns a `batches.ArrayRun`: per-player and per-match arrays."""
         if batches is None:
             raise RuntimeError("run_arrays needs numpy; use run() without it")
+        self.require_vectorised()
         history = batches.HistoryArrays.build(
             match_ids, days, player_a, player_b, lengths, a_won, players, a_score
         )

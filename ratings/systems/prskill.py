@@ -54,25 +54,12 @@ Only the scalar engine (`run_sequential`; `run` uses it too): this variant is me
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ratings.systems.crawford import (
-    _THREE_OVER_PI_SQUARED,
-    CrawfordParameters,
-    CrawfordRating,
-    _one_game,
-)
-from ratings.systems.glicko import GLICKO2_SCALE, RATING_CENTRE
-from ratings.systems.history import (
-    PROGRESS_EVERY,
-    MatchRecord,
-    PlayerRating,
-    ProgressCallback,
-    RatingChange,
-    RunResult,
-    in_time_order,
-)
+from ratings.systems.crawford import CrawfordParameters, CrawfordRating
+from ratings.systems.glicko import GLICKO2_SCALE
+from ratings.systems.history import MatchRecord, PlayerRating, ProgressCallback, RunResult
 
 _LOG_TWO_PI = math.log(2.0 * math.pi)
 
@@ -127,6 +114,7 @@ class PrSkillRating(CrawfordRating):
     description); give it `AnalysedMatch` records."""
 
     name = "prskill"
+    vectorised = False  # measured on bench/ratings_luck.py, not published: the scalar engine alone
 
     def __init__(self, parameters: PrSkillParameters | None = None) -> None:
         if parameters is None:
@@ -139,157 +127,63 @@ class PrSkillRating(CrawfordRating):
     def __repr__(self) -> str:
         return f"PrSkillRating({self.parameters!r})"
 
-    def run(self, records, *, progress=None, keep_changes=True, starting_ratings=None) -> RunResult:
-        """`run_sequential`: this variant has no vectorised engine."""
-        return self.run_sequential(records, progress=progress, keep_changes=keep_changes,
-                                   starting_ratings=starting_ratings)
-
-    def estimated_for(self, records: Sequence[MatchRecord]) -> PrSkillRating:
-        if not self.parameters.estimate_initial_deviation:
-            return self
-        return type(self)(self._estimated_sequentially(records))
-
-    def _estimated_from_arrays(self, history):
-        raise NotImplementedError("prskill has only the scalar engine: use run or run_sequential")
-
-    def _rate_arrays(self, history, states, progress, keep_changes):
-        raise NotImplementedError("prskill has only the scalar engine: use run or run_sequential")
-
     def _run(
         self,
         records: Sequence[MatchRecord],
         progress: ProgressCallback | None,
         keep_changes: bool,
         starting_ratings: Mapping[Hashable, PlayerRating],
+        measure: Callable | None = None,
     ) -> RunResult:
-        return self._rate(records, progress, keep_changes, starting_ratings)[0]
+        """`crawford`'s scalar engine with the error-rate step before each analysed result."""
+        if measure is None and self.parameters.uses_error_rate:
+            measure = ErrorRateStep(self.parameters)
+        return super()._run(records, progress, keep_changes, starting_ratings, measure)
 
     def log_likelihood(self, records: Sequence[MatchRecord]) -> tuple[float, float]:
         """(error rates, results): the log-likelihood of the analysed matches' error-rate
         differences and of every match's winner, each forecast from the ratings before the match,
         with a new player's deviation estimated as a run estimates it."""
-        return self.estimated_for(records)._rate(records, None, False, {})[1:]
+        step = ErrorRateStep(self.parameters) if self.parameters.uses_error_rate else None
+        run = self._run(records, None, True, {}, step)
+        results = math.fsum(math.log(max(1e-12, change.expected if change.won else 1.0 - change.expected))
+                            for change in run.changes[::2])
+        return (step.log_likelihood if step is not None else 0.0), results
 
-    def _rate(self, records, progress, keep_changes, starting_ratings) -> tuple[RunResult, float, float]:
-        """Rate the history; returns the run, the error-rate log-likelihood and the results' (each
-        match's winner forecast from the ratings before it). Line for line
-        `CrawfordRating._run`, with the error-rate step before the result's update."""
-        if self.parameters.estimate_initial_deviation:
-            if starting_ratings:
-                parameters = self._estimated_from_ratings(starting_ratings)
-            else:
-                parameters = self._estimated_sequentially(records)
-            return type(self)(parameters)._rate(records, progress, keep_changes, starting_ratings)
-        total = len(records)
-        p = self.parameters
-        scale = GLICKO2_SCALE
-        mu_initial = (p.initial_rating - RATING_CENTRE) / scale
-        phi_initial = p.initial_deviation / scale
-        sigma2_initial = p.initial_volatility * p.initial_volatility
-        log_sigma2_initial = math.log(sigma2_initial)
-        phi_cap = p.deviation_cap / scale
-        per_day = 1.0 / p.period_days
-        exp_minus_tau = math.exp(-p.tau)
-        uses_error_rate = p.uses_error_rate
-        if uses_error_rate:
-            per_pr = p.pr_points / scale  # μ per PR point
-            noise2 = p.pr_noise * p.pr_noise
-            relative = p.pr_noise_relative
-        log_likelihood = result_log_likelihood = 0.0
-        states: dict[Hashable, list] = {
-            player: self._state_from(start) for player, start in starting_ratings.items()
-        }
-        changes: list[RatingChange] = []
-        done = 0
-        for record, day in in_time_order(records):
-            length = record.length
-            k = p.length_factor(length)
-            a_won = record.winner == "a"
-            score_a = record.score if record.score is not None else (1.0 if a_won else 0.0)
-            state_a = states.get(record.player_a)
-            if state_a is None:
-                state_a = states[record.player_a] = [
-                    mu_initial, phi_initial, sigma2_initial, log_sigma2_initial, day, 0, 0, None
-                ]
-            state_b = states.get(record.player_b)
-            if state_b is None:
-                state_b = states[record.player_b] = [
-                    mu_initial, phi_initial, sigma2_initial, log_sigma2_initial, day, 0, 0, None
-                ]
-            mu_a, phi_a, sigma2_a, log_sigma2_a, last_a = state_a[:5]
-            mu_b, phi_b, sigma2_b, log_sigma2_b, last_b = state_b[:5]
-            if day > last_a:
-                grown = math.sqrt(phi_a * phi_a + sigma2_a * (day - last_a) * per_day)
-                phi_a = grown if grown <= phi_cap else max(phi_a, phi_cap)
-            if day > last_b:
-                grown = math.sqrt(phi_b * phi_b + sigma2_b * (day - last_b) * per_day)
-                phi_b = grown if grown <= phi_cap else max(phi_b, phi_cap)
-            before = (mu_a, phi_a, mu_b, phi_b)
-            if uses_error_rate and getattr(record, "analysed", False):
-                # the error-rate difference: a measurement y of μ_A − μ_B with variance R
-                if relative:
-                    spread = ((record.pr_a + RELATIVE_FLOOR) ** 2 / record.decisions_a
-                              + (record.pr_b + RELATIVE_FLOOR) ** 2 / record.decisions_b)
-                else:
-                    spread = 1.0 / record.decisions_a + 1.0 / record.decisions_b
-                measured = (record.pr_b - record.pr_a) * per_pr
-                noise = per_pr * per_pr * noise2 * spread
-                prior = phi_a * phi_a + phi_b * phi_b
-                innovation = measured - (mu_a - mu_b)
-                total_variance = prior + noise
-                # the likelihood in PR points: divide the μ-scale density by per_pr
-                log_likelihood -= 0.5 * (_LOG_TWO_PI + math.log(total_variance)
-                                         + innovation * innovation / total_variance) - math.log(per_pr)
-                gain_a = phi_a * phi_a / total_variance
-                gain_b = phi_b * phi_b / total_variance
-                mu_a += gain_a * innovation
-                mu_b -= gain_b * innovation
-                phi_a = phi_a * math.sqrt(1.0 - gain_a)
-                phi_b = phi_b * math.sqrt(1.0 - gain_b)
-            spread_a = 1.0 + _THREE_OVER_PI_SQUARED * phi_a * phi_a
-            spread_b = 1.0 + _THREE_OVER_PI_SQUARED * phi_b * phi_b
-            new_mu_a, new_phi_a, state_a[2], state_a[3] = _one_game(
-                mu_a, phi_a, sigma2_a, log_sigma2_a, mu_b, k / math.sqrt(spread_b), score_a,
-                p.tau, exp_minus_tau, p.tolerance, p.match_growth,
-            )
-            new_mu_b, new_phi_b, state_b[2], state_b[3] = _one_game(
-                mu_b, phi_b, sigma2_b, log_sigma2_b, mu_a, k / math.sqrt(spread_a), 1.0 - score_a,
-                p.tau, exp_minus_tau, p.tolerance, p.match_growth,
-            )
-            for state, mu, phi in ((state_a, new_mu_a, new_phi_a), (state_b, new_mu_b, new_phi_b)):
-                state[0], state[1], state[4] = mu, phi, day
-                state[5] += length
-                state[6] += 1
-                state[7] = record.played_on
-            mu_a, phi_a, mu_b, phi_b = before
-            # the forecast before the match, with both deviations, as `predict` gives it
-            spread = 1.0 + _THREE_OVER_PI_SQUARED * (phi_a * phi_a + phi_b * phi_b)
-            expected_a = 1.0 / (1.0 + math.exp(-k * (mu_a - mu_b) / math.sqrt(spread)))
-            result_log_likelihood += math.log(max(1e-12, expected_a if a_won else 1.0 - expected_a))
-            if keep_changes:
-                changes.append(RatingChange(
-                    record.match_id, record.player_a, record.player_b, a_won,
-                    RATING_CENTRE + scale * mu_a, RATING_CENTRE + scale * new_mu_a,
-                    scale * phi_a, scale * new_phi_a, expected_a,
-                ))
-                changes.append(RatingChange(
-                    record.match_id, record.player_b, record.player_a, not a_won,
-                    RATING_CENTRE + scale * mu_b, RATING_CENTRE + scale * new_mu_b,
-                    scale * phi_b, scale * new_phi_b, 1.0 - expected_a,
-                ))
-            done += 1
-            if progress is not None and done % PROGRESS_EVERY == 0:
-                progress(done, total)
-        if progress is not None and done % PROGRESS_EVERY != 0:
-            progress(done, total)
-        ratings = {}
-        for player, (mu, phi, sigma2, _, _, experience, matches, last) in states.items():
-            deviation = scale * phi
-            ratings[player] = PlayerRating(
-                player, RATING_CENTRE + scale * mu, deviation, math.sqrt(sigma2), experience,
-                matches, last, deviation > p.provisional_threshold,
-            )
-        return RunResult(self.name, ratings, tuple(changes), done), log_likelihood, result_log_likelihood
+
+class ErrorRateStep:
+    """The Kalman step of an analysed match's error-rate difference (see the module's
+    description), as `CrawfordRating._run` takes a `measure`; it sums the log-likelihood of the
+    differences it takes in, each forecast from the ratings before it (in PR points)."""
+
+    def __init__(self, parameters: PrSkillParameters) -> None:
+        self.per_pr = parameters.pr_points / GLICKO2_SCALE  # μ per PR point
+        self.noise2 = parameters.pr_noise * parameters.pr_noise
+        self.relative = parameters.pr_noise_relative
+        self.log_likelihood = 0.0
+
+    def __call__(self, record, mu_a: float, phi_a: float, mu_b: float, phi_b: float) -> tuple:
+        if not getattr(record, "analysed", False):
+            return mu_a, phi_a, mu_b, phi_b
+        # the error-rate difference: a measurement y of μ_A − μ_B with variance R
+        if self.relative:
+            spread = ((record.pr_a + RELATIVE_FLOOR) ** 2 / record.decisions_a
+                      + (record.pr_b + RELATIVE_FLOOR) ** 2 / record.decisions_b)
+        else:
+            spread = 1.0 / record.decisions_a + 1.0 / record.decisions_b
+        per_pr = self.per_pr
+        measured = (record.pr_b - record.pr_a) * per_pr
+        noise = per_pr * per_pr * self.noise2 * spread
+        prior = phi_a * phi_a + phi_b * phi_b
+        innovation = measured - (mu_a - mu_b)
+        total_variance = prior + noise
+        # the likelihood in PR points: divide the μ-scale density by per_pr
+        self.log_likelihood -= 0.5 * (_LOG_TWO_PI + math.log(total_variance)
+                                      + innovation * innovation / total_variance) - math.log(per_pr)
+        gain_a = phi_a * phi_a / total_variance
+        gain_b = phi_b * phi_b / total_variance
+        return (mu_a + gain_a * innovation, phi_a * math.sqrt(1.0 - gain_a),
+                mu_b - gain_b * innovation, phi_b * math.sqrt(1.0 - gain_b))
 
 
 def fit_error_rate_weight(

@@ -126,3 +126,17 @@ def test_the_fit_recovers_the_weight_of_a_synthetic_league():
 def test_the_fit_needs_analysed_matches():
     with pytest.raises(ValueError, match="too few analysed matches"):
         fit_error_rate_weight(history())
+
+
+def test_prskill_rates_with_the_scalar_engine_alone_and_the_array_entry_points_refuse_it():
+    records = [analysed(r, 3.0 + i % 5, 9.0 - i % 4) for i, r in enumerate(history())]
+    system = PrSkillRating(PrSkillParameters(pr_points=150.0, pr_noise=30.0))
+    assert system.run(records) == system.run_sequential(records)
+    assert system.run(records).ratings != CrawfordRating().run_sequential(records).ratings  # the error rates count
+    batches = pytest.importorskip("ratings.systems.batches")
+    with pytest.raises(RuntimeError, match="prskill rates with the scalar engine alone"):
+        system.run_arrays([1, 2], [0, 1], [0, 1], [1, 0], [5, 5], [True, False], players=2)
+    settled = PrSkillRating(PrSkillParameters(pr_points=150.0, pr_noise=30.0, estimate_initial_deviation=False))
+    history_arrays, _, _ = batches.records_as_arrays(records, [])
+    with pytest.raises(RuntimeError, match="prskill rates with the scalar engine alone"):
+        settled.rate_state(history_arrays, settled.new_state(history_arrays.players))
