@@ -20,7 +20,9 @@ from .serializers import ImportJobSerializer
 
 
 class ResultsImportSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="CSV: played_on,player_a,player_b,length,score_a,score_b[,event,source_id]")
+    file = serializers.FileField(help_text=(
+        "CSV: played_on,player_a,player_b,length,score_a,score_b[,event,source_id,new_player]; the file's name is "
+        "its sheet, part of each row's identity."))
     check = serializers.BooleanField(default=False, help_text="Only check the file; store nothing.")
 
 

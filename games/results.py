@@ -16,6 +16,7 @@ from datetime import time as time_of_day
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .engine.errors import ScoringError
 from .engine.final_score import check_final_score
@@ -26,7 +27,12 @@ from .signals import results_import_finished, results_imported
 
 
 RESULT_COLUMNS = ("played_on", "player_a", "player_b", "length", "score_a", "score_b")
-"""The columns a results file must have; `event` and `source_id` are optional, others ignored."""
+"""The columns a results file must have; `event`, `source_id` and `new_player` are optional,
+others ignored."""
+
+YES = frozenset({"yes", "y", "true", "1", "x"})
+NO = frozenset({"", "no", "n", "false", "0"})
+"""What the `new_player` column may hold."""
 
 
 class ResultsFileError(ValueError):
@@ -49,9 +55,14 @@ class ResultRow:
     score_a: int | None  # both None: no final score given, player_a won
     score_b: int | None
     source_key: str
-    legacy_key: str | None = None
-    """The key an earlier version gave the same row (it held the site's time zone): a row imported
-    under it counts as imported."""
+    legacy_keys: tuple[str, ...] = ()
+    """The keys earlier versions gave the same row (without the sheet; before that, in the site's
+    time zone): a match stored under one of them is this row, and takes its key on the first
+    import that finds it, so that another sheet's same result is no longer taken for it."""
+    sheet_tag: str | None = None
+    """The sheet's part of the key (None when the file gives `source_id`)."""
+    new_player: bool = False
+    """The file says the row's names that are nobody's are new players, even near another's."""
 
     @property
     def a_won(self) -> bool:
@@ -63,6 +74,15 @@ class ImportReport:
     imported: int = 0
     already_there: int = 0
     players_created: list[str] = field(default_factory=list)
+    not_in_sheet: list[int] = field(default_factory=list)
+    """Matches imported from the same sheet before that no row of it holds now (a row the club
+    corrected or removed since): they stay stored, for a person to correct or withdraw."""
+
+
+def sheet_tag(sheet: str) -> str:
+    """The part of a row's key that names its sheet: the file's name (or the name given for it),
+    in any case and spacing."""
+    return hashlib.sha256(("sheet " + " ".join(sheet.split()).lower()).encode()).hexdigest()[:12]
 
 
 def _whole(value: str, what: str) -> int:
@@ -144,12 +164,17 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
     return None, (played_on, name_a, name_b, length, score_a, score_b)
 
 
-def results_file_read(*, text: str) -> list[ResultRow]:
+def results_file_read(*, text: str, sheet: str = "") -> list[ResultRow]:
     """Validate every row of a results CSV (header `played_on,player_a,player_b,length,score_a,
-    score_b`, optional `event` and `source_id`, other columns ignored; separated by commas,
-    semicolons or tabs; header names in any case; empty rows skipped). Both scores blank: player_a
-    won and the match is stored without a final score (never as 0-0); one blank is refused. Raises
-    `ResultsFileError` listing every bad row by line number."""
+    score_b`, optional `event`, `source_id` and `new_player`, other columns ignored; separated by
+    commas, semicolons or tabs; header names in any case; empty rows skipped). Both scores blank:
+    player_a won and the match is stored without a final score (never as 0-0); one blank is
+    refused. Raises `ResultsFileError` listing every bad row by line number.
+
+    A row's identity is its `source_id` when the file gives one; otherwise its sheet (`sheet`,
+    the file's name), its content and which repeat of that content within the sheet it is: the
+    same file imported again is the same rows, and another sheet's identical result (two
+    tournaments on one day) is another match."""
     text = text.lstrip("\ufeff")
     first = text.split("\n", 1)[0]
     # Spreadsheets in much of Europe separate columns with ";" (the comma is their decimal mark).
@@ -173,10 +198,14 @@ def results_file_read(*, text: str) -> list[ResultRow]:
         if problem:
             problems.append((line, problem))
             continue
+        new_player = (raw.get("new_player") or "").strip().lower()
+        if new_player not in YES | NO:
+            problems.append((line, _("new_player must be yes or no (or blank), not %(value)r") % {"value": new_player}))
+            continue
         source_id = (raw.get("source_id") or "").strip()
         if source_id:
             key = f"csv:{source_id}"
-            legacy = None
+            legacy, tag = (), None
         else:
             # The row's identity is the date and time as the file gives them (in UTC when the file
             # names an offset), never as read in the site's time zone: the same file imported under
@@ -186,10 +215,12 @@ def results_file_read(*, text: str) -> list[ResultRow]:
             rest = [values[1].lower(), values[2].lower(), *map(str, values[3:]), (raw.get("event") or "").strip()]
             content = "|".join(["given " + as_given.isoformat(), *rest])
             occurrences[content] = occurrences.get(content, 0) + 1
-            key = "csv:" + hashlib.sha256(f"{content}|{occurrences[content]}".encode()).hexdigest()[:40]
-            legacy_content = "|".join([values[0].isoformat(), *rest, str(occurrences[content])])
-            legacy = "csv:" + hashlib.sha256(legacy_content.encode()).hexdigest()[:40]
-        rows.append(ResultRow(line, *values, key, legacy))
+            tag = sheet_tag(sheet)
+            key = f"csv:{tag}:" + hashlib.sha256(f"{tag}|{content}|{occurrences[content]}".encode()).hexdigest()[:40]
+            unsheeted = "csv:" + hashlib.sha256(f"{content}|{occurrences[content]}".encode()).hexdigest()[:40]
+            zoned = "|".join([values[0].isoformat(), *rest, str(occurrences[content])])
+            legacy = (unsheeted, "csv:" + hashlib.sha256(zoned.encode()).hexdigest()[:40])
+        rows.append(ResultRow(line, *values, key, legacy, tag, new_player in YES))
     seen: dict[str, int] = {}
     for row in rows:
         if row.source_key in seen:
@@ -207,11 +238,16 @@ INSERT_BATCH = 1_000
 """Rows per INSERT where COPY is not available."""
 
 
-def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportReport:
+def results_import(
+    *, rows: list[ResultRow], by=None, progress=None, new_players=(), accept_new_names: bool = False
+) -> ImportReport:
     """Store valid rows (`results_file_read`) as finished matches. Rows imported before are
     skipped, so importing a file again adds nothing and an import stopped half-way finishes when
-    run again. A name several players share is refused (as `ResultsFileError` by line) before
-    anything is stored. Players are resolved in bulk, matches inserted in chunks of `IMPORT_CHUNK`
+    run again; matches imported from the same sheet before that it no longer holds are listed in
+    the report (`not_in_sheet`), never changed. A name several players share is refused (as
+    `ResultsFileError` by line) before anything is stored, and so is a name that is nobody's but
+    near a player's, unless the import says it is a new player: in `new_players`, on a row marked
+    `new_player`, or any such name with `accept_new_names`. Players are resolved in bulk, matches inserted in chunks of `IMPORT_CHUNK`
     with their final score (each chunk in its own transaction, with its outbox rows and
     `progress(done, total)` told inside it), and the runs are queued at the end; an import that
     dies after a chunk commits leaves that chunk in the outbox, for the periodic check."""
@@ -220,8 +256,10 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
     if progress is not None:
         progress(0, total)
     try:
+        declared = [*new_players, *(name for row in rows if row.new_player for name in (row.player_a, row.player_b))]
         ids, report.players_created = players_get_or_create_by_names(
-            names=[name for row in rows for name in (row.player_a, row.player_b)], by=by
+            names=[name for row in rows for name in (row.player_a, row.player_b)], by=by,
+            new_names=declared, accept_near=accept_new_names,
         )
     except AmbiguousNamesError as error:
         problems = [
@@ -230,7 +268,9 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
         ]
         raise ResultsFileError(sorted(set(problems))) from None
     except NearNamesError as error:
-        near = {name.lower(): message for name, message in error.message_of.items()}
+        how = _(" Or, if %(name)s is a new player, say so: yes in the row's new_player column, or the "
+                "import's list of new players.")
+        near = {name.lower(): message + how % {"name": name} for name, message in error.message_of.items()}
         problems = [
             (row.line, near[name.lower()])
             for row in rows for name in (row.player_a, row.player_b) if name.lower() in near
@@ -251,8 +291,19 @@ def results_import(*, rows: list[ResultRow], by=None, progress=None) -> ImportRe
                     raise
         report.imported += imported
         report.already_there += len(chunk) - imported
+    report.not_in_sheet = _not_in_sheet(rows)
     results_import_finished.send(sender=Match, imported=report.imported)
     return report
+
+
+def _not_in_sheet(rows: list[ResultRow]) -> list[int]:
+    """The matches stored under the rows' sheet that none of the rows is (ids, in order)."""
+    tags = {row.sheet_tag for row in rows if row.sheet_tag is not None}
+    if len(tags) != 1:
+        return []
+    keys = {row.source_key for row in rows}
+    stored = Match.objects.filter(source_key__startswith=f"csv:{tags.pop()}:").values_list("pk", "source_key")
+    return sorted(pk for pk, key in stored.iterator(chunk_size=5000) if key not in keys)
 
 
 def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime, by) -> int:
@@ -260,9 +311,20 @@ def _store_results(rows: list[ResultRow], ids: dict[str, int], *, now: datetime,
     version; returns how many. The rows go in by COPY on PostgreSQL and by one prepared INSERT
     per batch elsewhere, for the matches and for their history (the ORM's bulk_create spends most
     of its time building SQL: 450 rows/s against several thousand)."""
-    keys = [key for row in rows for key in (row.source_key, row.legacy_key) if key]
+    keys = [key for row in rows for key in (row.source_key, *row.legacy_keys)]
     existing = set(Match.objects.filter(source_key__in=keys).values_list("source_key", flat=True))
-    fresh = [row for row in rows if row.source_key not in existing and row.legacy_key not in existing]
+    fresh = []
+    for row in rows:
+        if row.source_key in existing:
+            continue
+        legacy = next((key for key in row.legacy_keys if key in existing), None)
+        if legacy is not None:
+            existing.discard(legacy)  # one stored match is one row
+            # The match this row is, stored under a key without its sheet, takes the row's key: a
+            # conditional UPDATE, so two imports at once claim it once (the other stores its row).
+            if Match.objects.filter(source_key=legacy).update(source_key=row.source_key) == 1:
+                continue
+        fresh.append(row)
     if not fresh:
         return 0
     adapt = connection.ops.adapt_datetimefield_value
@@ -314,9 +376,9 @@ def _insert_rows(model, varying: tuple[str, ...], values: list[tuple], common: d
 def results_import_job(*, job, progress) -> dict:
     """The runner of a results import job (`games.imports`): read, check, store."""
     try:
-        rows = results_file_read(text=job.text)
+        rows = results_file_read(text=job.text, sheet=job.name)
         report = results_import(rows=rows, by=job.created_by, progress=progress)
     except ResultsFileError as error:
         raise ImportProblems(error.problems) from None
     return {"imported": report.imported, "already_there": report.already_there,
-            "players_created": report.players_created, "note": job.note or None}
+            "players_created": report.players_created, "not_in_sheet": report.not_in_sheet, "note": job.note or None}

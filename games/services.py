@@ -216,9 +216,15 @@ def _players_by_names(keys: list[str], wanted: dict[str, str]) -> dict[str, int]
     return ids
 
 
-def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], list[str]]:
+def players_get_or_create_by_names(
+    *, names, by=None, new_names=(), accept_near: bool = False
+) -> tuple[dict[str, int], list[str]]:
     """For imports: the id of the one player of each name (any case), creating the players nobody
     is named. Returns ({lower-case name: player id}, the names created).
+
+    A name nobody has but near a player's raises `NearNamesError`, unless the import says it is
+    a new player: named in `new_names` (any case), or every such name with `accept_near`. A name
+    a player has exactly is always that player, even when `new_names` holds it.
 
     A name several players share raises `AmbiguousNamesError` before anything is created. A new
     player gets the import's name in `imported_name`, which is unique: two imports that create
@@ -232,12 +238,16 @@ def players_get_or_create_by_names(*, names, by=None) -> tuple[dict[str, int], l
     keys = list(wanted)
     ids = _players_by_names(keys, wanted)
     missing = [key for key in keys if key not in ids]
-    if missing:
+    if missing and not accept_near:
         from .selectors import player_matcher
 
         readings = {wanted[key]: surname_first(wanted[key]) or wanted[key] for key in missing}
         found = player_matcher().candidates_many(list(set(readings.values())))
-        near = {name: found[read] for name, read in readings.items() if read in found}
+        declared = {" ".join(name.split()).lower() for name in new_names}
+        near = {
+            name: found[read] for name, read in readings.items()
+            if read in found and name.lower() not in declared
+        }
         if near:
             # Another import may have created some of these names since they were looked up (the
             # matcher then finds the very name): those are found now; only the rest are near.

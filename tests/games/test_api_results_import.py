@@ -14,8 +14,8 @@ GOOD = ("played_on,player_a,player_b,length,score_a,score_b,event\n"
         "2025-02-01,Bo,Carl,7,2,7,Club night\n")
 
 
-def upload(client, text, *, encoding="utf-8", **fields):
-    data = {"file": SimpleUploadedFile("results.csv", text.encode(encoding), content_type="text/csv"), **fields}
+def upload(client, text, *, encoding="utf-8", name="results.csv", **fields):
+    data = {"file": SimpleUploadedFile(name, text.encode(encoding), content_type="text/csv"), **fields}
     return client.post(URL, data, format="multipart")
 
 
@@ -35,10 +35,11 @@ def test_staff_import_a_file_as_a_job_then_importing_it_again_adds_nothing(
     assert (first["kind"], first["status"], first["rows_done"], first["rows_total"], first["errors"]) == (
         "results", "done", 2, 2, [])
     assert first["result"] == {"imported": 2, "already_there": 0, "players_created": ["Anna", "Bo", "Carl"],
-                               "note": None}
+                               "not_in_sheet": [], "note": None}
     assert first["page"] == f"/matches/imports/{first['id']}/"
     again = import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD)
-    assert again["result"] == {"imported": 0, "already_there": 2, "players_created": [], "note": None}
+    assert again["result"] == {"imported": 0, "already_there": 2, "players_created": [], "not_in_sheet": [],
+                               "note": None}
     assert Match.objects.count() == 2
 
 
@@ -137,3 +138,32 @@ def test_a_file_with_nul_bytes_is_refused_as_not_text_and_stores_nothing(staff_a
     assert response.json()["rows"] == [
         {"line": 1, "problem": "this is not a text file (it holds NUL bytes): save it as CSV UTF-8"}]
     assert not ImportJob.objects.exists()
+
+
+def test_another_files_identical_results_are_stored_and_its_new_player_column_is_read(
+    staff_api, django_capture_on_commit_callbacks
+):
+    import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD, name="morning.csv")
+    near = GOOD.replace(",event\n", ",event,new_player\n") + "2025-02-01,Ana,Bo,5,5,1,Club night,yes\n"
+    evening = import_and_poll(staff_api, django_capture_on_commit_callbacks, near, name="evening.csv")
+    assert evening["result"] == {"imported": 3, "already_there": 0, "players_created": ["Ana"], "not_in_sheet": [],
+                                 "note": None}
+    again = import_and_poll(staff_api, django_capture_on_commit_callbacks, near, name="evening.csv")
+    assert (again["result"]["imported"], again["result"]["already_there"]) == (0, 3)
+    assert Match.objects.count() == 5
+
+
+def test_a_sheet_sent_again_with_a_row_corrected_names_the_match_it_no_longer_holds(
+    staff, staff_api, client, django_capture_on_commit_callbacks
+):
+    import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD, name="morning.csv")
+    wrong = Match.objects.get(player_b__name="Carl")
+    corrected = import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD.replace("7,2,7", "7,3,7"),
+                                name="morning.csv")
+    assert corrected["result"] == {"imported": 1, "already_there": 1, "players_created": [],
+                                   "not_in_sheet": [wrong.pk], "note": None}
+    client.force_login(staff)
+    page = client.get(corrected["page"]).content.decode()
+    assert (f'<dt>Imported from this sheet before, not in it now</dt><dd><a href="/matches/{wrong.pk}/">match '
+            f'{wrong.pk}</a>. They stay stored: if the sheet corrects them, correct or withdraw those matches.</dd>'
+            ) in page

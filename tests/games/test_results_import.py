@@ -60,7 +60,7 @@ def test_rows_imported_under_the_earlier_time_zone_bound_key_are_still_recognise
     rows = results.results_file_read(text=GOOD)
     results.results_import(rows=rows)
     for row in rows:  # as an earlier version stored them
-        Match.objects.filter(source_key=row.source_key).update(source_key=row.legacy_key)
+        Match.objects.filter(source_key=row.source_key).update(source_key=row.legacy_keys[1])
     call_command("import_results", write(tmp_path, GOOD))
     assert "imported 0 matches, 3 already there" in capsys.readouterr().out
     assert Match.objects.count() == 3
@@ -256,3 +256,138 @@ def test_a_name_near_another_players_is_still_refused(monkeypatch):
     with pytest.raises(results.ResultsFileError, match="Soren Thygesen is no player here. Did you mean Søren Thygesen"):
         results.results_import(rows=rows)
     assert not Match.objects.exists() and not Player.objects.filter(name="Rival").exists()
+
+
+# -- a row's identity: its sheet, its content and its repeat within the sheet -----------------------
+
+MORNING = """played_on,player_a,player_b,length,score_a,score_b
+2025-02-01,Anna,Bo,5,5,3
+2025-02-01,Bo,Carl,7,2,7
+"""
+EVENING = """played_on,player_a,player_b,length,score_a,score_b
+2025-02-01,Anna,Bo,5,5,3
+2025-02-01,Anna,Bo,5,5,3
+2025-02-01,Carl,Anna,3,3,0
+"""
+
+
+def last_line(capsys) -> str:
+    return capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_second_sheet_of_the_same_day_stores_its_results_identical_to_the_first_sheets(tmp_path, capsys):
+    morning, evening = write(tmp_path, MORNING, "morning.csv"), write(tmp_path, EVENING, "evening.csv")
+    call_command("import_results", morning)
+    call_command("import_results", evening)
+    assert "imported 3 matches, 0 already there, 0 new players" in last_line(capsys)
+    assert Match.objects.filter(player_a__name="Anna", player_b__name="Bo").count() == 3
+    call_command("import_results", morning)
+    assert "imported 0 matches, 2 already there" in last_line(capsys)
+    call_command("import_results", evening)
+    assert "imported 0 matches, 3 already there" in last_line(capsys)
+    assert Match.objects.count() == 5
+
+
+def test_a_sheet_exported_again_under_another_file_name_is_the_same_sheet_with_its_name_given(tmp_path, capsys):
+    call_command("import_results", write(tmp_path, MORNING, "morning.csv"))
+    call_command("import_results", write(tmp_path, MORNING, "morning (2).csv"), sheet="Morning.csv")
+    assert "imported 0 matches, 2 already there" in last_line(capsys)
+    call_command("import_results", write(tmp_path, MORNING, "morning (3).csv"))
+    assert "imported 2 matches, 0 already there" in last_line(capsys)
+    assert Match.objects.count() == 4
+
+
+def test_a_sheet_exported_again_with_one_row_corrected_adds_that_row_and_names_the_match_it_replaces(tmp_path, capsys):
+    call_command("import_results", write(tmp_path, MORNING, "morning.csv"))
+    wrong = Match.objects.get(player_a__name="Bo", player_b__name="Carl")
+    call_command("import_results", write(tmp_path, MORNING.replace("Bo,Carl,7,2,7", "Bo,Carl,7,3,7"), "morning.csv"))
+    out, err = capsys.readouterr()
+    assert "imported 1 matches, 1 already there, 0 new players" in out
+    assert err == (f"1 matches imported from this sheet before are not in it now (match {wrong.pk}): they stay "
+                   "stored. If the sheet corrects them, correct or withdraw those matches.\n")
+    assert sorted(Match.objects.filter(player_b__name="Carl").values_list("score_a", flat=True)) == [2, 3]
+
+
+def test_rows_stored_before_sheets_counted_are_recognised_once_and_another_sheets_repeat_is_stored(tmp_path, capsys):
+    rows = results.results_file_read(text=MORNING, sheet="morning.csv")
+    results.results_import(rows=rows)
+    for row in rows:  # as the version before sheets stored them: content and repeat, no sheet
+        Match.objects.filter(source_key=row.source_key).update(source_key=row.legacy_keys[0])
+    call_command("import_results", write(tmp_path, MORNING, "morning.csv"))
+    assert "imported 0 matches, 2 already there" in last_line(capsys)
+    assert sorted(Match.objects.values_list("source_key", flat=True)) == sorted(row.source_key for row in rows)
+    call_command("import_results", write(tmp_path, EVENING, "evening.csv"))
+    assert "imported 3 matches, 0 already there" in last_line(capsys)
+    call_command("import_results", write(tmp_path, MORNING, "morning.csv"))
+    assert "imported 0 matches, 2 already there" in last_line(capsys)
+    assert Match.objects.count() == 5
+
+
+CLUB = SHARED_DATA / "realdata" / "club_history.csv"
+
+
+@pytest.mark.skipif(not CLUB.exists(), reason=f"needs the shared data's club_history.csv ({CLUB})")
+def test_the_real_clubs_list_split_into_two_sheets_keeps_every_same_day_repeat(tmp_path, capsys):
+    header, *lines = CLUB.read_text(encoding="utf-8").splitlines()
+    odd = write(tmp_path, "\n".join([header, *lines[0::2]]) + "\n", "first.csv")
+    even = write(tmp_path, "\n".join([header, *lines[1::2]]) + "\n", "second.csv")
+    call_command("import_results", odd)
+    assert "imported 1120 matches, 0 already there" in last_line(capsys)
+    call_command("import_results", even)
+    assert "imported 1120 matches, 0 already there" in last_line(capsys)
+    call_command("import_results", even)
+    assert "imported 0 matches, 1120 already there" in last_line(capsys)
+    assert Match.objects.count() == 2240
+
+
+# -- names near a player's: the file or the import says which are new players ------------------------
+
+
+def thousand_rows(*, near_line_value: str = "") -> str:
+    """1,000 rows among twenty players, one of them (line 501) by David L, whose name is near David H's."""
+    rows = ["played_on,player_a,player_b,length,score_a,score_b,new_player"]
+    for number in range(1000):
+        a, b = f"Seed {number % 20 + 1}", f"Seed {(number + 7) % 20 + 1}"
+        if number == 499:
+            a = "David L"
+        rows.append(f"2025-03-01,{a},{b},5,5,1,{near_line_value if number == 499 else ''}")
+    return "\n".join(rows) + "\n"
+
+
+@pytest.fixture
+def david_h():
+    return Player.objects.create(name="David H")
+
+
+def test_one_near_name_refuses_the_whole_file_naming_its_line(tmp_path, david_h):
+    with pytest.raises(CommandError) as refused:
+        call_command("import_results", write(tmp_path, thousand_rows()))
+    assert str(refused.value).splitlines()[1:] == [
+        f"  line 501: David L is no player here. Did you mean David H (player {david_h.pk})? Write the name as the "
+        "record has it, or add the new player first. Or, if David L is a new player, say so: yes in the row's "
+        "new_player column, or the import's list of new players."
+    ]
+    assert Match.objects.count() == 0 and Player.objects.count() == 1
+
+
+@pytest.mark.parametrize("how", ["flag", "column", "accept"])
+def test_the_import_or_the_file_says_a_near_name_is_a_new_player(tmp_path, capsys, david_h, how):
+    text = thousand_rows(near_line_value="yes" if how == "column" else "no")
+    options = {"flag": {"new_players": "Anne K, david l"}, "column": {}, "accept": {"accept_new_names": True}}[how]
+    call_command("import_results", write(tmp_path, text), **options)
+    assert "imported 1000 matches, 0 already there, 21 new players" in last_line(capsys)
+    assert Player.objects.filter(name__startswith="David").count() == 2
+    assert Match.objects.filter(player_a__name="David L").count() == 1
+
+
+def test_a_name_the_record_has_exactly_stays_that_player_when_called_new(tmp_path, capsys):
+    Player.objects.create(name="Seed 1")
+    call_command("import_results", write(tmp_path, thousand_rows()), new_players="Seed 1,David L")
+    assert "imported 1000 matches, 0 already there, 20 new players" in last_line(capsys)
+    assert Player.objects.filter(name="Seed 1").count() == 1
+
+
+def test_a_new_player_cell_that_is_neither_yes_nor_no_is_refused_by_line(tmp_path):
+    with pytest.raises(CommandError, match=r"line 501: new_player must be yes or no \(or blank\), not 'maybe'"):
+        call_command("import_results", write(tmp_path, thousand_rows(near_line_value="maybe")))
+    assert Match.objects.count() == 0

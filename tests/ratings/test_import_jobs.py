@@ -74,7 +74,7 @@ def test_a_job_killed_half_way_is_taken_over_when_looked_at_and_finishes_without
     import_job_run(job_id=job.pk)
     done = staff_api.get(f"/api/v1/imports/{job.pk}/").json()
     assert (done["status"], done["rows_done"], done["rows_total"], done["attempts"]) == ("done", 7, 7, 2)
-    assert done["result"] == {"imported": 4, "already_there": 3, "players_created": [], "note": None}
+    assert done["result"] == {"imported": 4, "already_there": 3, "players_created": [], "not_in_sheet": [], "note": None}
     assert Match.objects.count() == 7 and Player.objects.count() == 2
 
 

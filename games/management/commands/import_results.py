@@ -10,15 +10,24 @@ from games import results
 class Command(BaseCommand):
     help = (
         "Import finished matches from a CSV with the header played_on,player_a,player_b,length,score_a,score_b "
-        "(optional event and source_id columns; others are ignored). Every row is checked first; one bad row "
-        "stores nothing. Rows imported before are skipped."
+        "(optional event, source_id and new_player columns; others are ignored). Every row is checked first; "
+        "one bad row stores nothing. Rows imported before from the same sheet (the file's name, or --sheet) "
+        "are skipped."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument("--check", action="store_true", help="only check the file; store nothing")
+        parser.add_argument("--sheet", default=None,
+                            help="the sheet's name, which a row's identity includes (default: the file's name); "
+                                 "give the same name when a sheet is exported again under another file name")
+        parser.add_argument("--new-players", default="",
+                            help='names that are new players even when near a player\'s, comma-separated: "David L,Anne K"')
+        parser.add_argument("--accept-new-names", action="store_true",
+                            help="every name that is nobody's is a new player, even when near a player's")
 
-    def handle(self, *args, file: Path, check: bool = False, **options):
+    def handle(self, *args, file: Path, check: bool = False, sheet: str | None = None, new_players: str = "",
+               accept_new_names: bool = False, **options):
         try:
             data = file.read_bytes()
         except OSError as error:
@@ -27,11 +36,17 @@ class Command(BaseCommand):
             text, note = results.results_file_decode(data)
             if note:
                 self.stderr.write(f"{file}: {note}.")
-            rows = results.results_file_read(text=text)
+            sheet = file.name if sheet is None else sheet
+            if not sheet.strip():
+                raise CommandError("--sheet: give the sheet a name (or leave --sheet out for the file's name).")
+            rows = results.results_file_read(text=text, sheet=sheet)
             if check:
                 self.stdout.write(f"{file}: {len(rows)} rows, all valid.")
                 return
-            report = results.results_import(rows=rows)
+            report = results.results_import(
+                rows=rows, new_players=[name for name in new_players.split(",") if name.strip()],
+                accept_new_names=accept_new_names,
+            )
         except results.ResultsFileError as error:
             lines = "\n".join(f"  line {line}: {message}" for line, message in error.problems)
             raise CommandError(f"{file}: nothing imported; fix these rows:\n{lines}") from None
@@ -39,3 +54,10 @@ class Command(BaseCommand):
             f"{file}: imported {report.imported} matches, {report.already_there} already there, "
             f"{len(report.players_created)} new players."
         )
+        if report.not_in_sheet:
+            shown = ", ".join(str(pk) for pk in report.not_in_sheet[:20])
+            more = f" and {len(report.not_in_sheet) - 20} more" if len(report.not_in_sheet) > 20 else ""
+            self.stderr.write(
+                f"{len(report.not_in_sheet)} matches imported from this sheet before are not in it now (match "
+                f"{shown}{more}): they stay stored. If the sheet corrects them, correct or withdraw those matches."
+            )
