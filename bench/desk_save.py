@@ -1,6 +1,6 @@
 """How long a Save at the desk takes: the TD's POST of one score, timed to its answer.
 
-    python bench/desk_save.py [--mode sqlite|worker|both] [--matches 1500] [--saves 40]
+    python bench/desk_save.py [--mode sqlite|worker|both] [--matches 1500] [--saves 40] [--no-keys]
 
 `sqlite`: the two-command install (a scratch SQLite file, no broker, tasks in-process): the
 rating run a Save asks for executes after its response, on a thread (`ratings.background`).
@@ -12,6 +12,9 @@ then a knockout of 2 × `--saves` players, and saves every round-1 result throug
 POST (Django's test client, as the TD's browser would send it, `--pause` seconds apart as a TD
 types them; 0 for back to back, the ratings' thread then competing with every Save), and prints the median and p95 of the answers, and the time until the ratings have
 caught up with the last one.
+
+Each Save carries an `Idempotency-Key`, as the desk's page sends it (`--no-keys`: without, as
+before the keys; the Save is then judged on the row's version instead of on the result).
 
 A Save is answered with what it changed (`views.desk._save_answer`), or with the whole desk when
 it opens or ends a round; both are timed, and the report says how many were whole.
@@ -73,7 +76,7 @@ WHOLE = []
 """The Saves answered with the whole desk (a round opened or ended)."""
 
 
-def time_saves(td, event, pause: float) -> list[float]:
+def time_saves(td, event, pause: float, keys: bool = True) -> list[float]:
     from django.test import Client
 
     from tournaments.models import Pairing
@@ -86,8 +89,11 @@ def time_saves(td, event, pause: float) -> list[float]:
     for i, pairing in enumerate(pairings):
         data = {"action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
                 f"p{pairing.pk}-score_a": 5 if i % 2 else i % 5, f"p{pairing.pk}-score_b": i % 5 if i % 2 else 5}
+        headers = {"HX-Request": "true"}
+        if keys:
+            headers["Idempotency-Key"] = secrets.token_urlsafe(16)
         started = time.perf_counter()
-        response = client.post(f"/desk/{event.slug}/", data, headers={"HX-Request": "true"})
+        response = client.post(f"/desk/{event.slug}/", data, headers=headers)
         timings.append(time.perf_counter() - started)
         time.sleep(pause)  # the TD types the next score
         if response.status_code != 200 or "recorded" not in response.content.decode():
@@ -126,11 +132,12 @@ def run_sqlite(args) -> None:
 
         call_command("migrate", verbosity=0)
         td, event = build(args.matches, 2 * args.saves)
-        timings = time_saves(td, event, args.pause)
+        timings = time_saves(td, event, args.pause, keys=args.keys)
         last = time.perf_counter()
         background.wait(600)
         wait(caught_up, 600, every=0.1)
-        report(f"SQLite, no broker (ratings after the response), {args.pause:g} s between Saves", timings, time.perf_counter() - last)
+        report(f"SQLite, no broker (ratings after the response), {args.pause:g} s between Saves, "
+               f"{'with' if args.keys else 'without'} keys", timings, time.perf_counter() - last)
 
 
 def run_worker(args) -> None:
@@ -148,12 +155,13 @@ def run_worker(args) -> None:
         worker = Worker("desk", {**os.environ, "DATABASE_URL": url}, Path(folder))
         try:
             wait(worker.ready, 60)
-            timings = time_saves(td, event, args.pause)
+            timings = time_saves(td, event, args.pause, keys=args.keys)
             last = time.perf_counter()
             wait(caught_up, 600, every=0.1)
         finally:
             worker.kill()
-        report(f"PostgreSQL with a worker, {args.pause:g} s between Saves", timings, time.perf_counter() - last)
+        report(f"PostgreSQL with a worker, {args.pause:g} s between Saves, {'with' if args.keys else 'without'} keys",
+               timings, time.perf_counter() - last)
 
 
 def main(argv=None) -> None:
@@ -163,6 +171,8 @@ def main(argv=None) -> None:
     parser.add_argument("--saves", type=int, default=40)
     parser.add_argument("--pause", type=float, default=1.0,
                         help="seconds between Saves, as a TD types the next score (0: back to back)")
+    parser.add_argument("--no-keys", dest="keys", action="store_false",
+                        help="send the Saves without an Idempotency-Key")
     args = parser.parse_args(argv)
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a bench is not a deployment
     os.environ.setdefault("SECURE_HTTPS", "0")  # the test client speaks plain HTTP
@@ -171,7 +181,8 @@ def main(argv=None) -> None:
 
         for mode in ("sqlite", "worker"):
             subprocess.run([sys.executable, __file__, "--mode", mode, "--matches", str(args.matches),
-                            "--saves", str(args.saves), "--pause", str(args.pause)], check=False)
+                            "--saves", str(args.saves), "--pause", str(args.pause)] + ([] if args.keys else ["--no-keys"]),
+                           check=False)
         return
     (run_sqlite if args.mode == "sqlite" else run_worker)(args)
 

@@ -374,6 +374,16 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# A result's Save carries a key made when it was typed (tournaments.services.idempotency): the
+# same Save sent again within this many days gets its first answer and stores nothing. Beat
+# forgets older keys once a day.
+SAVE_KEY_DAYS = int(os.environ.get("SAVE_KEY_DAYS", "30"))
+CELERY_BEAT_SCHEDULE["save-keys-prune"] = {
+    "task": "tournaments.save_keys_prune",
+    "schedule": 24 * 3600,
+    "options": {"expires": 3600},
+}
+
 # The monthly fit of crawford's parameters on this site's own history (`ratings.calibrate`, the
 # 1st of each month at 03:00): off by default. It only proposes; a staff member adopts
 # (`manage.py calibrate_ratings --adopt ID --by USERNAME`).

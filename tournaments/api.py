@@ -1,12 +1,16 @@
 """REST API for events. Every write goes through `tournaments.services`; reads through selectors."""
 
+import json
+
 import django_filters
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -299,24 +303,44 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return selectors.pairing_list()
 
     @extend_schema(methods=["GET"], responses={200: ResultReportSerializer(many=True)})
-    @extend_schema(methods=["POST"], request=ReportInputSerializer, responses={201: ResultReportSerializer})
+    @extend_schema(methods=["POST"], request=ReportInputSerializer, responses={201: ResultReportSerializer},
+                   parameters=[OpenApiParameter(
+                       "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                       description="1 to 64 letters, digits, '-' or '_', made by the client for this result: "
+                                   "every try with the same key gets the first answer (status and body) and "
+                                   "stores nothing more; a key used for another match answers 409. A refusal "
+                                   "sent with a key answers {error, message, fields}.")])
     @action(detail=True, methods=["get", "post"], filter_backends=[])
     def reports(self, request, pk=None):
         """GET: every version reported for this match, a page at a time (`?page=`). POST: report its
-        result (games or final score)."""
+        result (games or final score); with an `Idempotency-Key` header, once however often it is
+        sent."""
         pairing = self.get_object()
         if request.method == "GET":
             page = self.paginate_queryset(selectors.report_list().filter(pairing=pairing))
             return self.get_paginated_response(
                 ResultReportSerializer(page, many=True, context={"request": request}).data)
         data = _valid(ReportInputSerializer, request.data)
-        report = services.result_report(
-            pairing=pairing, by=request.user, score_a=data["score_a"], score_b=data["score_b"],
-            games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
-            expected_version=data["version"],
-        )
-        return Response(ResultReportSerializer(report, context={"request": request}).data,
-                        status=status.HTTP_201_CREATED)
+        try:
+            key = services.save_key_clean(request.headers.get("Idempotency-Key"))
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+
+        def write(locked):
+            report = services.result_report(
+                pairing=locked, by=request.user, score_a=data["score_a"], score_b=data["score_b"],
+                games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
+                expected_version=data["version"],
+            )
+            body = ResultReportSerializer(report, context={"request": request}).data
+            return status.HTTP_201_CREATED, json.loads(JSONRenderer().render(body))
+
+        if key is None:
+            return Response(write(pairing)[1], status=status.HTTP_201_CREATED)
+        # With a key: the first answer (created, or refused) is the answer to every try.
+        answer = services.save_once(key=key, pairing=pairing, write=write)
+        headers = {"Idempotent-Replayed": "true"} if answer.replayed else None
+        return Response(answer.body, status=answer.status, headers=headers)
 
     @extend_schema(request=OverrideInputSerializer, responses={201: ResultReportSerializer})
     @action(detail=True, methods=["post"])

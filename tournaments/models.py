@@ -481,3 +481,24 @@ class WaitingEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player.name} waits for {self.flight.name}"
+
+
+class SaveKey(models.Model):
+    """The key a Save of a result was sent with (the `Idempotency-Key` a browser makes when the
+    result is typed), and the first answer it got: the same Save sent again (a retry after a
+    dropped connection, a result kept offline and sent when the network returns) gets that answer
+    again and stores nothing. Kept `SAVE_KEY_DAYS` days (`services.save_keys_prune`)."""
+
+    key = models.CharField(max_length=64, unique=True)
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="+")
+    status = models.PositiveSmallIntegerField(help_text="The HTTP status of the first answer.")
+    body = models.JSONField(help_text="The body of the first answer.")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(key__regex=r"^[A-Za-z0-9_-]{1,64}$"), name="save_key_characters"),
+        ]
+
+    def __str__(self) -> str:
+        return f"save key {self.key} for pairing {self.pairing_id}"

@@ -4,7 +4,7 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from .services import notifications, registration
+from .services import idempotency, notifications, registration
 
 
 @shared_task(name="tournaments.pairings_notify", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
@@ -65,3 +65,9 @@ def password_reset_send(user_id: int, subject: str, body: str, html: str | None 
 def report_notify(report_id: int) -> int:
     """E-mail the opponent that a reported result waits for his confirmation (retried as above)."""
     return notifications.report_notice_send(report_id=report_id)
+
+
+@shared_task(name="tournaments.save_keys_prune", ignore_result=True)
+def save_keys_prune() -> int:
+    """Forget the keys of Saves older than SAVE_KEY_DAYS (run daily by beat)."""
+    return idempotency.save_keys_prune()

@@ -13,7 +13,7 @@ One module per use case: `events` (events and flights), `entries`, `rounds` (dra
 advancement), `results` (reports, confirmations, disputes, overrides), `scoresheet` (games, a
 final score or a forfeit entered on a pairing's match itself), `corrections` (what a changed
 result undoes downstream), `desk` (tables, walkovers, pasted entry lists), `slips` (the codes on
-the match slips) and `undo` (a walkover, a withdrawal or a result taken back).
+the match slips), `idempotency` (a Save sent again counts once) and `undo` (a walkover, a withdrawal or a result taken back).
 
 Lock order. Every writer that touches more than one of these rows takes its locks in this order,
 and only in this order, so two writers can wait for each other but never deadlock:
@@ -63,8 +63,17 @@ from .events import (
     tournament_create,
     tournament_organiser_add,
 )
+from .idempotency import (
+    SaveAnswer,
+    result_report_once,
+    save_key_clean,
+    save_keys_prune,
+    save_once,
+)
 from .results import (
+    ResultConflict,
     pairing_analysis_will_store,
+    result_arrival,
     result_confirm,
     result_dispute,
     result_override,
@@ -125,6 +134,13 @@ __all__ = [
     "result_dispute",
     "result_override",
     "result_report",
+    "result_arrival",
+    "result_report_once",
+    "ResultConflict",
+    "SaveAnswer",
+    "save_key_clean",
+    "save_keys_prune",
+    "save_once",
     "round_start",
     "schedule_round",
     "slip_codes_issue",

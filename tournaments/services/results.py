@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games import services as games
@@ -89,6 +90,54 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
     except ScoringError as error:
         raise ValidationError({error.field: [error.message]}) from None
     return score_a, score_b, None
+
+
+class ResultConflict(ConflictError):
+    """A result typed before another one reached the match (a Save kept while the network was
+    down, sent when it returned): both scores, so that the person who typed it can choose."""
+
+    def __init__(self, message: str, *, pairing: Pairing, stored: tuple, sent: tuple, state: str):
+        super().__init__(message)
+        self.pairing = pairing
+        self.stored = stored
+        self.sent = sent
+        self.state = state
+        """What the match holds: `finished`, `walkover` or `reported` (a player's open report)."""
+
+
+def result_arrival(*, pairing: Pairing, score_a: int | None, score_b: int | None, td: bool) -> bool:
+    """Judge a result typed earlier that arrives now on what the match holds, not on its version
+    (a table call or a notice raises the version; neither is a reason to refuse a score).
+
+    The pairing is locked by the caller. True when the match already has this very result (there
+    is nothing to store); `ResultConflict` when it has another one: decided with another score or
+    by walkover, or, for a TD, a player's open report of another score. False: it may be stored.
+    """
+    sent = (score_a, score_b)
+    if pairing.decided:
+        if pairing.status == PairingStatus.FINISHED and (pairing.score_a, pairing.score_b) == sent:
+            return True
+        state = "walkover" if pairing.status == PairingStatus.WALKOVER else "finished"
+        stored = (pairing.score_a, pairing.score_b)
+        if state == "walkover":
+            winner = pairing.player_a if pairing.winner_id == pairing.player_a_id else pairing.player_b
+            message = _("%(slot)s was given to %(winner)s by walkover meanwhile; you typed %(a)s–%(b)s.") % {
+                "slot": pairing.slot, "winner": winner.name, "a": score_a, "b": score_b}
+        else:
+            message = _("%(slot)s was recorded meanwhile as %(sa)s–%(sb)s; you typed %(a)s–%(b)s.") % {
+                "slot": pairing.slot, "sa": stored[0], "sb": stored[1], "a": score_a, "b": score_b}
+        raise ResultConflict(message, pairing=pairing, stored=stored, sent=sent, state=state)
+    if td:
+        report = (pairing.reports.filter(status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED])
+                  .select_related("submitted_for").first())
+        if report is not None and (report.score_a, report.score_b) != sent:
+            who = report.submitted_for.name if report.submitted_for is not None else _("a TD")
+            message = _("%(who)s reported %(slot)s meanwhile as %(sa)s–%(sb)s; you typed %(a)s–%(b)s.") % {
+                "who": who, "slot": pairing.slot, "sa": report.score_a, "sb": report.score_b,
+                "a": score_a, "b": score_b}
+            raise ResultConflict(message, pairing=pairing, stored=(report.score_a, report.score_b), sent=sent,
+                                 state="reported")
+    return False
 
 
 def result_report(

@@ -36,6 +36,17 @@ def form_errors(form, error: ValidationError | ScoringError) -> None:
 REFUSALS = (ValidationError, ScoringError, ConflictError, PermissionDenied)
 
 
+def wants_json(request) -> bool:
+    """A script that keeps Saves while the network is down (static/offline-queue.js) asks for JSON."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def save_key(request) -> str | None:
+    """The key a Save was sent with: the `Idempotency-Key` header, or the form's `idempotency_key`
+    field. None when there is none; a malformed one raises ValidationError."""
+    return services.save_key_clean(request.headers.get("Idempotency-Key") or request.POST.get("idempotency_key"))
+
+
 def report_typed_score(request, pairing: Pairing) -> ResultReport | None:
     """Report the final score typed in a pairing's form (fields prefixed `p<id>-`); None, with a
     message, when a field is missing. The services' refusals are raised to the caller."""

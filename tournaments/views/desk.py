@@ -19,12 +19,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db.models import Count, Max, Q
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from config.fields import ID, VERSION, whole_number
@@ -60,7 +61,7 @@ from ..models import (
 from games.permissions import is_site_admin
 
 from ..permissions import is_td, may_create_tournament
-from .common import REFUSALS, error_text, form_errors
+from .common import REFUSALS, error_text, form_errors, save_key, wants_json
 from .match import match_url
 
 # -- the TD's desk -------------------------------------------------------------------------------
@@ -278,9 +279,23 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
                 return None
             data = form.cleaned_data
             try:
-                made = services.result_report(pairing=target, by=user, score_a=data["score_a"],
-                                              score_b=data["score_b"], note=data["note"],
-                                              expected_version=data["version"])
+                key = save_key(request)
+                if key is None:
+                    made = services.result_report(pairing=target, by=user, score_a=data["score_a"],
+                                                  score_b=data["score_b"], note=data["note"],
+                                                  expected_version=data["version"])
+                    scores = (made.score_a, made.score_b)
+                else:  # typed with a key: judged on the result the match holds, once per key
+                    answer = services.result_report_once(key=key, pairing=target, by=user, score_a=data["score_a"],
+                                                         score_b=data["score_b"], note=data["note"])
+                    if not answer.stored:
+                        field = "score_b" if "score_b" in answer.body.get("fields", {}) else "score_a"
+                        outcome.row_errors[target.pk] = {**kept, "field": field, "text": answer.body["message"]}
+                        outcome.focus = f"p{target.pk}-{field[-1]}"
+                        outcome.refused = True
+                        outcome.status = answer.status
+                        return None
+                    scores = (answer.body["score_a"], answer.body["score_b"])
             except REFUSALS as error:
                 field = "score_b" if isinstance(error, ValidationError) and "score_b" in getattr(
                     error, "message_dict", {}) else "score_a"
@@ -291,7 +306,7 @@ def _desk_action(request, tournament: Tournament, forms_: dict, outcome: _Outcom
                 return None
             named = len(forms_.get("flight_names", [])) > 1
             messages.success(request, f"{match_label(target, flight_named=named)}: {target.player_a.name} "
-                                      f"{made.score_a}–{made.score_b} {target.player_b.name} recorded.")
+                                      f"{scores[0]}–{scores[1]} {target.player_b.name} recorded.")
             outcome.focus = f"next-after-{target.pk}"
             outcome.saved = target
         elif action == "walkover":
@@ -535,6 +550,8 @@ def desk_event(request, slug: str):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
     tournament = _td_event(request, slug)
+    if request.method == "POST" and wants_json(request):
+        return _desk_save_json(request, tournament)
     htmx = request.headers.get("HX-Request") == "true"
     forms_: dict = {}
     outcome = _Outcome()
@@ -649,6 +666,42 @@ def desk_event(request, slug: str):
         return render(request, "tournaments/_desk_main.html", context, status=outcome.status)
     context.update(runs_context())
     return render(request, "tournaments/desk_event.html", context, status=outcome.status)
+
+
+def _desk_save_json(request, tournament: Tournament) -> JsonResponse:
+    """A Save sent by the desk's offline queue (static/offline-queue.js): JSON in its answer, the
+    key required. The first answer of a key is its answer for good (`services.save_once`); a
+    result that meets another one answers 409 with both scores."""
+    post = request.POST
+    if post.get("action") != "score":
+        return JsonResponse({"error": "invalid", "message": _(
+            "Only a result's Save is sent this way: everything else needs the desk itself.")}, status=400)
+    target = get_object_or_404(Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b"),
+                               pk=_int(post.get("pairing")), flight__tournament=tournament)
+    try:
+        key = save_key(request)
+    except ValidationError as error:
+        return _json_answer(services.idempotency.refusal_answer(error))
+    if key is None:
+        return JsonResponse({"error": "invalid", "message": _("A Save sent this way carries an Idempotency-Key.")},
+                            status=400)
+    form = ScoreForm(post, prefix=f"p{target.pk}")
+    form.fields["version"].required = False  # a kept Save is judged on the result, not on the row's version
+    if not form.is_valid():
+        fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
+        return JsonResponse({"error": "invalid", "fields": fields, "message": _(
+            "Give both players' points, as whole numbers.")}, status=400)
+    data = form.cleaned_data
+    return _json_answer(services.result_report_once(key=key, pairing=target, by=request.user,
+                                                    score_a=data["score_a"], score_b=data["score_b"],
+                                                    note=data["note"]))
+
+
+def _json_answer(answer) -> JsonResponse:
+    response = JsonResponse(answer.body, status=answer.status)
+    if answer.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
 
 
 def _keep_query(request) -> str:

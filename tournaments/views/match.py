@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from config.security import SLIP_CODE_REFUSAL, slip_code_blocked, slip_code_failed
@@ -21,7 +23,7 @@ from .. import services
 from ..forms import SlipAnswerForm, SlipReportForm
 from ..models import Pairing, ReportStatus, ResultReport
 from ..permissions import WrongSlipCode, is_td, side_of
-from .common import REFUSALS, form_errors
+from .common import REFUSALS, form_errors, save_key, wants_json
 
 
 def _pairing(slug: str, pk: int) -> Pairing:
@@ -46,6 +48,8 @@ def event_match(request, slug: str, pk: int):
     report = _open_report(pairing)
     report_form = answer_form = None
     status = 200
+    if request.method == "POST" and wants_json(request):
+        return _report_json(request, pairing)
     if request.method == "POST":
         status, report_form, answer_form = _act(request, pairing, report)
         if status is None:
@@ -106,10 +110,21 @@ def _act(request, pairing: Pairing, report: ResultReport | None):
                 services.result_dispute(report=report, by=by, code=code, reason=data["reason"])
                 messages.success(request, "Result disputed: the TD will rule on it.")
         else:
-            made = services.result_report(pairing=pairing, by=by, code=code, score_a=data["score_a"],
-                                          score_b=data["score_b"], expected_version=data["version"])
-            waits = (" It counts when your opponent confirms it." if made.status == ReportStatus.PENDING else "")
-            messages.success(request, f"{pairing.player_a.name} {made.score_a}–{made.score_b} "
+            key = save_key(request)
+            if key is None:
+                made = services.result_report(pairing=pairing, by=by, code=code, score_a=data["score_a"],
+                                              score_b=data["score_b"], expected_version=data["version"])
+                scores, pending = (made.score_a, made.score_b), made.status == ReportStatus.PENDING
+            else:  # typed with a key: once per key, judged on the result the match holds
+                answer = services.result_report_once(key=key, pairing=pairing, by=by, code=code,
+                                                     score_a=data["score_a"], score_b=data["score_b"])
+                if not answer.stored:
+                    form.add_error(None, answer.body["message"])
+                    return answer.status, *forms_
+                scores = (answer.body["score_a"], answer.body["score_b"])
+                pending = answer.body["report_status"] == ReportStatus.PENDING
+            waits = (" It counts when your opponent confirms it." if pending else "")
+            messages.success(request, f"{pairing.player_a.name} {scores[0]}–{scores[1]} "
                                       f"{pairing.player_b.name} reported.{waits}")
     except WrongSlipCode as error:
         slip_code_failed(request, pairing_id=pairing.pk)
@@ -122,3 +137,47 @@ def _act(request, pairing: Pairing, report: ResultReport | None):
         form.add_error(None, str(error))
         return (409 if isinstance(error, ConflictError) else 403), *forms_
     return None, None, None
+
+
+def _report_json(request, pairing: Pairing) -> JsonResponse:
+    """A player's report kept on his phone while the network was down and sent when it returned
+    (static/offline-queue.js): the key required, JSON in the answer, his code checked and counted
+    as on the page. The phone says "sent" only for a 2xx answer."""
+    if request.POST.get("action") != "report":
+        return JsonResponse({"error": "invalid", "message": _("Only a report of the result is sent this way.")},
+                            status=400)
+    form = SlipReportForm(request.POST, pairing=pairing)
+    form.fields["version"].required = False  # judged on the result the match holds when it arrives
+    try:
+        key = save_key(request)
+    except ValidationError as error:
+        return JsonResponse(services.idempotency.refusal_answer(error).body, status=400)
+    if key is None:
+        return JsonResponse({"error": "invalid", "message": _("A report sent this way carries an Idempotency-Key.")},
+                            status=400)
+    if not form.is_valid():
+        fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
+        return JsonResponse({"error": "invalid", "fields": fields,
+                             "message": " ".join(text for texts in fields.values() for text in texts)}, status=400)
+    code = form.cleaned_data["code"] or None
+    by = request.user if request.user.is_authenticated else None
+    if code is None and by is None:
+        return JsonResponse({"error": "invalid", "fields": {"code": [_(
+            "Type the code printed on your half of the slip, or log in as yourself.")]}, "message": _(
+            "Type the code printed on your half of the slip, or log in as yourself.")}, status=400)
+    if code is not None:
+        blocked = slip_code_blocked(request, pairing_id=pairing.pk)
+        if blocked:
+            return JsonResponse({"error": "blocked", "message": str(SLIP_CODE_REFUSAL[blocked])}, status=429)
+    try:
+        answer = services.result_report_once(key=key, pairing=pairing, by=by, code=code,
+                                             score_a=form.cleaned_data["score_a"], score_b=form.cleaned_data["score_b"])
+    except WrongSlipCode as error:
+        slip_code_failed(request, pairing_id=pairing.pk)
+        return JsonResponse({"error": "wrong_code", "fields": {"code": [str(error)]}, "message": str(error)}, status=403)
+    except REFUSALS as error:  # a missing right (a login that is neither player nor TD)
+        return JsonResponse({"error": "forbidden", "message": str(error)}, status=403)
+    response = JsonResponse(answer.body, status=answer.status)
+    if answer.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
