@@ -15,6 +15,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ConflictError, as_conflict
+from .fields import path_id
 
 
 class IdFilter(django_filters.NumberFilter):
@@ -29,6 +30,17 @@ class IdFilter(django_filters.NumberFilter):
 
     def get_max_validator(self):
         return MaxValueValidator(2**63 - 1)
+
+
+class IdInPath:
+    """A viewset whose records the path names by id (`/api/v1/flights/12/`): the id is read once,
+    by `config.fields.path_id`, before any handler sees it; `abc` is a 404 saying so."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        name = self.lookup_url_kwarg or self.lookup_field
+        if name == "pk" and name in self.kwargs:
+            self.kwargs[name] = path_id(self.kwargs[name])  # the handler is called with these kwargs
 
 
 class Conflict(exceptions.APIException):

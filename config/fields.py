@@ -12,6 +12,8 @@ import re
 
 from django import forms
 from django.core.exceptions import BadRequest, ValidationError
+from django.http import Http404
+from django.utils.translation import gettext
 
 BIGINT_MAX = 2**63 - 1
 """The largest id (a BigAutoField) and version a database column holds."""
@@ -29,6 +31,16 @@ DRAW_NUMBER = forms.IntegerField(min_value=-(2**63), max_value=BIGINT_MAX)
 def whole_number(value, *, field: forms.IntegerField = ID) -> int:
     """`value` read by `field`; raises `ValidationError` with the field's own message."""
     return field.clean("" if value is None else str(value).strip())
+
+
+def path_id(value) -> int:
+    """The id a URL names (`/api/v1/players/12/`): text, `²` or a number no id can be is "not
+    found", with a message saying why, never a server error."""
+    try:
+        return whole_number(value)
+    except ValidationError:
+        raise Http404(gettext("There is nothing with the id “%(id)s” here: an id is a whole number, such as 12.")
+                      % {"id": str(value)[:20]}) from None
 
 
 def posted_number(data, name: str, *, what: str | None = None, field: forms.IntegerField = ID) -> int:

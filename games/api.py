@@ -13,7 +13,7 @@ from rest_framework.filters import SearchFilter
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.api import FlagFilter, IdFilter
+from config.api import FlagFilter, IdFilter, IdInPath
 from config.fields import BIGINT_MAX, POSITIVE_INT_MAX
 
 from . import selectors, services
@@ -111,7 +111,7 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["country", "club", "federation_id"]
 
 
-class PlayerViewSet(viewsets.ModelViewSet):
+class PlayerViewSet(IdInPath, viewsets.ModelViewSet):
     """Players. `?search=` finds them by name."""
 
     serializer_class = PlayerSerializer
@@ -175,7 +175,7 @@ class MatchFilter(django_filters.FilterSet):
 @extend_schema_view(
     create=extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer}),
 )
-class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                    viewsets.GenericViewSet):
     """Matches and money sessions, with their games and the score derived from them."""
 
@@ -329,7 +329,7 @@ def _history_entry(row, what, number, private):
 
 
 
-class MatchFileViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class MatchFileViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Match files: upload one to verify it move by move and store it as a match.
 
     A file up to `CRAWFORD_MATCH_FILE_JOB_BYTES` (256 KB, a few hundred games) is imported in the
@@ -381,7 +381,7 @@ def import_job_response(job: ImportJob) -> Response:
     return response
 
 
-class ImportJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ImportJobViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Staff: imports running in the background (results files, large match files) and how they
     ended: status, rows done of the total, errors by line, result. Looking at a job whose worker
     stopped queues it again."""

@@ -148,6 +148,40 @@ def test_a_player_filter_that_is_no_id_is_refused(api, url, value, message):
     assert response.json() == {"player": [message]}
 
 
+# -- ids in the path -----------------------------------------------------------------------------
+
+
+def _paths_with_an_id():
+    """Every operation of the API whose view reads an id from its path, as (method, path). The
+    routes that take `<int:pk>` are left out: text never reaches their view (the URL is a 404)."""
+    from django.urls import resolve
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return sorted((method.upper(), path.replace("{number}", "1"))
+                  for path, operations in schema["paths"].items() if "{id}" in path
+                  and "<int:" not in resolve(path.replace("{id}", "1").replace("{number}", "1")).route
+                  for method in operations if method in {"get", "post", "put", "patch", "delete"})
+
+
+NOT_AN_ID = "There is nothing with the id “{}” here: an id is a whole number, such as 12."
+
+
+@pytest.mark.parametrize("text", ["abc", "1²", "-3", "0", str(HUGE)])
+def test_unlinking_an_account_named_by_no_id_is_not_found_with_the_reason(staff_api, make_player, make_user, text):
+    player = make_player()
+    make_user(player=player)
+    response = staff_api.delete(f"{API}/player-accounts/{text}/")
+    assert (response.status_code, response.json()) == (404, {"detail": NOT_AN_ID.format(text[:20])})
+    assert staff_api.delete(f"{API}/player-accounts/{player.pk}/").status_code == 204
+
+
+@pytest.mark.parametrize("method, path", _paths_with_an_id())
+def test_an_id_in_the_path_that_is_text_is_not_found_with_the_reason(staff_api, method, path):
+    response = staff_api.generic(method, path.replace("{id}", "abc"), "{}", content_type="application/json")
+    assert (response.status_code, response.json()) == (404, {"detail": NOT_AN_ID.format("abc")})
+
+
 # -- null, NUL and bodies that are not objects ----------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from analysis import selectors as analysis_selectors
 from analysis.serializers import EventPlayerPRSerializer
-from config.api import IdFilter
+from config.api import IdFilter, IdInPath
 
 from games.models import Player
 
@@ -137,7 +137,7 @@ class FlightFilter(django_filters.FilterSet):
         fields = ["tournament", "format", "kind", "status"]
 
 
-class FlightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class FlightViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Flights of events: main, consolation, last chance, side events. `?tournament=<slug>`."""
 
     serializer_class = FlightSerializer
@@ -219,7 +219,7 @@ class EntryFilter(django_filters.FilterSet):
         fields = ["tournament", "flight", "status", "player"]
 
 
-class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class EntryViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Entries: a TD enters players; a player (or TD) checks in or withdraws."""
 
     serializer_class = EntrySerializer
@@ -260,7 +260,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                                          reason=data["reason"], apply_downstream=data["apply_downstream"]))
 
 
-class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class RoundViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = RoundSerializer
     permission_classes = [ReadOnlyOrSignedIn]
     filterset_fields = ["flight", "status"]
@@ -291,7 +291,7 @@ class PairingFilter(django_filters.FilterSet):
         return queryset.filter(player_a_id=value) | queryset.filter(player_b_id=value)
 
 
-class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Pairings with their matches. Players report their own results here; TDs rule."""
 
     serializer_class = PairingSerializer
@@ -412,7 +412,7 @@ class ReportFilter(django_filters.FilterSet):
         fields = ["tournament", "pairing", "status"]
 
 
-class ResultReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ResultReportViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Result reports, every version kept. The opponent confirms or disputes; a TD overrides."""
 
     serializer_class = ResultReportSerializer
@@ -439,7 +439,7 @@ class ResultReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, view
                                                context={"request": request}).data)
 
 
-class PlayerAccountViewSet(viewsets.GenericViewSet):
+class PlayerAccountViewSet(IdInPath, viewsets.GenericViewSet):
     """Link a login to a player, so he can report his own matches: a site admin for anyone, a TD for
     a player entirely of his own events; a site admin undoes a link (DELETE)."""
 
