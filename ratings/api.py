@@ -119,8 +119,8 @@ class PredictView(APIView):
 
 @extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description="fibs, crawford or skill where enabled (default: every enabled system)")])
 class OfficialListsView(generics.ListAPIView):
-    """Official rating lists, latest first (public). Staff publish one with POST: a copy of the
-    system's published ratings, dated `as_of`."""
+    """Official rating lists, latest first (public). Staff publish one with POST: each player's
+    published rating after his last result played by the end of `as_of`, the list's date."""
 
     serializer_class = OfficialListSerializer
     filter_backends = []

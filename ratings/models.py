@@ -173,8 +173,8 @@ class RatingChange(models.Model):
 
 
 class OfficialList(models.Model):
-    """A dated rating list that staff publish (monthly, say): a copy of a system's published
-    ratings at that moment, kept for ever and never changed, which players and federations quote
+    """A dated rating list that staff publish (monthly, say): a system's published ratings as they
+    stood at the end of its date, kept for ever and never changed, which players and federations quote
     and which later lists are compared with."""
 
     system = models.CharField(max_length=20, choices=SystemChoice.choices)

@@ -292,6 +292,9 @@ def world(db):
     assert answer.status_code == 201, answer.content
     outside = games.match_create(player_a=o1, player_b=o2, length=3, by=admin_)
     games.match_forfeit(match=outside, forfeited_by=o2, by=admin_, reason="left")
+    earlier = games.match_create(player_a=o1, player_b=o2, length=3, by=admin_,
+                                 played_on=timezone.now() - datetime.timedelta(days=2))
+    games.match_final_score_record(match=earlier, score_a=3, score_b=1, by=admin_)  # rated before yesterday's list
     ratings.rating_recompute_now(system="fibs")
     ratings.rating_list_publish(system="fibs", as_of=timezone.localdate() - datetime.timedelta(days=1), by=officer)
     # A row of each kind the admin shows, so that its change and delete forms are tried on a real one.

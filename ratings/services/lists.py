@@ -1,19 +1,22 @@
-"""Official rating lists: a dated copy of a system's published ratings, with ranks, kept
-unchanged for ever."""
+"""Official rating lists: a system's published ratings as they stood at the end of the list's
+date, with ranks, kept unchanged for ever."""
 
 from __future__ import annotations
 
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
 from config.errors import ConflictError
 from games.permissions import is_rating_officer
 
-from ..models import OfficialList, OfficialListRow, Rating, RatingSystemState, SystemChoice
+from ..calibrated import system_in_force
+from ..models import OfficialList, OfficialListRow, RatingChange, RatingCheckpoint, RatingSystemState, SystemChoice
+from ..systems import PlayerRating
 from .systems import system_names
 from .writing import BULK_BATCH
 
@@ -21,9 +24,11 @@ logger = logging.getLogger("ratings.recompute")
 
 
 def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") -> OfficialList:
-    """Publish the official list of `system` dated `as_of`: a copy of the system's published
-    ratings, each established player with his rank (ties share one; provisional players have
-    none), kept unchanged for ever.
+    """Publish the official list of `system` dated `as_of`: each player's published rating as it
+    stood at the end of that day (`ratings_as_of`: results played after it count for nothing,
+    players without a result by then are not on it), each established player with his rank (ties
+    share one; provisional players have none), kept unchanged for ever. A list dated in the past
+    holds what a list published on its day would have held.
 
     `by` is the staff member publishing it (None from the command line). The date may not be
     after today, nor before or on the date of the system's last official list (400, on
@@ -70,11 +75,13 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
             raise ConflictError(
                 f"Someone else published the official {label} list of {as_of:%d %b %Y} a moment ago."
             ) from None
-        ratings = Rating.objects.filter(run=run).order_by("-rating", "player_id").values_list(
-            "player_id", "rating", "deviation", "provisional", "matches", "experience"
-        )
+        ratings = ratings_as_of(system=system, run=run, as_of=as_of)
+        if not ratings:
+            raise ValidationError({"as_of": [
+                f"No {label} result was rated by {as_of:%d %b %Y}: a list of that date would be empty."
+            ]})
         rows, above, previous, rank = [], 0, None, None
-        for player_id, rating, deviation, provisional, matches, experience in ratings.iterator(chunk_size=5000):
+        for player_id, rating, deviation, provisional, matches, experience in ratings:
             if not provisional:
                 above += 1
                 if rating != previous:
@@ -88,6 +95,37 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
         official.save(update_fields=["players"])
     logger.info("%s: official list of %s published with %d players", system, as_of, len(rows))
     return official
+
+
+def ratings_as_of(*, system: str, run, as_of: date) -> list[tuple]:
+    """Each player's rating in `run` (a run of `system`) at the end of the day `as_of` (the site's
+    time zone), best first: (player id, rating, deviation, provisional, matches, experience) after
+    his last rated match played by then, as the run rated it; no one without a match by then.
+
+    The deviation is the one after that match, not grown by the days since: a list published on
+    its own day copies the ratings so, and a list of the same date published later holds the
+    same. Whether a rating is provisional is the system's rule with the run's own settings. Two
+    queries: the last match, count and lengths per player, then those matches' changes."""
+    end = timezone.make_aware(datetime.combine(as_of + timedelta(days=1), time()))
+    upto = RatingChange.objects.filter(run_id=run.pk, played_on__lt=end).order_by()
+    per_player = upto.values("player_id").annotate(last=Max("sequence"), matches=Count("id"), experience=Sum("length"))
+    totals = {row["player_id"]: (row["last"], row["matches"], row["experience"]) for row in per_player}
+    if not totals:
+        return []
+    last_changes = upto.filter(sequence__in=per_player.values("last")).values_list(
+        "player_id", "sequence", "rating_after", "deviation_after")
+    settled = RatingCheckpoint.objects.filter(run_id=run.pk, head=True).values_list("settled_value", flat=True).first()
+    engine = system_in_force(system).settled_with(settled)
+    found = []
+    for player_id, sequence, rating, deviation in last_changes.iterator(chunk_size=5000):
+        last, matches, experience = totals[player_id]
+        if sequence != last:  # the opponent's last match, not his
+            continue
+        provisional = engine.is_provisional(
+            PlayerRating(player_id, rating, deviation, None, experience, matches, None, False))
+        found.append((player_id, rating, deviation, provisional, matches, experience))
+    found.sort(key=lambda row: (-row[1], row[0]))
+    return found
 
 
 def _last_official_list(system: str) -> OfficialList | None:

@@ -92,6 +92,62 @@ def test_a_list_stays_as_it_was_published_when_ratings_change(two_lists):
     assert october.run_id != november.run_id
 
 
+def later_results(club, finish, make_player):
+    """Bo beats Anna on 31 Jan 2025 (day 30), Gus (new) beats Eve on 1 Feb (day 31); recomputed."""
+    finish(club["Bo"], club["Anna"], length=25, winner="a", day=30)
+    club["Gus"] = make_player(name="Gus", country="SE", club="South")
+    finish(club["Gus"], club["Eve"], length=3, winner="a", day=31)
+    for system in ("fibs", "crawford"):
+        services.rating_recompute_now(system=system)
+
+
+def test_a_list_dated_in_the_past_holds_the_ratings_of_the_results_played_by_its_date(club, finish, make_player):
+    later_results(club, finish, make_player)
+    january = services.rating_list_publish(system="fibs", as_of=date(2025, 1, 20), note="published late")
+    assert lines(january) == OCTOBER_LINES  # the club's matches end on 17 Jan: what the October list held
+    end_of_january = services.rating_list_publish(system="fibs", as_of=date(2025, 1, 31))
+    assert lines(end_of_january) == [
+        ("Eve", None, 1522.3607, True, 1, 5),
+        ("Carl", 1, 1520.3433, False, 16, 400),
+        ("Anna", 2, 1509.1775, False, 17, 425),  # Bo's win of 31 Jan counts, Gus's of 1 Feb does not
+        ("Bo", 3, 1490.8225, False, 17, 425),
+        ("Dan", 4, 1479.6567, False, 16, 400),
+        ("Finn", None, 1477.6393, True, 1, 5),
+    ]
+    assert end_of_january.players == 6 and january.players == 6
+
+
+@pytest.mark.parametrize("system", ["fibs", "crawford"])
+def test_a_list_published_late_equals_the_ratings_published_on_its_date(club, finish, make_player, system):
+    services.rating_recompute_now(system=system)
+    on_its_day = sorted(
+        selectors.rating_list(system=system).values_list("player_id", "rating", "deviation", "provisional", "matches",
+                                                         "experience"),
+        key=lambda row: (-row[1], row[0]))
+    later_results(club, finish, make_player)
+    late = services.rating_list_publish(system=system, as_of=date(2025, 1, 20))
+    assert list(late.rows.order_by("-rating", "player_id").values_list(
+        "player_id", "rating", "deviation", "provisional", "matches", "experience")) == on_its_day
+    assert len(on_its_day) == 6 and (system == "fibs") == (on_its_day[0][2] is None)
+    assert late.rows.filter(player=club["Gus"]).count() == 0
+
+
+def test_a_list_dated_before_any_result_is_refused(club):
+    with pytest.raises(ValidationError) as refused:
+        services.rating_list_publish(system="fibs", as_of=date(2024, 12, 31))
+    assert refused.value.message_dict == {"as_of": [
+        "No FIBS Elo result was rated by 31 Dec 2024: a list of that date would be empty."]}
+    assert OfficialList.objects.count() == 0
+
+
+def test_the_command_refuses_a_list_dated_after_today(club):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    with pytest.raises(CommandError, match=f"^as_of: {tomorrow:%d %b %Y} is after today: a list is dated the day "
+                                           "it stands for.$"):
+        call_command("publish_rating_list", "--system", "fibs", "--as-of", tomorrow.isoformat())
+    assert OfficialList.objects.count() == 0
+
+
 def test_a_list_cannot_be_dated_before_or_on_the_last_one(two_lists):
     with pytest.raises(ValidationError) as earlier:
         services.rating_list_publish(system="fibs", as_of=date(2025, 11, 1))

@@ -151,9 +151,11 @@ def test_a_staff_login_is_no_td_of_every_event_and_a_rating_officer_overrides_no
     assert Pairing.objects.get(pk=pairing.pk).status == PairingStatus.PENDING
 
 
-def test_a_rating_officer_publishes_a_rating_list_and_a_staff_login_does_not(make_user, client_for):
+def test_a_rating_officer_publishes_a_rating_list_and_a_staff_login_does_not(make_user, make_player, client_for):
     officer = _in_group(make_user("officer", is_staff=True), RATING_OFFICER)
     staff = make_user("clerk", is_staff=True)
+    match = games.match_create(player_a=make_player(name="Ada"), player_b=make_player(name="Ben"), length=3)
+    games.match_final_score_record(match=match, score_a=3, score_b=0)  # a list holds the results rated by its date
     ratings.rating_recompute_now(system="fibs")
     today = timezone.localdate().isoformat()
     refused = client_for(staff).post(f"{API}/ratings/lists/", {"system": "fibs", "as_of": today}, format="json")
