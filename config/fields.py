@@ -12,6 +12,7 @@ import re
 
 from django import forms
 from django.core.exceptions import BadRequest, ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import Http404
 from django.utils.translation import gettext
 
@@ -50,6 +51,18 @@ def posted_number(data, name: str, *, what: str | None = None, field: forms.Inte
         return whole_number(data.get(name), field=field)
     except ValidationError:
         raise BadRequest(f"The form's {what or name} is not valid: reload the page and try again.") from None
+
+
+def typed_text(value, *, field: str) -> str:
+    """Text a person typed (a name, a note, a reason), as typed. A NUL character, which no keyboard
+    types and PostgreSQL cannot store, is refused on `field` with Django's own message, as every
+    form's and serializer's text field refuses it."""
+    text = "" if value is None else str(value)
+    try:
+        ProhibitNullCharactersValidator()(text)
+    except ValidationError as error:
+        raise ValidationError({field: error.messages}) from None
+    return text
 
 
 def whole_numbers(text: str, *, field: forms.IntegerField = SMALL) -> list[int]:

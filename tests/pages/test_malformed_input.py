@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from games import services as games
 from tournaments import services as events
-from tournaments.models import Flight, Pairing, PlayerAccount
+from tournaments.models import Flight, Pairing, PlayerAccount, PlayerClaim, PublicName
+from tournaments.services import registration
 
 from .conftest import build_knockout, make_players
 
@@ -146,6 +147,76 @@ def test_a_claim_on_a_malformed_player_is_a_bad_request(client, django_user_mode
 def test_a_claim_decision_on_a_malformed_claim_is_a_bad_request(client, td):
     client.force_login(td)
     assert client.post("/account/claims/", {"action": "approve", "claim": SUPERSCRIPT_TWO}).status_code == 400
+
+
+# -- a NUL character in typed text (PostgreSQL stores none) ------------------------------------------
+
+NUL_REFUSED = "Null characters are not allowed."
+
+
+def test_a_public_name_with_a_nul_character_is_refused_with_its_reason(client, td):
+    client.force_login(td)
+    response = client.post("/account/", {"action": "public_name", "public_name": "Ruth\x00Okafor"})
+    assert (response.status_code, _messages(response)) == (302, [NUL_REFUSED])
+    assert not PublicName.objects.exists()
+
+
+def test_a_claim_with_a_nul_character_in_its_note_is_refused_and_nothing_is_claimed(client, django_user_model):
+    player = make_players(1)[0]
+    client.force_login(django_user_model.objects.create_user("claimer"))
+    response = client.post("/account/", {"action": "claim", "player": player.pk, "note": "It is me\x00"})
+    assert (response.status_code, _messages(response)) == (302, [NUL_REFUSED])
+    assert not PlayerClaim.objects.exists()
+
+
+def test_a_claim_refused_with_a_nul_character_in_the_reason_stays_undecided(client, td, django_user_model):
+    players = make_players(2)
+    build_knockout(td, players, results_rounds=0)
+    user = django_user_model.objects.create_user("claimer")
+    claim = registration.claim_request(user=user, player=players[0])
+    client.force_login(td)
+    response = client.post("/account/claims/", {"claim": claim.pk, "action": "refuse", "reason": "Not\x00here"})
+    assert (response.status_code, _messages(response)) == (302, [NUL_REFUSED])
+    assert PlayerClaim.objects.get(pk=claim.pk).status == "pending"
+
+
+def test_a_search_for_a_name_with_a_nul_character_finds_nobody(client, django_user_model):
+    make_players(1, prefix="Ruth")
+    client.force_login(django_user_model.objects.create_user("searcher"))
+    response = client.get("/account/", {"q": "Ruth\x00"})
+    assert response.status_code == 200
+    assert response.context["found"] == []
+
+
+def test_a_walkover_with_a_nul_character_in_its_reason_is_refused_and_the_match_stays_open(client, td):
+    tournament = build_knockout(td, make_players(4), results_rounds=0)
+    pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending").order_by("id").first()
+    client.force_login(td)
+    response = client.post(f"/desk/{tournament.slug}/", {
+        "action": "walkover", "pairing": pairing.pk, "winner": pairing.player_a_id,
+        f"p{pairing.pk}-version": pairing.version, f"p{pairing.pk}-reason": "No\x00show"})
+    assert (response.status_code, _messages(response)) == (302, [NUL_REFUSED])
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.walkover_reason) == ("pending", "")
+
+
+@pytest.mark.parametrize("url, body, field", [
+    ("/api/v1/players/", {"name": "Ruth\x00Okafor"}, "name"),
+    ("/api/v1/tournaments/", {"name": "Club\x00Night", "start_date": "2026-12-01"}, "name"),
+])
+def test_a_name_with_a_nul_character_is_refused_by_the_api(staff_api, url, body, field):
+    response = staff_api.post(url, body, format="json")
+    assert (response.status_code, response.json()) == (400, {field: [NUL_REFUSED]})
+
+
+def test_a_withdrawal_with_a_nul_character_in_its_reason_is_refused_by_the_api(staff_api, td):
+    tournament = build_knockout(td, make_players(4), results_rounds=0)
+    entry = tournament.flights.get(name="Main").entries.first()
+    staff_api.force_authenticate(td)
+    response = staff_api.post(f"/api/v1/entries/{entry.pk}/withdraw/", {"reason": "Ill\x00"}, format="json")
+    assert (response.status_code, response.json()) == (400, {"reason": [NUL_REFUSED]})
+    entry.refresh_from_db()
+    assert entry.status != "withdrawn"
 
 
 # -- the API --------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from config.errors import ConflictError
+from config.fields import typed_text
 from games import services as games
 from games.models import Player
 from games.names import fold
@@ -161,7 +162,7 @@ def pairing_walkover(*, pairing: Pairing, winner: Player, reason: str, by,
     The match is forfeited and never rated; the reason is kept on the pairing and in its history.
     """
     require_td(by, pairing.flight.tournament)
-    reason = " ".join((reason or "").split())
+    reason = " ".join(typed_text(reason, field="reason").split())
     if not reason:
         raise ValidationError({"reason": ["Say why the match is given without play."]})
     with transaction.atomic():

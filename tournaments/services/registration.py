@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
+from config.fields import typed_text
 from games.models import Player
 
 from ..models import (
@@ -186,7 +187,7 @@ def account_public_name_set(*, user, by, name: str) -> str:
     name goes back to his player's name or the neutral title. Returns the name now shown."""
     if by is None or not by.is_authenticated or user.pk != by.pk:
         raise PermissionDenied("Only the person himself chooses his public name.")
-    name = " ".join((name or "").split())
+    name = " ".join(typed_text(name, field="public_name").split())
     if len(name) > PUBLIC_NAME_MAX:
         raise ValidationError({"public_name": [f"Keep the name to {PUBLIC_NAME_MAX} characters."]})
     if name:
@@ -205,9 +206,10 @@ def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:
         raise ValidationError({"player": ["Your login already belongs to a player."]})
     if PlayerAccount.objects.filter(player=player, user__isnull=False).exists():
         raise ValidationError({"player": [f"{player.name} already has a login. If it is you, ask the TD."]})
+    note = typed_text(note, field="note").strip()[:300]
     try:
         with transaction.atomic():
-            claim = PlayerClaim.objects.create(user=user, player=player, note=(note or "").strip()[:300])
+            claim = PlayerClaim.objects.create(user=user, player=player, note=note)
             transaction.on_commit(lambda: _claim_enqueue(claim.pk))
             return claim
     except IntegrityError:
@@ -335,9 +337,10 @@ def claim_approve(*, claim: PlayerClaim, by) -> PlayerClaim:
 
 def claim_refuse(*, claim: PlayerClaim, by, reason: str) -> PlayerClaim:
     """Refuse a claim, saying why (the player reads it on his account page)."""
-    if not (reason or "").strip():
+    reason = typed_text(reason, field="reason").strip()
+    if not reason:
         raise ValidationError({"reason": ["Say why, so that the player knows what to do."]})
-    return _decide(claim.pk, by, ClaimStatus.REFUSED, reason.strip()[:300])
+    return _decide(claim.pk, by, ClaimStatus.REFUSED, reason[:300])
 
 
 CHECK_IN_MINUTES = (5, 720)

@@ -140,7 +140,7 @@ def account(request):
     pending = next((c for c in claims if c.status == ClaimStatus.PENDING), None)
     q = request.GET.get("q", "").strip()
     found = []
-    if q and not mine and not pending:
+    if q and "\x00" not in q and not mine and not pending:  # no name holds a NUL (nor can the database read one)
         found = list(Player.objects.filter(name__icontains=q).select_related("account")
                      .only("id", "name", "country", "club", "account__user_id").order_by("name")[:PLAYERS_FOUND])
     return render(request, "registration/account.html", {
