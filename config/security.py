@@ -11,6 +11,7 @@ from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.throttling import SimpleRateThrottle
@@ -153,20 +154,28 @@ class LoginForm(AuthenticationForm):
 # -- the codes on match slips, typed by someone not logged in --------------------------------------
 
 SLIP_CODE_REFUSAL = {
-    "client": "Too many wrong codes were typed from your device: wait an hour, or ask the TD to enter the result.",
-    "pairing": "Too many wrong codes were typed for this match: wait an hour, or ask the TD to enter the result.",
+    "client": _("Too many wrong codes were typed from your device: wait an hour, or ask the TD to enter the"
+                " result."),
+    "pairing": _("Too many wrong codes were typed for this match from your device: wait an hour, or ask the TD"
+                 " to enter the result."),
 }
 
 
 def _slip_keys(request, pairing_id: int) -> dict[str, tuple[str, str]]:
-    return {"pairing": (f"slipcode:pairing:{pairing_id}", settings.SLIP_CODE_RATE_PER_PAIRING),
-            "client": (f"slipcode:client:{client_ip(request)}", settings.SLIP_CODE_RATE_PER_CLIENT)}
+    """What a wrong code counts against: this client in this match, and this client on every match.
+    Never the match alone: a stranger's wrong codes would then lock out its players' right ones.
+    Guessing stays hopeless: a client tries at most `SLIP_CODE_RATE_PER_CLIENT` codes an hour
+    against two codes among 26⁶."""
+    client = client_ip(request)
+    return {"pairing": (f"slipcode:pairing:{pairing_id}:{client}", settings.SLIP_CODE_RATE_PER_PAIRING),
+            "client": (f"slipcode:client:{client}", settings.SLIP_CODE_RATE_PER_CLIENT)}
 
 
 def slip_code_blocked(request, *, pairing_id: int) -> str:
     """May a slip code be tried for this match from this client now? "" when it may; "pairing"
-    when the match had too many wrong codes (`SLIP_CODE_RATE_PER_PAIRING`), "client" when this
-    client typed too many (`SLIP_CODE_RATE_PER_CLIENT`). Counts nothing: `slip_code_failed` does."""
+    when this client typed too many wrong codes for this match (`SLIP_CODE_RATE_PER_PAIRING`),
+    "client" when it typed too many on any matches (`SLIP_CODE_RATE_PER_CLIENT`). Counts nothing:
+    `slip_code_failed` does."""
     from django.core.cache import cache
 
     for what, (key, rate) in _slip_keys(request, pairing_id).items():
@@ -176,6 +185,7 @@ def slip_code_blocked(request, *, pairing_id: int) -> str:
 
 
 def slip_code_failed(request, *, pairing_id: int) -> None:
-    """Count a wrong code against the match and the client (a fixed window in the shared cache)."""
+    """Count a wrong code against this client, in this match and in all (a fixed window in the
+    shared cache)."""
     for key, rate in _slip_keys(request, pairing_id).values():
         _within(key, rate)

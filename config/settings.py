@@ -234,8 +234,9 @@ MAILERS = {"default": {
 # address, and from one client address, per purpose (config.security.mail_allowed).
 MAIL_RATE_PER_ADDRESS = os.environ.get("MAIL_RATE_PER_ADDRESS", "3/hour")
 MAIL_RATE_PER_CLIENT = os.environ.get("MAIL_RATE_PER_CLIENT", "10/hour")
-# Wrong codes typed on a match's public page (the codes on the slips): past either rate, codes
-# for that match, or from that client, are refused until the hour is over.
+# Wrong codes typed on a match's public page (the codes on the slips), counted per client address:
+# past the first rate that client's codes for that match, past the second all its codes, are
+# refused until the hour is over. Other clients' codes, the players' right ones, are never held up.
 SLIP_CODE_RATE_PER_PAIRING = os.environ.get("SLIP_CODE_RATE_PER_PAIRING", "10/hour")
 SLIP_CODE_RATE_PER_CLIENT = os.environ.get("SLIP_CODE_RATE_PER_CLIENT", "20/hour")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")

@@ -127,18 +127,23 @@ def test_a_code_no_longer_works_once_the_match_is_decided(client, event, td):
     assert ResultReport.objects.filter(pairing=pairing).count() == 1
 
 
-def test_after_ten_wrong_codes_for_a_match_even_the_right_one_waits(client, event, td, settings):
+def test_a_stranger_s_wrong_codes_hold_up_his_device_not_the_player_s_right_code(client, event, td):
     pairing = open_pairings(event)[0]
     right = codes_for(event, td, [pairing])[(pairing.pk, pairing.player_a_id)]
     wrong = "ACDEFG" if right != "ACDEFG" else "ACDEFH"
-    statuses = [report(client, event, pairing, wrong, 5, 3, REMOTE_ADDR=f"10.0.0.{n}").status_code
-                for n in range(10)]
-    assert statuses == [403] * 10
-    response = report(client, event, pairing, right, 5, 3, REMOTE_ADDR="10.0.1.1")
+    stranger = [report(client, event, pairing, wrong, 5, 3, REMOTE_ADDR="10.0.0.66").status_code for _ in range(10)]
+    crowd = [report(client, event, pairing, wrong, 5, 3, REMOTE_ADDR=f"10.0.0.{n}").status_code for n in range(10)]
+    assert (stranger, crowd) == ([403] * 10, [403] * 10)
+    # The stranger's device waits for this match, even with the right code ...
+    response = report(client, event, pairing, right, 5, 3, REMOTE_ADDR="10.0.0.66")
     assert response.status_code == 429
-    assert ("Too many wrong codes were typed for this match: wait an hour, or ask the TD to enter the result."
-            in text(response))
+    assert ("Too many wrong codes were typed for this match from your device: wait an hour, or ask the TD to "
+            "enter the result.") in text(response)
     assert not ResultReport.objects.exists()
+    # ... and the player's phone reports with his code.
+    assert report(client, event, pairing, right, 5, 3, REMOTE_ADDR="10.0.1.1").status_code == 302
+    made = ResultReport.objects.get(pairing=pairing)
+    assert (made.score_a, made.score_b, made.status) == (5, 3, "pending")
 
 
 def test_a_client_typing_twenty_wrong_codes_waits_on_every_match(client, event, td):
