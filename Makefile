@@ -7,7 +7,7 @@ PORT ?= 8000
 FIND_PYTHON ?= scripts/find-python
 LOCAL_ENV ?= local.env
 
-.PHONY: run test test-fast venv venv-dev migrate demo bench clean
+.PHONY: run test test-fast venv venv-dev migrate demo bench messages clean
 .DEFAULT_GOAL := run
 
 # A .venv made by an older Python (Debian 12's 3.11, say) cannot run Django 6.1: remove it, so the
@@ -75,6 +75,18 @@ test-fast: venv-dev
 
 bench: venv-dev
 	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+# The catalogs of the languages Crawford speaks beside English (README, "Languages"): every string
+# marked in the code and the templates gathered into locale/LANG/LC_MESSAGES/django.po (new ones
+# empty, to be translated), then each compiled into the django.mo the site reads. Gathering needs
+# GNU gettext (`apt-get install gettext`); compiling does not (scripts/compile-messages, polib).
+# The .mo files are committed: `make run` and CI need neither.
+MESSAGE_LANGUAGES ?= da el ja ar
+messages: venv-dev
+	DEBUG=1 $(PY) manage.py makemessages --no-obsolete --add-location=file -e html,txt,py \
+	  $(addprefix -l ,$(MESSAGE_LANGUAGES)) --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' \
+	  --ignore='staticfiles/*' --ignore='docs/*' --ignore='scripts/*'
+	$(PY) scripts/compile-messages
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .local-secret-key local.env .pytest_cache .hypothesis

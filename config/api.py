@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator
 from django.db import OperationalError
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers, status
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -45,7 +46,7 @@ class IdInPath:
 
 class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "This was changed by someone else at the same time; reload and try again."
+    default_detail = _("This was changed by someone else at the same time; reload and try again.")
     default_code = "conflict"
 
 

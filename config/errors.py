@@ -25,5 +25,7 @@ def as_conflict(error: Exception) -> ConflictError | None:
     from django.db import OperationalError
 
     if isinstance(error, OperationalError) and type(error.__cause__).__name__ in RACE_ERRORS:
-        return ConflictError("Someone else was changing the same thing at the same moment: try again.")
+        from django.utils.translation import gettext as _
+
+        return ConflictError(_("Someone else was changing the same thing at the same moment: try again."))
     return None

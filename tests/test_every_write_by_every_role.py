@@ -175,6 +175,7 @@ NOT_ROLE_WRITES = {
     "login": "signs in",
     "logout": "signs out",
     "signup": "makes a new login, confirmed by e-mail",
+    "language": "the language the visitor reads the site in (kept with his own login, if any)",
     "password_reset": "mails a link to whoever holds the address",
     "password_reset_confirm": "the link mailed to the address proves the person",
     "password_change": "the login's own password",

@@ -19,6 +19,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.languages import in_language_of
 
 from ..models import Pairing, PairingStatus, PlayerAccount, ReportStatus, ResultReport
 
@@ -76,7 +79,7 @@ def _recipients(pairings) -> dict[int, PlayerAccount]:
     players = {p.player_a_id for p in pairings} | {p.player_b_id for p in pairings}
     accounts = (PlayerAccount.objects.filter(player_id__in=players, user__isnull=False, user__is_active=True,
                                              match_emails=True)
-                .exclude(user__email="").select_related("user", "player"))
+                .exclude(user__email="").select_related("user__language_preference", "player"))
     return {a.player_id: a for a in accounts}
 
 
@@ -87,10 +90,14 @@ def _message(pairing: Pairing, account: PlayerAccount, opponent) -> EmailMessage
         "flight": flight, "tournament": flight.tournament,
         "link": settings.SITE_URL + reverse("my-matches"), "account_link": settings.SITE_URL + reverse("account"),
     }
-    table = f", table {pairing.table}" if pairing.table else ""
-    subject = (f"{flight.tournament.name}: you play {opponent.name} ({flight.name}, round {pairing.round.number}"
-               f"{table})")
-    body = render_to_string("tournaments/email/new_match.txt", context)
+    names = {"event": flight.tournament.name, "opponent": opponent.name, "flight": flight.name,
+             "round": pairing.round.number, "table": pairing.table}
+    with in_language_of(account.user):
+        if pairing.table:
+            subject = _("%(event)s: you play %(opponent)s (%(flight)s, round %(round)s, table %(table)s)") % names
+        else:
+            subject = _("%(event)s: you play %(opponent)s (%(flight)s, round %(round)s)") % names
+        body = render_to_string("tournaments/email/new_match.txt", context)
     return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [account.user.email])
 
 
@@ -149,12 +156,13 @@ def report_notice_send(*, report_id: int) -> int:
         return 0
     tournament = pairing.flight.tournament
     score = f"{pairing.player_a.name} {report.score_a}-{report.score_b} {pairing.player_b.name}"
-    body = render_to_string("tournaments/email/result_to_confirm.txt", {
-        "player": opponent, "reporter": report.submitted_for, "score": score, "pairing": pairing,
-        "tournament": tournament, "flight": pairing.flight,
-        "link": f"{settings.SITE_URL}{reverse('my-matches')}#pairing-{pairing.pk}",
-        "account_link": settings.SITE_URL + reverse("account"),
-    })
-    EmailMessage(f"{tournament.name}: confirm {score}", body, settings.DEFAULT_FROM_EMAIL,
-                 [account.user.email]).send()
+    with in_language_of(account.user):
+        body = render_to_string("tournaments/email/result_to_confirm.txt", {
+            "player": opponent, "reporter": report.submitted_for, "score": score, "pairing": pairing,
+            "tournament": tournament, "flight": pairing.flight,
+            "link": f"{settings.SITE_URL}{reverse('my-matches')}#pairing-{pairing.pk}",
+            "account_link": settings.SITE_URL + reverse("account"),
+        })
+        subject = _("%(event)s: confirm %(score)s") % {"event": tournament.name, "score": score}
+    EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [account.user.email]).send()
     return 1

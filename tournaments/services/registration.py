@@ -16,11 +16,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext as _
 
 from config.fields import typed_text
+from config.languages import in_language_of, language_of, language_store, supported
 from games.models import Player
 
 from ..models import (
@@ -53,12 +55,13 @@ def unconfirmed(user) -> bool:
     return not user.is_active and user.last_login is None
 
 
-def account_signup(*, username: str, email: str, password: str, confirm_url) -> object:
+def account_signup(*, username: str, email: str, password: str, confirm_url, language: str = "") -> object:
     """A new login, inactive until its e-mail address is confirmed; the confirmation is sent by a
     retried task once the login is stored. `confirm_url(uid, token)` gives the absolute address
     of the link. Signing up again with the address of a login still waiting for its confirmation
     sends that login's link again (a mail server that refused the first one locks no one out);
-    nothing of that login changes."""
+    nothing of that login changes. `language` (the one the visitor signed up in) is kept as the
+    new login's: its e-mails, the confirmation first, are written in it."""
     User = get_user_model()
     username, email = (username or "").strip(), (email or "").strip().lower()
     waiting = next((u for u in User.objects.filter(email__iexact=email) if unconfirmed(u)), None) if email else None
@@ -68,13 +71,13 @@ def account_signup(*, username: str, email: str, password: str, confirm_url) -> 
         return waiting
     errors: dict[str, list[str]] = {}
     if not username:
-        errors["username"] = ["Choose a user name."]
+        errors["username"] = [_("Choose a user name.")]
     elif User.objects.filter(username__iexact=username).exists():
-        errors["username"] = ["This user name is taken: choose another."]
+        errors["username"] = [_("This user name is taken: choose another.")]
     if not email or "@" not in email:
-        errors["email"] = ["Give an e-mail address: the confirmation is sent there."]
+        errors["email"] = [_("Give an e-mail address: the confirmation is sent there.")]
     elif User.objects.filter(email__iexact=email).exists():
-        errors["email"] = ["A login already uses this address. Forgot the password? Reset it from the log-in page."]
+        errors["email"] = [_("A login already uses this address. Forgot the password? Reset it from the log-in page.")]
     candidate = User(username=username, email=email)
     try:
         password_validation.validate_password(password, candidate)
@@ -84,6 +87,8 @@ def account_signup(*, username: str, email: str, password: str, confirm_url) -> 
         raise ValidationError(errors)
     with transaction.atomic():
         user = User.objects.create_user(username=username, email=email, password=password, is_active=False)
+        if supported(language):
+            language_store(user=user, code=language)
         _confirmation_send_on_commit(user, confirm_url)
     user.confirmation_resent = False
     return user
@@ -109,12 +114,12 @@ def account_confirmation_mail_send(*, user_id: int, link: str) -> bool:
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None or not unconfirmed(user) or not user.email:
         return False
-    send_mail(
-        "Confirm your Crawford login",
-        f"Hello {user.get_username()},\n\nOpen this link to confirm your e-mail address and start using your "
-        f"login:\n{link}\n\nIf you did not sign up, ignore this message.\n",
-        None, [user.email],
-    )
+    with in_language_of(user):
+        subject = _("Confirm your Crawford login")
+        body = _("Hello %(name)s,\n\nOpen this link to confirm your e-mail address and start using your "
+                 "login:\n%(link)s\n\nIf you did not sign up, ignore this message.\n") % {
+            "name": user.get_username(), "link": link}
+    send_mail(subject, body, None, [user.email])
     return True
 
 
@@ -160,11 +165,11 @@ def account_confirm(*, uid: str, token: str) -> object:
     try:
         user = User.objects.get(pk=int(force_str(urlsafe_base64_decode(uid))))
     except (ValueError, TypeError, OverflowError, User.DoesNotExist):
-        raise ValidationError({"token": ["This confirmation link is not valid."]}) from None
+        raise ValidationError({"token": [_("This confirmation link is not valid.")]}) from None
     if user.is_active and user.last_login is not None:
-        raise ValidationError({"token": ["This login is confirmed already: log in."]})
+        raise ValidationError({"token": [_("This login is confirmed already: log in.")]})
     if not default_token_generator.check_token(user, token):
-        raise ValidationError({"token": ["This confirmation link is not valid any more: sign up again."]})
+        raise ValidationError({"token": [_("This confirmation link is not valid any more: sign up again.")]})
     User.objects.filter(pk=user.pk).update(is_active=True)
     user.is_active = True
     return user
@@ -247,17 +252,26 @@ def claim_announce_send(*, claim_id: int, claims_url: str) -> int:
                                                                         status=ClaimStatus.PENDING).first()
     if claim is None:
         return 0
-    addresses = sorted({u.email for u in claim_deciders(claim) if u.email})
-    if not addresses:
-        return 0
-    note = f'\nHe says: "{claim.note}"\n' if claim.note else ""
-    return send_mail(
-        f"{claim.user.get_username()} claims to be {claim.player.name}",
-        f"Hello,\n\nThe login {claim.user.get_username()} asks to act for the player {claim.player.name} "
-        f"(his results, registrations and withdrawals).{note}\nApprove or refuse it on your desk or at "
-        f"{claims_url}\n",
-        None, addresses,
-    )
+    sent = 0
+    for language, addresses in _by_language(u for u in claim_deciders(claim) if u.email):
+        with translation.override(language):
+            names = {"login": claim.user.get_username(), "player": claim.player.name, "note": claim.note,
+                     "link": claims_url}
+            note = _('\nHe says: "%(note)s"\n') % names if claim.note else ""
+            subject = _("%(login)s claims to be %(player)s") % names
+            body = _("Hello,\n\nThe login %(login)s asks to act for the player %(player)s (his results, "
+                     "registrations and withdrawals).") % names + note + _(
+                "\nApprove or refuse it on your desk or at %(link)s\n") % names
+        sent += send_mail(subject, body, None, addresses)
+    return sent
+
+
+def _by_language(users) -> list[tuple[str, list[str]]]:
+    """The addresses of `users`, grouped by the language each reads (one e-mail per language)."""
+    groups: dict[str, set[str]] = {}
+    for user in users:
+        groups.setdefault(language_of(user), set()).add(user.email)
+    return [(language, sorted(addresses)) for language, addresses in sorted(groups.items())]
 
 
 def account_link_store(*, player: Player, user, by) -> PlayerAccount:
@@ -292,14 +306,26 @@ def account_link_announce_send(*, player_id: int, user_id: int, addresses: list[
     if player is None or user is None:
         return 0
     by = User.objects.filter(pk=by_id).first() if by_id else None
-    who = f" by {by.get_full_name() or by.get_username()}" if by and by.pk != user.pk else ""
-    return send_mail(
-        f"The login {user.get_username()} now acts for {player.name}",
-        f"Hello,\n\nOn Crawford the login {user.get_username()} was linked to the player {player.name}{who}. "
-        "It can now report his results, register, check in and withdraw him from events.\n\n"
-        "If this is not you or not your wish, tell the site's administrators: they undo the link.\n",
-        None, addresses,
-    )
+    names = {"login": user.get_username(), "player": player.name,
+             "by": (by.get_full_name() or by.get_username()) if by else ""}
+    readers = {u.email.lower(): u for u in User.objects.filter(email__in=addresses).select_related(
+        "language_preference").order_by("is_active", "pk")}  # an active login's language wins
+    groups: dict[str, list[str]] = {}
+    for address in addresses:
+        groups.setdefault(language_of(readers.get(address.lower())), []).append(address)
+    sent = 0
+    for language, group in sorted(groups.items()):
+        with translation.override(language):
+            subject = _("The login %(login)s now acts for %(player)s") % names
+            if by and by.pk != user.pk:
+                linked = _("On Crawford the login %(login)s was linked to the player %(player)s by %(by)s.") % names
+            else:
+                linked = _("On Crawford the login %(login)s was linked to the player %(player)s.") % names
+            body = "{}\n\n{} {}\n\n{}\n".format(
+                _("Hello,"), linked, _("It can now report his results, register, check in and withdraw him from events."),
+                _("If this is not you or not your wish, tell the site's administrators: they undo the link."))
+        sent += send_mail(subject, body, None, group)
+    return sent
 
 
 def account_unlink(*, player: Player, by) -> None:

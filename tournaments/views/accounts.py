@@ -16,10 +16,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import loader
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from config.fields import POSITIVE_INT_MAX, posted_number
+from config.languages import in_language_of
 from config.security import MAIL_LIMIT_REFUSAL, mail_allowed
 from games.models import Player
 
@@ -78,6 +79,7 @@ def signup(request):
                 username=data["username"], email=data["email"], password=data["password"],
                 confirm_url=lambda uid, token: request.build_absolute_uri(
                     reverse("signup-confirm", args=[uid, token])),
+                language=translation.get_language(),
             )
         except ValidationError as error:
             _refusals(form, error)
@@ -254,9 +256,10 @@ class ResetForm(PasswordResetForm):
                   html_email_template_name=None):
         """Made here, sent by the worker (tried again while the mail server refuses), so that the
         page neither waits for the mail server nor fails with it."""
-        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
-        body = loader.render_to_string(email_template_name, context)
-        html = loader.render_to_string(html_email_template_name, context) if html_email_template_name else None
+        with in_language_of(context["user"]):
+            subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+            body = loader.render_to_string(email_template_name, context)
+            html = loader.render_to_string(html_email_template_name, context) if html_email_template_name else None
         registration.password_reset_enqueue(user_id=context["user"].pk, subject=subject, body=body, html=html)
 
 

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
@@ -674,7 +674,9 @@ def _flights_key(tournament: Tournament) -> str:
     stamp = Tournament.objects.filter(pk=tournament.pk).values_list(
         "version", *(Subquery(rows.values("history_id")[:1]) for rows in history.values())
     ).first()
-    return "event-flights:{}:{}".format(tournament.pk, ":".join(str(part) for part in stamp or ()))
+    # In each language apart: the flights are drawn with the reader's words.
+    return "event-flights:{}:{}:{}".format(translation.get_language() or "", tournament.pk,
+                                           ":".join(str(part) for part in stamp or ()))
 
 
 def _flight_sections(tournament: Tournament) -> str:
