@@ -21,7 +21,7 @@ from tournaments.models import Pairing, PlayerAccount
 PROJECT = Path(__file__).resolve().parent.parent
 SHIPPED = ["da", "el", "ja", "ar"]
 CATALOGS = {code: PROJECT / "locale" / code / "LC_MESSAGES" / "django.po" for code in SHIPPED}
-PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}")
+PLACEHOLDER = re.compile(r"%\(\w+\)[sdrif]|%[sdrif]|\{\w*\}")
 
 HOME_NAV = {"en": "Events", "da": "Turneringer", "el": "Τουρνουά", "ja": "大会", "ar": "البطولات"}
 
