@@ -1,5 +1,7 @@
 """Each page runs the same number of queries for a small and a large event, list or record."""
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -229,3 +231,24 @@ def test_a_save_at_the_desk_runs_the_same_queries_for_8_or_64_matches(client, td
     # pairing and its history, the unit's entries and pairings read again; no free table to
     # offer it in an event without tables).
     assert counts[0] == counts[1] == [30, 46, 30, 34]
+
+
+def test_player_page_shows_every_enabled_systems_rating_in_the_same_queries(client, td, settings):
+    from ratings import services as rating_services
+    from ratings.models import Rating
+
+    players = make_players(4)
+    for a, b in zip(players, players[1:]):
+        finished_match(a, b)
+    publish_ratings()
+    two_systems = count(client, f"/players/{players[1].pk}/")
+    settings.RATINGS_LUCK_ADJUSTED = True  # a third system: crawford, luck-adjusted
+    rating_services.rating_recompute_now(system="skill")
+    assert count(client, f"/players/{players[1].pk}/") == two_systems == PLAYER_PAGE_QUERIES
+    html = client.get(f"/players/{players[1].pk}/").content.decode()
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>\s*<td class="num" data-label="Rating"><span><strong>([^<]+)'
+                      r'</strong>', html)
+    published = {r.system: f"{r.rating:.1f}" for r in Rating.objects.filter(player=players[1], run__published=True)}
+    assert rows == [("FIBS Elo", published["fibs"]), ("Variance-adjusted (Glicko-2)", published["crawford"]),
+                    ("Crawford, luck-adjusted", published["skill"])]
+    assert "Not rated yet." not in html

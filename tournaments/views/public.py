@@ -173,14 +173,11 @@ class _Change:
 def _read_player_page(player: Player, system: str) -> dict:
     """Everything on a player's page in a fixed number of queries, however long his record: his
     record is summed up in the database (`games.selectors.player_record`), not row by row here."""
-    ratings = {
-        r.system: r
-        for r in Rating.objects.filter(
-            Q(system="fibs", run_id=rating_selectors.published_run("fibs"))
-            | Q(system="crawford", run_id=rating_selectors.published_run("crawford")),
-            player=player,
-        )
-    }
+    shown = _systems()
+    published = Q()
+    for name in shown:  # every enabled system's published rating, in one query
+        published |= Q(system=name, run_id=rating_selectors.published_run(name))
+    ratings = {r.system: r for r in Rating.objects.filter(published, player=player)}
     changes = [_Change(*row) for row in rating_selectors.rating_history(player_id=player.pk, system=system)
                .values_list(*_CHANGE_FIELDS)]
     mine = ratings.get(system)
@@ -229,7 +226,7 @@ def _read_player_page(player: Player, system: str) -> dict:
                 and p.flight.tournament.status == TournamentStatus.RUNNING]
     return {
         "upcoming": upcoming,
-        "ratings": [(key, label, ratings.get(key)) for key, label in _systems().items()],
+        "ratings": [(key, label, ratings.get(key)) for key, label in shown.items()],
         "changes": changes,
         "events": list(events.values()),
         "loose": loose,
