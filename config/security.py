@@ -7,7 +7,6 @@ the window has passed (a valid token is never refused for someone else's mistake
 """
 
 from axes.backends import AxesStandaloneBackend
-from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
@@ -25,17 +24,25 @@ class LoginLockoutBackend(AxesStandaloneBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
             return None
-        if spraying(request, username):
-            request.axes_locked_out = True
-            request.login_spray = True
-            raise AxesBackendPermissionDenied("Too many user names tried from one address.")
         return super().authenticate(request, username, password, **kwargs)
+
+
+def login_failure_limit(request, credentials) -> int:
+    """How many wrong passwords in a row lock a user name out from the address they came from
+    (django-axes' `AXES_FAILURE_LIMIT`): `LOGIN_FAILURE_LIMIT`, or `AXES_SPRAY_FAILURE_LIMIT` once
+    that address has got wrong passwords for `AXES_SPRAY_LIMIT` other names within the cool-off.
+
+    A guesser going through many names is slowed name by name; the address itself is never locked,
+    so the other players of a venue, who share its address, still log in with their passwords."""
+    username = (credentials or {}).get("username") if isinstance(credentials, dict) else None
+    if request is not None and spraying(request, username):
+        return settings.AXES_SPRAY_FAILURE_LIMIT
+    return settings.LOGIN_FAILURE_LIMIT
 
 
 def spraying(request, username) -> bool:
     """Has this client got wrong passwords for `AXES_SPRAY_LIMIT` different user names (other
-    than `username`) within the cool-off? Then every login from it waits, the right one included.
-    Read from django-axes' own record of failed attempts."""
+    than `username`) within the cool-off? Read from django-axes' own record of failed attempts."""
     from axes.models import AccessAttempt
     from django.utils import timezone
 

@@ -105,20 +105,25 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# Brute force: the login page and the admin lock a login out after AXES_FAILURE_LIMIT wrong
-# passwords in a row from one address, for AXES_COOLOFF_MINUTES (the right password included).
+# Brute force: the login page and the admin lock a user name out, from the address its wrong
+# passwords came from, after LOGIN_FAILURE_LIMIT of them in a row, for AXES_COOLOFF_MINUTES (the
+# right password included). Never the address alone: at a venue every phone shares one.
 AUTHENTICATION_BACKENDS = [
     "config.security.LoginLockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
     # Not a login: who may read the private details of a report or a match (see its docstring).
     "tournaments.permissions.EventRolesBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_FAILURE_LIMIT = "config.security.login_failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-# Spraying: wrong passwords for this many different user names from one address within the
-# cool-off lock every login from there (config.security.spraying).
+# Spraying: once wrong passwords for this many different user names came from one address within
+# the cool-off, each further name is locked there after AXES_SPRAY_FAILURE_LIMIT wrong passwords
+# instead of LOGIN_FAILURE_LIMIT (config.security.login_failure_limit). Other names' right
+# passwords are still taken.
 AXES_SPRAY_LIMIT = int(os.environ.get("AXES_SPRAY_LIMIT", "10"))
+AXES_SPRAY_FAILURE_LIMIT = int(os.environ.get("AXES_SPRAY_FAILURE_LIMIT", "2"))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # The client's address: REMOTE_ADDR, or behind NUM_PROXIES proxies of your own the address the

@@ -8,8 +8,8 @@ from rest_framework.authtoken.models import Token
 
 pytestmark = pytest.mark.django_db
 
-LOCKED = ("After 5 wrong passwords in a row for <strong>anna</strong>, logging in from here is locked: try again in "
-          "15 minutes.\nUntil then even the right password is refused.")
+LOCKED = ("After 5 wrong passwords in a row for <strong>anna</strong>, logging in as anna from here is locked: try "
+          "again in 15 minutes.\nUntil then even the right password is refused. Other logins are not held up.")
 
 
 @pytest.fixture

@@ -189,16 +189,35 @@ def test_a_login_staff_turned_off_gets_no_reset_mail(client, mailoutbox):
 # -- logins ---------------------------------------------------------------------------------------
 
 
-def test_wrong_passwords_for_ten_user_names_lock_the_client_out(client, password_login):
-    get_user_model().objects.create_user("anna", password="the-right-password-1")
-    codes = [client.post("/login/", {"username": f"name{n}", "password": "guess"}).status_code for n in range(12)]
-    assert codes == [200] * 10 + [429, 429]
-    response = client.post("/login/", {"username": "anna", "password": "the-right-password-1"})
-    assert response.status_code == 429
-    assert "Wrong passwords for too many different user names came from here" in response.content.decode()
-    # Another client is not locked out.
-    response = client.post("/login/", {"username": "anna", "password": "the-right-password-1"}, REMOTE_ADDR="10.7.7.7")
-    assert response.status_code == 302
+VENUE = "192.0.2.40"
+"""The one address every phone of a venue shares (its wifi)."""
+
+
+def test_a_guesser_at_a_venue_locks_the_names_he_guesses_and_no_other_player_s_login(client):
+    players = [get_user_model().objects.create_user(f"player{n:02d}", password=f"right-password-{n:02d}")
+               for n in range(20)]
+
+    def log_in(username, password):
+        client.logout()
+        return client.post("/login/", {"username": username, "password": password}, REMOTE_ADDR=VENUE).status_code
+
+    # Five wrong passwords for one player, then one for each of eleven others and three unknown names.
+    guesses = [log_in("player00", f"guess-{n}") for n in range(5)]
+    guesses += [log_in(f"player{n:02d}", "guess") for n in range(1, 12)] + [log_in(f"ghost{n}", "guess") for n in range(3)]
+    assert guesses == [200] * 4 + [429] + [200] * 14
+    # Past ten names the guesser is slowed: a further name is locked after two wrong passwords, not five.
+    assert [log_in("ghost9", "guess"), log_in("ghost9", "guess"), log_in("ghost9", "guess")] == [200, 429, 429]
+    # Every other player of the room logs in with his password, those whose names were guessed once too ...
+    assert [log_in(p.username, f"right-password-{n:02d}") for n, p in enumerate(players) if n] == [302] * 19
+    # ... and the name guessed five times waits, the right password included.
+    client.logout()
+    response = client.post("/login/", {"username": "player00", "password": "right-password-00"}, REMOTE_ADDR=VENUE)
+    assert response.status_code == 429 and "_auth_user_id" not in client.session
+    assert ("After 5 wrong passwords in a row for <strong>player00</strong>, logging in as player00 from here is locked"
+            in response.content.decode())
+    # From another address his password is taken.
+    assert client.post("/login/", {"username": "player00", "password": "right-password-00"},
+                       REMOTE_ADDR="198.51.100.7").status_code == 302
 
 
 def test_nine_user_names_mistyped_do_not_lock_the_client_out(client, password_login):
