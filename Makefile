@@ -21,8 +21,20 @@ endif
 ifeq ($(wildcard $(PY)),)
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),run)),)
 NEW_VENV_PYTHON := $(shell PYTHON="$(PYTHON)" $(FIND_PYTHON) 2>/dev/null)
-ifeq ($(NEW_VENV_PYTHON),)
+ifeq ($(NEW_VENV_PYTHON)$(PYTHON),)
 $(error Crawford needs Python 3.12 or newer (with venv): install it, or name one with PYTHON=/path/to/python3.12 (README, "Try it"))
+endif
+endif
+endif
+
+# PYTHON named: that one or none. One that is missing or too old is said, never replaced by another.
+ifneq ($(PYTHON),)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),run)),)
+ifeq ($(shell PYTHON="$(PYTHON)" $(FIND_PYTHON) 2>/dev/null),)
+$(error PYTHON=$(PYTHON) is not a Python 3.12 or newer with venv (is it installed at that path?): name another one, or leave PYTHON out to use the one found)
+endif
+ifneq ($(wildcard $(PY)),)
+$(info $(VENV) is there already and keeps the Python it was made with; PYTHON makes a new one after `make clean`.)
 endif
 endif
 endif

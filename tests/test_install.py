@@ -126,6 +126,32 @@ def test_make_without_a_python_312_stops_with_the_advice_alone(tmp_path):
 
 
 @needs_make
+@pytest.mark.parametrize("venv_there", [False, True])
+def test_make_with_a_python_named_that_is_missing_says_so_and_uses_no_other(tmp_path, venv_there):
+    venv = tmp_path / "venv"
+    if venv_there:
+        (venv / "bin").mkdir(parents=True)
+        (venv / "bin" / "python").symlink_to(sys.executable)
+    result = subprocess.run(["make", "--no-print-directory", "-n", "run", f"VENV={venv}", "PYTHON=/no/such/python"],
+                            cwd=PROJECT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "Makefile:34: *** PYTHON=/no/such/python is not a Python 3.12 or newer with venv (is it installed at that "
+        "path?): name another one, or leave PYTHON out to use the one found.  Stop.\n")
+    assert venv.exists() is venv_there
+
+
+def test_find_python_with_a_python_named_answers_for_that_one_alone():
+    finder = PROJECT / "scripts" / "find-python"
+    missing = subprocess.run([str(finder)], env=bare_env(PYTHON="/no/such/python"), capture_output=True, text=True)
+    assert (missing.returncode, missing.stdout) == (1, "")
+    assert missing.stderr == "PYTHON=/no/such/python is not a Python 3.12 or newer with venv (is it installed at that path?).\n"
+    named = subprocess.run([str(finder)], env=bare_env(PYTHON=sys.executable), capture_output=True, text=True)
+    assert (named.returncode, named.stdout) == (0, f"{sys.executable}\n")
+
+
+@needs_make
 def test_make_run_installs_the_requirements_to_run_and_make_test_those_to_test(tmp_path):
     venv = f"VENV={tmp_path / 'venv'}"
     run = subprocess.run(["make", "-n", "run", venv], cwd=PROJECT, capture_output=True, text=True, timeout=60)
