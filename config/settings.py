@@ -469,7 +469,13 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"without_traceback": {"()": "config.logs.WithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # A request for a host not in ALLOWED_HOSTS (a scanner, a stale DNS name) is a 400 and one
+        # line in the log, not Django's traceback of fourteen.
+        "django.security.DisallowedHost": {"filters": ["without_traceback"]},
+    },
 }

@@ -33,6 +33,27 @@ def settings_in_subprocess(env: dict) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
+# -- the log ---------------------------------------------------------------------------------------
+
+
+def test_a_request_for_a_host_not_allowed_is_a_400_and_one_line_in_the_log(client, db, settings):
+    """Scanners send any Host header: gunicorn's log gets a line each, not Django's traceback."""
+    import io
+    import logging
+
+    settings.ALLOWED_HOSTS = ["crawford.example.org"]
+    console = next(h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler)
+    written = io.StringIO()
+    kept = console.setStream(written)
+    try:
+        response = client.get("/", HTTP_HOST="scanner.example")
+    finally:
+        console.setStream(kept)
+    assert response.status_code == 400
+    assert written.getvalue().splitlines() == [
+        "Invalid HTTP_HOST header: 'scanner.example'. You may need to add 'scanner.example' to ALLOWED_HOSTS."]
+
+
 # -- the secret key ------------------------------------------------------------------------------
 
 
