@@ -71,7 +71,7 @@ FIBS_LENGTH_CONSTANT = 2.0
 
 TEXTBOOK = CrawfordParameters(
     initial_deviation=350.0, initial_volatility=0.06, tau=0.5, length_constant=2.0, match_growth=0.0,
-    estimate_initial_deviation=False,
+    newcomer_offset=0.0, newcomer_deviation=None,
 )
 FIT_SHARE = 0.8
 
@@ -163,7 +163,7 @@ def predictions(history: list[MatchRecord], parameters: CrawfordParameters | Non
     if parameters is None:
         system = FibsRating()
     else:
-        system = CrawfordRating(parameters).estimated_for(history[:fit_part])
+        system = CrawfordRating(parameters)
     changes = system.run(history).changes
     return np.array([changes[i].expected for i in range(0, len(changes), 2)])
 
@@ -194,10 +194,9 @@ QUICK_GRID = {"initial_deviation": (100.0, 150.0), "initial_volatility": (0.06, 
 
 
 ORIGIN_VARIANTS = {
-    "textbook, RD estimated": replace(TEXTBOOK, estimate_initial_deviation=True),
-    "RD 350 fixed": CrawfordParameters(initial_deviation=350.0, estimate_initial_deviation=False),
-    "new RD 200, cap 100": CrawfordParameters(initial_deviation=200.0, maximum_deviation=100.0,
-                                              estimate_initial_deviation=False),
+    "no newcomer start": CrawfordParameters(newcomer_offset=0.0, newcomer_deviation=None),
+    "RD 350": CrawfordParameters(initial_deviation=350.0),
+    "founders RD 200, cap 100": CrawfordParameters(initial_deviation=200.0, maximum_deviation=100.0),
     "σ 0.06": CrawfordParameters(initial_volatility=0.06),
     "σ 0.20": CrawfordParameters(initial_volatility=0.2),
     "C 3": CrawfordParameters(length_constant=3.0),

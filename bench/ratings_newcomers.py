@@ -68,7 +68,7 @@ class CrawfordVariant:
         """Player A's chance in history[start:end]: online, each match forecast from everything
         before it; frozen, from the state after history[:start] alone (deviations grown to the
         day)."""
-        p = CrawfordRating(self.parameters).estimated_for(history[:start]).parameters
+        p = self.parameters
         scale = GLICKO2_SCALE
         floor = self.deviation_floor / scale
         exp_minus_tau = math.exp(-p.tau)

@@ -77,7 +77,7 @@ _ESTIMATES: dict = {}
 def estimated(history: Sequence[MatchRecord], start: int, parameters: CrawfordParameters) -> CrawfordParameters:
     key = (id(history), start, repr(parameters))
     if key not in _ESTIMATES:
-        _ESTIMATES[key] = CrawfordRating(parameters).estimated_for(history[:start]).parameters
+        _ESTIMATES[key] = parameters
     return _ESTIMATES[key]
 
 

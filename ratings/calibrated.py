@@ -38,8 +38,8 @@ minutes; a longer history adds time, not information about this season's players
 
 RESAMPLES = 2000
 BOOTSTRAP_SEED = 7
-FITTED = ("initial_deviation", "estimate_initial_deviation", "initial_volatility", "tau", "length_constant",
-          "match_growth")
+FITTED = ("initial_deviation", "newcomer_offset", "newcomer_deviation", "initial_volatility", "tau",
+          "length_constant", "match_growth")
 """The parameters a calibration stores (the others keep their defaults)."""
 
 

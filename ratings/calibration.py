@@ -39,7 +39,8 @@ MODES = ("online", "frozen")
 
 GRID: dict[str, tuple] = {
     "initial_deviation": (80.0, 100.0, 150.0, 200.0, 300.0),
-    "estimate_initial_deviation": (True, False),
+    "newcomer_offset": (0.0, -50.0, -100.0, -150.0, -200.0),
+    "newcomer_deviation": (100.0, 150.0, 200.0, 300.0),
     "initial_volatility": (0.02, 0.06, 0.09, 0.12, 0.25),
     "length_constant": (1.0, 2.0, 3.0),
     "match_growth": (0.0, 1.0),
@@ -73,12 +74,12 @@ def a_won(history: Sequence[MatchRecord]) -> np.ndarray:
     return np.array([record.winner == "a" for record in history], dtype=bool)
 
 
-def system_for(parameters: CrawfordParameters | None, past: Sequence[MatchRecord]):
-    """FIBS when `parameters` is None, else crawford settled on `past` (a new player's deviation,
-    when estimated, from the matches before the forecasts only)."""
+def system_for(parameters: CrawfordParameters | None, past: Sequence[MatchRecord] = ()):
+    """FIBS when `parameters` is None, else crawford with them, settled on `past` (a player
+    unseen there starts as a newcomer once `past` has its founders)."""
     if parameters is None:
         return FibsRating()
-    return CrawfordRating(parameters).estimated_for(past)
+    return CrawfordRating(parameters).settled_on(past)
 
 
 def online_chances(history: Sequence[MatchRecord], parameters: CrawfordParameters | None, start: int,
@@ -199,8 +200,8 @@ def _key(parameters: CrawfordParameters) -> tuple:
 
 
 def describe(parameters: CrawfordParameters) -> str:
-    deviation = (f"new-player RD estimated (from {parameters.initial_deviation:g})"
-                 if parameters.estimate_initial_deviation else f"new-player RD {parameters.initial_deviation:g}")
+    deviation = (f"founders' RD {parameters.initial_deviation:g}, newcomers {parameters.newcomer_offset:+g}"
+                 f" RD {parameters.newcomer_start_deviation:g}")
     return (f"C {parameters.length_constant:g}, {deviation}, σ {parameters.initial_volatility:g}, "
             f"τ {parameters.tau:g}, growth per match {parameters.match_growth:g}")
 

@@ -292,10 +292,12 @@ def resume_point(run: RatingRun) -> Resume | None:
             break
     else:
         return None
-    if checkpoint.system_key != head.system_key or checkpoint.sequence < system.settle_window:
+    settled = system.settled_with(checkpoint.settled_value)
+    if checkpoint.system_key != head.system_key or checkpoint.sequence < settled.settle_window:
+        _note(run, f"The change reaches the first {checkpoint.sequence} rated matches, which decide who founded the"
+                   " ratings and who arrived after: rating in full.")
         return None
-    return Resume(published_id, checkpoint, head, system.settled_with(checkpoint.settled_value), frozenset(touched),
-                  earliest, shifted, account)
+    return Resume(published_id, checkpoint, head, settled, frozenset(touched), earliest, shifted, account)
 
 
 def _note(run: RatingRun, text: str) -> None:

@@ -123,7 +123,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         settled = system.settled_for(arrays)
         moments = checkpoint_starts(history.played_on, None)
         cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left")
-        pieces = rate_in_pieces(settled, arrays, settled.new_state(len(history.players)), cuts.tolist(),
+        pieces = rate_in_pieces(settled, arrays, settled.starting_state(arrays), cuts.tolist(),
                                 partial(report_progress, run.pk))
         result = _as_run(settled, pieces)
         clock.lap("compute")
@@ -202,7 +202,9 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
     state, last_before = states_at(start, settled, players)
     moments = checkpoint_starts(history.played_on, start.after_on)
     cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left").tolist()
-    pieces = rate_in_pieces(settled, _arrays(history, settled), state, cuts, partial(report_progress, run.pk))
+    arrays = _arrays(history, settled)
+    state = settled.starting_state(arrays, state, first=start.sequence)
+    pieces = rate_in_pieces(settled, arrays, state, cuts, partial(report_progress, run.pk))
     result = _as_run(settled, pieces)
     rated = pieces.state["matches"] > 0
     last_played = when_last_played(history, pieces.last_match, last_before)

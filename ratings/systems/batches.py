@@ -354,6 +354,32 @@ def per_player_sums(player_a: np.ndarray, player_b: np.ndarray, weights: np.ndar
     return totals
 
 
+def first_matches(history: HistoryArrays) -> np.ndarray:
+    """Per player, the index of his first match in the history (len(history) if he has none)."""
+    n = len(history.days)
+    first = np.full(history.players, n, dtype=np.int64)
+    order = np.arange(n, dtype=np.int64)
+    np.minimum.at(first, history.player_b, order)
+    np.minimum.at(first, history.player_a, order)
+    return first
+
+
+def nth_matches(history: HistoryArrays, nth: np.ndarray) -> np.ndarray:
+    """Per player, the index of his `nth[player]`-th match in the history (1 for the first), −1
+    where `nth` is 0 or less and len(history) where he has fewer matches."""
+    n = len(history.days)
+    sides = np.concatenate((history.player_a, history.player_b))
+    places = np.concatenate((np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int64)))
+    order = np.lexsort((places, sides))
+    sides, places = sides[order], places[order]
+    starts = np.searchsorted(sides, np.arange(history.players))
+    counts = np.bincount(sides, minlength=history.players)
+    result = np.where(nth <= 0, -1, n).astype(np.int64)
+    reached = (nth > 0) & (nth <= counts)
+    result[reached] = places[starts[reached] + nth[reached] - 1]
+    return result
+
+
 _change = partial(tuple.__new__, RatingChange)
 """A `RatingChange` from a tuple of its fields, without the keyword handling of its constructor."""
 

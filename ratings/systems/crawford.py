@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from ratings.systems import params
@@ -67,12 +67,12 @@ class CrawfordParameters:
     maps a match length to its effective length S(N) where the formula
     S(N) = 1 + length_constant·(N − 1)/2 should not be used.
 
-    With `estimate_initial_deviation` (the default) a run first estimates a new player's
-    deviation from the history it rates (`population_deviation`): how far apart the players of
-    this club or federation really are. `initial_deviation` is then where the estimate starts
-    and what is used when the history has too few established players to tell. The maximum
-    deviation (None: the initial one) and the provisional threshold (None: 75% of the initial
-    deviation, at most 150) follow the initial deviation unless given.
+    A founder (who arrives before the history has `params.ESTABLISHED_PLAYERS` players of
+    `params.ESTABLISHED_MATCHES` matches) starts at `initial_rating` ± `initial_deviation`; every
+    player after them, a newcomer, at `initial_rating + newcomer_offset` ± `newcomer_deviation`
+    (None: the initial deviation). The maximum deviation (None: the initial one) and the
+    provisional threshold (None: 75% of the initial deviation, at most 150) follow the initial
+    deviation unless given.
     """
 
     initial_rating: float = params.INITIAL_RATING
@@ -84,7 +84,8 @@ class CrawfordParameters:
     provisional_deviation: float | None = None
     maximum_deviation: float | None = None
     match_growth: float = params.MATCH_GROWTH
-    estimate_initial_deviation: bool = params.ESTIMATE_INITIAL_DEVIATION
+    newcomer_offset: float = params.NEWCOMER_OFFSET
+    newcomer_deviation: float | None = params.NEWCOMER_DEVIATION
     effective_lengths: Mapping[int, float] = field(default_factory=dict)
     tolerance: float = CONVERGENCE_TOLERANCE
 
@@ -92,6 +93,10 @@ class CrawfordParameters:
         for name in ("initial_deviation", "initial_volatility", "tau", "period_days"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
+        if self.newcomer_deviation is not None and not self.newcomer_deviation > 0:
+            raise ValueError(f"newcomer_deviation must be positive, not {self.newcomer_deviation!r}")
+        if not math.isfinite(self.newcomer_offset):
+            raise ValueError(f"newcomer_offset must be a number of rating points, not {self.newcomer_offset!r}")
         if self.maximum_deviation is not None and not self.maximum_deviation > 0:
             raise ValueError(f"maximum_deviation must be positive, not {self.maximum_deviation!r}")
         if self.match_growth < 0:
@@ -111,9 +116,10 @@ class CrawfordParameters:
             return self.provisional_deviation
         return min(params.PROVISIONAL_DEVIATION, params.PROVISIONAL_SHARE * self.initial_deviation)
 
-    def with_initial_deviation(self, deviation: float) -> CrawfordParameters:
-        """These parameters with `deviation` as a new player's, no longer estimated."""
-        return replace(self, initial_deviation=deviation, estimate_initial_deviation=False)
+    @property
+    def newcomer_start_deviation(self) -> float:
+        """A newcomer's starting deviation: `newcomer_deviation`, or the initial one when None."""
+        return self.initial_deviation if self.newcomer_deviation is None else self.newcomer_deviation
 
     def effective_length(self, length: int) -> float:
         """S(N): the length of a skill-only match that tells as much as this one."""
@@ -167,25 +173,34 @@ class CrawfordRating(RatingEngine):
 
     name = "crawford"
 
-    def __init__(self, parameters: CrawfordParameters | None = None) -> None:
+    def __init__(self, parameters: CrawfordParameters | None = None, *, founded_after: int | None = None) -> None:
         self.parameters = parameters if parameters is not None else CrawfordParameters()
+        self.founded_after = founded_after
+        """Settled for a history (`settled_for`): how many of its first matches its founders
+        played before it had `params.ESTABLISHED_PLAYERS` established players; None when not
+        known (not settled, or the history has not got so far)."""
 
     def __repr__(self) -> str:
-        return f"CrawfordRating({self.parameters!r})"
+        if self.founded_after is None:
+            return f"CrawfordRating({self.parameters!r})"
+        return f"CrawfordRating({self.parameters!r}, founded_after={self.founded_after!r})"
+
+    def _with(self, parameters: CrawfordParameters | None = None, founded_after: int | None = None) -> CrawfordRating:
+        """This kind of system with other parameters or another founding."""
+        system = type(self)(self.parameters if parameters is None else parameters)
+        system.founded_after = founded_after
+        return system
 
     def new_rating(self, player: Hashable) -> PlayerRating:
-        """The rating of a player who has not played yet."""
+        """The rating of a player who has not played yet: a newcomer's once the system is settled
+        for a history past its founders (`founded_after`), else a founder's."""
         p = self.parameters
-        return PlayerRating(
-            player,
-            p.initial_rating,
-            p.initial_deviation,
-            p.initial_volatility,
-            0,
-            0,
-            None,
-            p.initial_deviation > p.provisional_threshold,
-        )
+        if self.founded_after is None:
+            rating, deviation = p.initial_rating, p.initial_deviation
+        else:
+            rating, deviation = p.initial_rating + p.newcomer_offset, p.newcomer_start_deviation
+        return PlayerRating(player, rating, deviation, p.initial_volatility, 0, 0, None,
+                            deviation > p.provisional_threshold)
 
     def is_provisional(self, rating: PlayerRating) -> bool:
         """True while the rating's deviation exceeds the provisional threshold."""
@@ -239,68 +254,13 @@ class CrawfordRating(RatingEngine):
         )
 
     def _rate_new_arrays(self, history, progress, keep_changes: bool) -> batches.ArrayRun:
-        if self.parameters.estimate_initial_deviation:
-            system = type(self)(self._estimated_from_arrays(history))
-            return system._rate_new_arrays(history, progress, keep_changes)
-        return self._rate_arrays(history, self.new_state(history.players), progress, keep_changes)
-
-    def estimated_for(self, records: Sequence[MatchRecord]) -> CrawfordRating:
-        """This system with a new player's deviation estimated from `records` (a history in time
-        order), as a run of them would estimate it; itself when the parameters fix it."""
-        if not self.parameters.estimate_initial_deviation:
-            return self
-        if batches is None or not self.vectorised:
-            return type(self)(self._estimated_sequentially(records))
-        history, _, _ = batches.records_as_arrays(records[:params.ESTIMATE_MATCHES], [])
-        return type(self)(self._estimated_from_arrays(history))
-
-    def _estimated_from_arrays(self, history) -> CrawfordParameters:
-        """The parameters with the initial deviation estimated on the history's first
-        ESTIMATE_MATCHES matches: rate them, measure the spread, repeat (vectorised engine)."""
-        if len(history.days) > params.ESTIMATE_MATCHES:
-            m = params.ESTIMATE_MATCHES
-            history = history.head(m)
-        parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
-        for _ in range(params.ESTIMATE_ROUNDS):
-            system = type(self)(parameters)
-            run = system._rate_arrays(history, system.new_state(history.players), None, False)
-            estimate = population_deviation(run.rating.tolist(), run.deviation.tolist(), run.matches.tolist())
-            if estimate is None:
-                break
-            parameters = self.parameters.with_initial_deviation(estimate)
-        return parameters
-
-    def _estimated_sequentially(self, records: Sequence[MatchRecord]) -> CrawfordParameters:
-        """`_estimated_from_arrays` with the scalar engine, from records."""
-        records = records[:params.ESTIMATE_MATCHES]
-        parameters = self.parameters.with_initial_deviation(self.parameters.initial_deviation)
-        for _ in range(params.ESTIMATE_ROUNDS):
-            ratings = list(type(self)(parameters)._run(records, None, False, {}).ratings.values())
-            estimate = population_deviation(
-                [r.rating for r in ratings], [r.deviation for r in ratings], [r.matches for r in ratings]
-            )
-            if estimate is None:
-                break
-            parameters = self.parameters.with_initial_deviation(estimate)
-        return parameters
-
-    def _estimated_from_ratings(self, starting_ratings: Mapping[Hashable, PlayerRating]) -> CrawfordParameters:
-        """For a run that continues from earlier ratings: the spread of those ratings."""
-        ratings = [r for r in starting_ratings.values() if r.deviation is not None]
-        estimate = population_deviation(
-            [r.rating for r in ratings], [r.deviation for r in ratings], [r.matches for r in ratings]
-        )
-        return self.parameters.with_initial_deviation(
-            self.parameters.initial_deviation if estimate is None else estimate
-        )
+        return self._rate_arrays(history, self.starting_state(history), progress, keep_changes)
 
     # -- state export and import: the incremental recompute (`RatingEngine.rate_state`) --
 
     state_floats = ("mu", "phi", "sigma2", "log_sigma2", "last_day")
 
     def rate_state(self, history, state: dict, progress=None, keep_changes: bool = True) -> batches.ArrayRun:
-        if self.parameters.estimate_initial_deviation:
-            raise ValueError("settle the system first (settled_for or settled_with): a new player's deviation is estimated")
         return self._rate_arrays(history, state, progress, keep_changes)
 
     def public_of(self, state: dict) -> tuple:
@@ -314,25 +274,56 @@ class CrawfordRating(RatingEngine):
         )
 
     @property
-    def settle_window(self) -> int:
-        """How many first matches of a history a run's parameters depend on."""
-        return params.ESTIMATE_MATCHES if self.parameters.estimate_initial_deviation else 0
+    def settle_window(self) -> float:
+        """How many first matches of a history its founders depend on: a change among them may
+        make another player a founder or a newcomer, so it is rated again in full. Until the
+        history has its founders (`founded_after` None), every change."""
+        return math.inf if self.founded_after is None else self.founded_after
 
     def settled_for(self, history) -> CrawfordRating:
-        """The system as a run of `history` (HistoryArrays) rates it: a new player's deviation estimated."""
-        if not self.parameters.estimate_initial_deviation:
-            return self
-        return type(self)(self._estimated_from_arrays(history))
+        """The system as a run of `history` (HistoryArrays, from its first match) rates it: its
+        founders known (`founded_after`)."""
+        np = batches.np
+        return self._with(founded_after=founding(np.zeros(history.players, dtype=np.int64), history))
+
+    def settled_on(self, records: Sequence[MatchRecord]) -> CrawfordRating:
+        """`settled_for` a history given as records."""
+        if not records:
+            return self._with()
+        history, _, _ = batches.records_as_arrays(records)
+        return self.settled_for(history)
 
     @property
-    def settled_value(self) -> float:
-        return self.parameters.initial_deviation
+    def settled_value(self) -> float | None:
+        return None if self.founded_after is None else float(self.founded_after)
 
     def settled_with(self, value: float | None) -> CrawfordRating:
-        """The system settled as a run that estimated `value` (its `settled_value`)."""
-        if not self.parameters.estimate_initial_deviation or value is None:
-            return self
-        return type(self)(self.parameters.with_initial_deviation(value))
+        """The system settled as a run that found `value` (its `settled_value`)."""
+        return self._with(founded_after=None if value is None else int(value))
+
+    def starting_state(self, history, state: dict | None = None, first: int = 0) -> dict:
+        """The working state from which to rate `history` (HistoryArrays): `state` (new players'
+        when None) with every newcomer's start in place, a newcomer being a player who has not
+        played yet and whose first match comes after the founders'. `first` is how many matches
+        of the whole history come before `history` (the settled `founded_after` counts from
+        there); unsettled, the founders are found from `state`'s match counts and `history`."""
+        np = batches.np
+        p = self.parameters
+        if state is None:
+            state = self.new_state(history.players)
+        else:
+            state = {name: np.array(values, copy=True) for name, values in state.items()}
+        if self.founded_after is not None:
+            founded = self.founded_after - first
+        else:
+            founded = founding(state["matches"], history)
+        if founded is None or not len(history.days):
+            return state
+        first_match = batches.first_matches(history)
+        newcomers = (state["matches"] == 0) & (first_match >= max(founded, 0))
+        state["mu"][newcomers] = p.newcomer_offset / GLICKO2_SCALE + (p.initial_rating - RATING_CENTRE) / GLICKO2_SCALE
+        state["phi"][newcomers] = p.newcomer_start_deviation / GLICKO2_SCALE
+        return state
 
     def new_state(self, players: int) -> dict:
         np = batches.np
@@ -355,18 +346,12 @@ class CrawfordRating(RatingEngine):
         keep_changes: bool,
         starting_ratings: Mapping[Hashable, PlayerRating],
     ) -> RunResult:
-        if self.parameters.estimate_initial_deviation:
-            if starting_ratings:
-                system = type(self)(self._estimated_from_ratings(starting_ratings))
-            else:
-                system = self.estimated_for(records)
-            return system._run_in_batches(records, progress, keep_changes, starting_ratings)
         history, players, played = batches.records_as_arrays(records, list(starting_ratings))
         states = self.new_state(history.players)
         for i, start in enumerate(starting_ratings.values()):
             for key, value in zip(states, self._state_from(start)):
                 states[key][i] = value
-        run = self._rate_arrays(history, states, progress, keep_changes)
+        run = self._rate_arrays(history, self.starting_state(history, states), progress, keep_changes)
         starts = list(starting_ratings.values())
         ratings = {}
         for i, (player, rating, deviation, volatility, experience, matches, last, provisional) in enumerate(zip(
@@ -485,17 +470,13 @@ class CrawfordRating(RatingEngine):
         measurement of the two players taken in before the result is rated (the ratings and
         deviations grown to the day in, updated ones out; `prskill`'s error rate); each match's
         forecast is still the one from before it."""
-        if self.parameters.estimate_initial_deviation:
-            if starting_ratings:
-                parameters = self._estimated_from_ratings(starting_ratings)
-            else:
-                parameters = self._estimated_sequentially(records)
-            return type(self)(parameters)._run(records, progress, keep_changes, starting_ratings, measure)
         total = len(records)
         p = self.parameters
         scale = GLICKO2_SCALE
         mu_initial = (p.initial_rating - RATING_CENTRE) / scale
         phi_initial = p.initial_deviation / scale
+        mu_newcomer = (p.initial_rating + p.newcomer_offset - RATING_CENTRE) / scale
+        phi_newcomer = p.newcomer_start_deviation / scale
         sigma2_initial = p.initial_volatility * p.initial_volatility
         log_sigma2_initial = math.log(sigma2_initial)
         phi_cap = p.deviation_cap / scale
@@ -516,7 +497,16 @@ class CrawfordRating(RatingEngine):
         keep = changes.append if keep_changes else None
         factors: dict[int, float] = {}
         done = 0
+        # the founders: settled, the players of the first `founded_after` matches; else those who
+        # arrive before ESTABLISHED_PLAYERS players have ESTABLISHED_MATCHES matches
+        founded_after = self.founded_after
+        established_matches = params.ESTABLISHED_MATCHES
+        established = sum(1 for state in states.values() if state[6] >= established_matches)
+        founded = founded_after <= 0 if founded_after is not None else established >= params.ESTABLISHED_PLAYERS
         for record, day in in_time_order(records):
+            if not founded:
+                founded = done >= founded_after if founded_after is not None else established >= params.ESTABLISHED_PLAYERS
+            mu_start, phi_start = (mu_newcomer, phi_newcomer) if founded else (mu_initial, phi_initial)
             length = record.length
             k = factors.get(length)
             if k is None:
@@ -530,12 +520,12 @@ class CrawfordRating(RatingEngine):
             state_a = states.get(player_a)
             if state_a is None:
                 state_a = states[player_a] = [
-                    mu_initial, phi_initial, sigma2_initial, log_sigma2_initial, day, 0, 0, None
+                    mu_start, phi_start, sigma2_initial, log_sigma2_initial, day, 0, 0, None
                 ]
             state_b = states.get(player_b)
             if state_b is None:
                 state_b = states[player_b] = [
-                    mu_initial, phi_initial, sigma2_initial, log_sigma2_initial, day, 0, 0, None
+                    mu_start, phi_start, sigma2_initial, log_sigma2_initial, day, 0, 0, None
                 ]
             mu_a, phi_a, sigma2_a, log_sigma2_a, last_a = state_a[:5]
             mu_b, phi_b, sigma2_b, log_sigma2_b, last_b = state_b[:5]
@@ -570,6 +560,8 @@ class CrawfordRating(RatingEngine):
             state_b[5] += length
             state_b[6] += 1
             state_b[7] = played_on
+            if not founded:
+                established += (state_a[6] == established_matches) + (state_b[6] == established_matches)
             if keep is not None:
                 match_id = record.match_id
                 # the forecast with both deviations, g(sqrt(φ_a² + φ_b²)), as `predict` gives it,
@@ -579,7 +571,8 @@ class CrawfordRating(RatingEngine):
                     variance = spread_a + spread_b - 1.0
                 else:
                     shown_a, shown_phi_a, shown_b, shown_phi_b = before
-                    variance = 1.0 + three_over_pi2 * (shown_phi_a * shown_phi_a + shown_phi_b * shown_phi_b)
+                    variance = ((1.0 + three_over_pi2 * shown_phi_a * shown_phi_a)
+                                + (1.0 + three_over_pi2 * shown_phi_b * shown_phi_b) - 1.0)
                 expected_a = 1.0 / (1.0 + exp(-k * (shown_a - shown_b) / sqrt(variance)))
                 keep(
                     RatingChange(
@@ -629,24 +622,20 @@ class CrawfordRating(RatingEngine):
         ]
 
 
-def population_deviation(ratings: Sequence[float], deviations: Sequence[float], matches: Sequence[int]) -> float | None:
-    """How far apart the players of a history really are, in rating points: the standard
-    deviation of the true strengths of its established players (`params.ESTABLISHED_MATCHES`
-    matches or more), estimated as sqrt(var(rating) + mean(deviation²)), since each rating is
-    the strength's estimate shrunk towards the mean by its own uncertainty. This is the right
-    deviation for a new player drawn from the same players. None with fewer than
-    `params.ESTABLISHED_PLAYERS` established players; otherwise kept within
-    `params.ESTIMATED_DEVIATION_RANGE`. Exact sums (`math.fsum`), so that the order of the
-    players does not matter."""
-    chosen = [(r, d) for r, d, n in zip(ratings, deviations, matches) if n >= params.ESTABLISHED_MATCHES]
-    if len(chosen) < params.ESTABLISHED_PLAYERS:
+def founding(matches_before, history) -> int | None:
+    """How many first matches of `history` (HistoryArrays) its founders play: the least k such
+    that, with each player's matches before it (`matches_before`, an array over the players)
+    and those among its first k, `params.ESTABLISHED_PLAYERS` players have
+    `params.ESTABLISHED_MATCHES` matches. Every player who first plays from match k on is a
+    newcomer. None when the history never gets so far."""
+    np = batches.np
+    needed = params.ESTABLISHED_MATCHES - np.asarray(matches_before, dtype=np.int64)
+    # a player is established after his needed-th match here (0 if before the history)
+    established_after = batches.nth_matches(history, needed) + 1
+    reached = np.sort(established_after[established_after <= len(history.days)])
+    if len(reached) < params.ESTABLISHED_PLAYERS:
         return None
-    count = len(chosen)
-    mean = math.fsum(r for r, _ in chosen) / count
-    variance = math.fsum((r - mean) * (r - mean) for r, _ in chosen) / count
-    uncertainty = math.fsum(d * d for _, d in chosen) / count
-    low, high = params.ESTIMATED_DEVIATION_RANGE
-    return min(high, max(low, math.sqrt(variance + uncertainty)))
+    return int(reached[params.ESTABLISHED_PLAYERS - 1])
 
 
 def _per_length(np, lengths, function):

@@ -42,6 +42,12 @@ class RatingEngine(ABC):
         """The system settled as a run that found `value` (`settled_value`)."""
         return self
 
+    def starting_state(self, history, state: dict | None = None, first: int = 0) -> dict:
+        """The working state from which to rate `history` (HistoryArrays), whose first match
+        comes after `first` matches of the whole history: `state` (every player new when None)
+        with each player who has not played yet at the start the system gives him."""
+        return self.new_state(history.players) if state is None else state
+
     def require_vectorised(self) -> None:
         """Raise RuntimeError when this system has the scalar engine alone (`vectorised`)."""
         if not self.vectorised:

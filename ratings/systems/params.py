@@ -18,45 +18,39 @@ on the deviation, a newcomer starting below the established players; each was ah
 sets or periods (docs/ratings.md, "Many rolling origins"). A site fits its own with
 `manage.py calibrate_ratings`.
 
-A new player's deviation is not a fixed number: each run estimates it from the history it
-rates (ESTIMATE_INITIAL_DEVIATION), since the bot league, the online site and the clubs are
-spread very differently (the fit's best fixed value differed from set to set, 100 to 400).
+A newcomer starts below the players he joins (NEWCOMER_OFFSET, NEWCOMER_DEVIATION): people who
+arrive at a club are mostly weaker than its regulars. Both are constants between fits, so a result
+at the end of the history never needs the whole history rated again.
 """
 
 INITIAL_RATING = 1500.0
 """Where every rating starts (the FIBS scale: 1500 is a new player)."""
 
-INITIAL_DEVIATION = 100.0
-"""Deviation of a new player, rating points, when it is not estimated from the history (or the
-history has too few established players to estimate it); the estimate starts here. Fitted:
-bench/ratings_accuracy.py (grid 100, 150, 200, 300; it matters on a history of one player against
-strangers, bglab_online.csv, where the spread cannot be estimated)."""
+INITIAL_DEVIATION = 150.0
+"""Deviation of a founder (a player who arrives before the site has ESTABLISHED_PLAYERS players of
+ESTABLISHED_MATCHES matches), rating points, and the most a deviation grows to with time away.
+Fitted: bench/ratings_accuracy.py."""
 
-ESTIMATE_INITIAL_DEVIATION = True
-"""Estimate a new player's deviation from the history being rated: the spread of the true
-strengths of its established players (`crawford.population_deviation`). A bot league, an online
-site and a club are spread very differently (bench/ratings_accuracy.py: about 350, 90 and
-120 rating points), and a new player's prior is the spread of the players he joins."""
+NEWCOMER_OFFSET = -100.0
+"""Where a newcomer (a player who arrives after the founders, see INITIAL_DEVIATION) starts,
+relative to INITIAL_RATING, in rating points: in a club most newcomers are beginners, and the
+regulars they meet have been rated from the same 1500. Fitted: bench/ratings_accuracy.py; a site
+fits its own with `calibrate_ratings`."""
+
+NEWCOMER_DEVIATION = 150.0
+"""A newcomer's starting deviation, rating points: wider than a founder's, since who arrives is
+less known than who founded the site. Fitted: bench/ratings_accuracy.py."""
 
 ESTABLISHED_MATCHES = 10
-"""Players with at least this many matches count in the estimate of the spread."""
+"""A player with at least this many matches is established."""
 
 ESTABLISHED_PLAYERS = 8
-"""With fewer established players than this the estimate is not made: INITIAL_DEVIATION."""
+"""Once a history has this many established players, every player who arrives after is a
+newcomer; those who arrived before are its founders and start at INITIAL_RATING."""
 
-ESTIMATE_MATCHES = 25_000
-"""The estimate rates the first this many matches of the history (all of a club's), so that it
-costs a few per cent of a federation's recompute."""
-
-ESTIMATE_ROUNDS = 3
-"""Rounds of the estimate: rate with the current value, measure the spread, repeat."""
-
-ESTIMATED_DEVIATION_RANGE = (60.0, 400.0)
-"""The estimate is kept within these bounds (rating points)."""
-
-INITIAL_VOLATILITY = 0.09
+INITIAL_VOLATILITY = 0.12
 """Volatility of a new player (Glicko-2 scale): the deviation grows by σ² per PERIOD_DAYS away,
-with σ 0.09 as RD → √(RD² + 15.6²·months away) in rating points; τ lets σ rise for a player
+with σ 0.12 as RD → √(RD² + 20.8²·months away) in rating points; τ lets σ rise for a player
 whose results surprise. Fitted: bench/ratings_accuracy.py."""
 
 TAU = 1.2

@@ -25,10 +25,11 @@ SYSTEMS = ("fibs", "crawford")
 
 
 @pytest.fixture(autouse=True)
-def small_settling_window(monkeypatch):
-    """crawford settles a new player's deviation on a history's first matches (25,000): here on
-    the first 50, so that both sides of the window are reached by small histories."""
-    monkeypatch.setattr(params, "ESTIMATE_MATCHES", 50)
+def few_founders(monkeypatch):
+    """crawford's founders are the players who arrive before 8 players have 10 matches; here before
+    4 have 5, so that the club below has founders and newcomers, and changes on both sides of them."""
+    monkeypatch.setattr(params, "ESTABLISHED_PLAYERS", 4)
+    monkeypatch.setattr(params, "ESTABLISHED_MATCHES", 5)
 
 
 def published(system):
@@ -218,7 +219,7 @@ def test_a_correction_rewrites_only_the_players_it_reaches(make_player, finish, 
         check_against_scratch(system)
 
 
-def test_a_change_within_the_matches_that_settle_crawford_runs_in_full(club, committed):
+def test_a_change_among_the_founders_matches_runs_crawford_in_full(club, committed):
     players, matches = club
     run_id = RatingSystemState.objects.get(system="crawford").published_run_id
     with committed():

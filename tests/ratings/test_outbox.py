@@ -28,9 +28,15 @@ SYSTEMS = ("fibs", "crawford")
 
 
 @pytest.fixture(autouse=True)
-def small_settling_window(monkeypatch):
-    """crawford settles on its first 25,000 matches; here on 8, so both systems resume."""
-    monkeypatch.setattr(params, "ESTIMATE_MATCHES", 8)
+def few_founders(monkeypatch):
+    """crawford's founders play until 8 players have 10 matches; here until 2 have 2, so both
+    systems resume."""
+    few_founders_now(monkeypatch)
+
+
+def few_founders_now(monkeypatch):
+    monkeypatch.setattr(params, "ESTABLISHED_PLAYERS", 2)
+    monkeypatch.setattr(params, "ESTABLISHED_MATCHES", 2)
 
 
 @pytest.fixture
@@ -251,7 +257,7 @@ def test_a_death_anywhere_between_a_write_and_its_publication_heals_by_itself_in
         except WorkerKilled:
             pass
         monkeypatch.undo()
-        monkeypatch.setattr(params, "ESTIMATE_MATCHES", 8)
+        few_founders_now(monkeypatch)
         sent.clear()
 
     settings.CRAWFORD_STALE_SECONDS = 0  # time passes: the dead worker's heartbeat goes stale

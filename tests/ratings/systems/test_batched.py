@@ -36,7 +36,8 @@ SYSTEMS = [
     FibsRating(experience_includes_current=True),
     CrawfordRating(),
     CrawfordRating(CrawfordParameters(tau=0.5, initial_volatility=0.06, period_days=3.0, maximum_deviation=250.0)),
-    CrawfordRating(CrawfordParameters(match_growth=1.0, estimate_initial_deviation=False)),
+    CrawfordRating(CrawfordParameters(match_growth=1.0, newcomer_offset=-250.0, newcomer_deviation=80.0)),
+    CrawfordRating(CrawfordParameters(newcomer_offset=0.0, newcomer_deviation=None)),
 ]
 
 

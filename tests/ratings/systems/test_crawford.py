@@ -96,7 +96,7 @@ def test_matches_on_the_same_day_add_no_deviation_growth_between_them():
 def test_deviation_never_grows_past_a_new_players():
     system = CrawfordRating()
     ann = experienced("ann", 1500.0, deviation=80.0, volatility=0.06, last_played=date(2000, 1, 1))
-    assert system.rating_as_of(ann, date(2025, 1, 1)).deviation == system.parameters.deviation_cap == 100.0
+    assert system.rating_as_of(ann, date(2025, 1, 1)).deviation == system.parameters.deviation_cap == 150.0
 
 
 def test_a_new_player_is_provisional_until_his_deviation_falls_below_the_threshold():
@@ -167,18 +167,6 @@ def test_progress_is_reported_up_to_the_last_match():
     assert reports[-1] == (25, 25)
 
 
-def test_the_spread_of_established_players_is_their_ratings_spread_plus_their_uncertainty():
-    from ratings.systems.crawford import population_deviation
-
-    ratings = [1400.0, 1600.0] * 4
-    # var 100², mean deviation² 30²: sqrt(10000 + 900)
-    assert population_deviation(ratings, [30.0] * 8, [10] * 8) == pytest.approx(math.sqrt(10_900.0), abs=1e-12)
-    assert population_deviation(ratings + [2500.0], [30.0] * 9, [10] * 8 + [9]) == pytest.approx(104.4030650891055)
-    assert population_deviation(ratings[:7], [30.0] * 7, [10] * 7) is None  # too few established players
-    assert population_deviation([1500.0] * 8, [10.0] * 8, [50] * 8) == 60.0  # never below the range
-    assert population_deviation([500.0, 2500.0] * 4, [10.0] * 8, [50] * 8) == 400.0  # nor above it
-
-
 def round_robin(rounds, favourite_wins):
     """Ten players meeting each other every week: the lower number always wins, or wins every
     other meeting."""
@@ -191,16 +179,37 @@ def round_robin(rounds, favourite_wins):
     return history
 
 
-def test_a_new_players_deviation_is_the_spread_of_the_players_he_joins():
-    apart = CrawfordRating().estimated_for(round_robin(3, True)).parameters.initial_deviation
-    equal = CrawfordRating().estimated_for(round_robin(3, False)).parameters.initial_deviation
-    assert (apart, equal) == (400.0, pytest.approx(68.6023113386467, abs=1e-9))  # from the default 100
-    history = round_robin(3, True) + [match(999, "zoe", "p0", 5, "a", day=30)]
-    zoe = CrawfordRating().run(history).changes[-2]
-    assert zoe.player == "zoe" and zoe.deviation_before == pytest.approx(apart, abs=1e-9)
-    assert CrawfordRating().run_sequential(history).changes[-2].deviation_before == pytest.approx(apart, abs=1e-9)
-    fixed = CrawfordRating(CrawfordParameters(estimate_initial_deviation=False)).run(history).changes[-2]
-    assert fixed.deviation_before == pytest.approx(100.0, abs=1e-9)
+def test_players_who_arrive_after_the_founders_start_below_them_with_a_deviation_of_their_own():
+    system = CrawfordRating(CrawfordParameters(newcomer_offset=-120.0, newcomer_deviation=180.0))
+    # ten players, each pair once a week: after the first week every one has 9 matches; in the
+    # second p0 meets the others in turn, so p1 reaches 10 at the 46th match, p7 (the 8th) at the 52nd
+    history = round_robin(5, True) + [match(999, "zoe", "p0", 5, "a", day=40)]
+    assert system.settled_on(history).founded_after == 52
+    for run in (system.run(history), system.run_sequential(history)):
+        first = {}
+        for change in run.changes:
+            first.setdefault(change.player, (change.rating_before, change.deviation_before))
+        assert [first[f"p{n}"] for n in range(10)] == [(1500.0, pytest.approx(150.0, abs=1e-9))] * 10
+        zoe = run.changes[-2]
+        assert (zoe.player, zoe.rating_before, zoe.deviation_before) == ("zoe", 1380.0, pytest.approx(180.0, abs=1e-9))
+    # a history that never has eight established players has founders only
+    few = [match(i, f"p{i % 7}", f"p{(i + 1) % 7}", 3, "a", day=i) for i in range(200)] + [
+        match(999, "zoe", "p0", 5, "a", day=300)]
+    assert system.settled_on(few).founded_after is None
+    assert system.run(few).changes[-2].rating_before == 1500.0
+    assert system.run_sequential(few).changes[-2].rating_before == 1500.0
+
+
+def test_the_founders_are_the_same_whether_a_history_is_rated_at_once_or_continued():
+    system = CrawfordRating(CrawfordParameters(newcomer_offset=-150.0, newcomer_deviation=120.0))
+    history = round_robin(6, False) + [match(1000 + i, f"new{i}", f"p{i}", 7, "ab"[i % 2], day=50 + i)
+                                       for i in range(5)]
+    whole = system.run(history)
+    continued = system.run(history[200:], starting_ratings=system.run(history[:200]).ratings)
+    for run in (continued, system.run_sequential(history)):
+        assert {p: (r.rating, r.deviation) for p, r in run.ratings.items()} == {
+            p: (pytest.approx(r.rating, abs=1e-9), pytest.approx(r.deviation, abs=1e-9)) for p, r in whole.ratings.items()}
+    assert [c.rating_before for c in whole.changes[-10::2]] == [1350.0] * 5
 
 
 def test_growth_per_match_adds_w_sigma_squared_to_the_variance_before_the_update():

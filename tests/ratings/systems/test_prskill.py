@@ -136,7 +136,7 @@ def test_prskill_rates_with_the_scalar_engine_alone_and_the_array_entry_points_r
     batches = pytest.importorskip("ratings.systems.batches")
     with pytest.raises(RuntimeError, match="prskill rates with the scalar engine alone"):
         system.run_arrays([1, 2], [0, 1], [0, 1], [1, 0], [5, 5], [True, False], players=2)
-    settled = PrSkillRating(PrSkillParameters(pr_points=150.0, pr_noise=30.0, estimate_initial_deviation=False))
+    settled = PrSkillRating(PrSkillParameters(pr_points=150.0, pr_noise=30.0))
     history_arrays, _, _ = batches.records_as_arrays(records, [])
     with pytest.raises(RuntimeError, match="prskill rates with the scalar engine alone"):
         settled.rate_state(history_arrays, settled.new_state(history_arrays.players))
