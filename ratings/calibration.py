@@ -201,7 +201,7 @@ def _key(parameters: CrawfordParameters) -> tuple:
 
 def describe(parameters: CrawfordParameters) -> str:
     deviation = (f"founders' RD {parameters.initial_deviation:g}, newcomers {parameters.newcomer_offset:+g}"
-                 f" RD {parameters.newcomer_start_deviation:g}")
+                 f" with RD {parameters.newcomer_start_deviation:g}")
     return (f"C {parameters.length_constant:g}, {deviation}, σ {parameters.initial_volatility:g}, "
             f"τ {parameters.tau:g}, growth per match {parameters.match_growth:g}")
 

@@ -52,17 +52,17 @@ def test_each_system_is_scored_on_every_match_forecast_before_it_was_rated(three
     assert fibs.overall.log_loss == pytest.approx((math.log(2.0) - math.log(cid) - math.log(last)) / 3.0, abs=1e-9)
     assert [(row.label, row.matches) for row in fibs.reliability] == [("50–60%", 3)]
 
-    # The variance-adjusted forecasts with the default parameters (three players are too few to
-    # estimate the spread: new players start at ±100), both deviations counted.
+    # The variance-adjusted forecasts with the default parameters (three players are all founders:
+    # each starts at 1500 ± 150), both deviations counted.
     crawford = accuracy["crawford"]
-    ann_2, ann_3 = 0.5055317315273047, 0.5039434820396508
+    ann_2, ann_3 = 0.5106329450841048, 0.5076468373443379
     stored = [c.expected for c in selectors.rating_history(player_id=three_matches[0].pk, system="crawford")]
     assert stored == [0.5, pytest.approx(ann_2, abs=1e-12), pytest.approx(ann_3, abs=1e-12)]
     three, five = crawford.by_length
     assert three.log_loss == pytest.approx(math.log(2.0), abs=1e-12)
     assert five.log_loss == pytest.approx((-math.log(1.0 - ann_2) - math.log(ann_3)) / 2.0, abs=1e-9)
     assert crawford.overall.log_loss == pytest.approx((math.log(2.0) - math.log(1.0 - ann_2) - math.log(ann_3)) / 3.0, abs=1e-9)
-    assert crawford.overall.log_loss - fibs.overall.log_loss == pytest.approx(-0.001350, abs=1e-6)
+    assert crawford.overall.log_loss - fibs.overall.log_loss == pytest.approx(-0.000334, abs=1e-6)
 
 
 def test_the_formula_page_shows_both_systems_accuracy_per_length(client, three_matches, django_assert_num_queries):

@@ -52,8 +52,8 @@ def test_a_federation_whose_form_drifts_gets_parameters_that_forecast_its_held_o
     assert adopted is not None and adopted.adopted_by == staff and adopted.matches == 1590
     assert f"Calibration {adopted.pk} adopted by td" in out
     fitted = calibrated.parameters_in_force()
-    assert (fitted.length_constant, fitted.estimate_initial_deviation, fitted.initial_deviation,
-            fitted.initial_volatility, fitted.match_growth) == (3.0, True, 300.0, 0.25, 1.0)
+    assert (fitted.length_constant, fitted.initial_deviation, fitted.newcomer_offset, fitted.newcomer_deviation,
+            fitted.initial_volatility, fitted.match_growth) == (3.0, 300.0, -100.0, 150.0, 0.25, 1.0)
     # scored independently on the last 20%, which the fit never saw: better than the defaults in both modes
     history = calibrated.site_history()
     for mode in calibration.MODES:
@@ -67,7 +67,42 @@ def test_a_federation_whose_form_drifts_gets_parameters_that_forecast_its_held_o
     with django_assert_num_queries(2):
         page = client.get("/ratings/formula/").content.decode()
     assert f"in force since {adopted.adopted_at:%-d %b %Y} (adopted by Rating officer)" in page
-    assert "C 3, new-player RD estimated (from 300), σ 0.25" in page and "forecasts better than the parameters in force" in page
+    assert "C 3, founders&#x27; RD 300, newcomers -100 with RD 150, σ 0.25" in page and "forecasts better than the parameters in force" in page
+
+
+def club_with_weaker_newcomers(*, founders: int = 24, weeks: int = 70, seed: int = 5) -> list[results.ResultRow]:
+    """A club's 5-point matches on weekly nights: `founders` members spread by 100 rating points
+    from the first night; from the tenth week one or two newcomers a week join, 250 points weaker
+    on average (beginners), and play on. About half the members each night, paired at random;
+    each result drawn from the FIBS chance of the true strengths."""
+    rng = random.Random(seed)
+    skill = {p: rng.gauss(0.0, 100.0) for p in range(founders)}
+    rows = []
+    for week in range(weeks):
+        if week >= 10:
+            for _ in range(rng.choice((1, 2))):
+                skill[len(skill)] = rng.gauss(-250.0, 100.0)
+        present = [p for p in skill if rng.random() < 0.5]
+        rng.shuffle(present)
+        for a, b in zip(present[::2], present[1::2]):
+            p_a = 1.0 / (1.0 + 10.0 ** (-(skill[a] - skill[b]) * math.sqrt(5) / 2000.0))
+            a_won = rng.random() < p_a
+            rows.append(results.ResultRow(len(rows) + 2, FIRST_NIGHT + timedelta(weeks=week), f"Player {a}",
+                                           f"Player {b}", 5, 5 if a_won else 2, 2 if a_won else 5, f"sim:{len(rows)}"))
+    return rows
+
+
+def test_a_club_whose_newcomers_are_weaker_gets_them_started_further_below(staff):
+    results.results_import(rows=club_with_weaker_newcomers())
+    grid = {name: calibration.GRID[name] for name in ("newcomer_offset", "newcomer_deviation")}
+    found = calibrated.rating_calibration_fit(by=staff, grid=grid)
+    fitted = calibrated.parameters_from(found.parameters)
+    # fitted on the first 80%: newcomers start 200 below the founders (the lowest choice), ±100
+    assert (found.matches, fitted.newcomer_offset, fitted.newcomer_deviation) == (1084, -200.0, 100.0)
+    assert "candidate: C 2, founders' RD 150, newcomers -200 with RD 100, σ 0.12" in found.report
+    # the last 232 matches cannot tell it from the defaults' -100 ± 150 with confidence: they stay
+    assert found.status == CalibrationStatus.NOT_BETTER
+    assert found.reason.startswith("Fitted on the first 80% of 1084 rated matches; on the last 232 it does not beat")
 
 
 def test_a_small_site_is_refused_with_the_reason_and_keeps_the_defaults(staff, capsys, client):
@@ -81,7 +116,7 @@ def test_a_small_site_is_refused_with_the_reason_and_keeps_the_defaults(staff, c
     assert f"Calibration {refused.pk}: Refused: too little history. {reason}" in out
     assert calibrated.calibration_in_force() is None and calibrated.parameters_in_force() == CrawfordParameters()
     page = client.get("/ratings/formula/").content.decode()
-    assert "The defaults: C 2, new-player RD estimated (from 100)" in page and reason in page
+    assert "The defaults: C 2, founders&#x27; RD 150, newcomers -100 with RD 150, σ 0.12" in page and reason in page
 
 
 def test_only_a_rating_officer_adopts_and_only_a_winning_candidate(make_user):
