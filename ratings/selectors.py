@@ -35,7 +35,7 @@ from config.fields import MATCH_LENGTH, whole_number
 from games.models import Player
 from games.people import related_names
 
-from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingRun, RatingSystemState
+from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingCheckpoint, RatingRun, RatingSystemState
 from .calibrated import system_in_force
 from .services import system_labels, system_names
 from .systems import PlayerRating, Prediction, get_system
@@ -106,13 +106,23 @@ def rating_map(player_ids: Iterable[int], system: str = "fibs") -> dict[int, flo
     return {player_id: found.get(player_id, start) for player_id in ids}
 
 
-def player_rating(*, player: Player, system: str = "fibs") -> PlayerRating:
+def system_as_published(system: str):
+    """The rating system as its published run rated: this site's parameters in force, settled as
+    that run settled them (crawford: a player without results is a newcomer once the history has
+    its founders)."""
+    engine = system_in_force(system)
+    settled = (RatingCheckpoint.objects.filter(run_id=published_run(system), head=True)
+               .values_list("settled_value", flat=True).first())
+    return engine.settled_with(settled)
+
+
+def player_rating(*, player: Player, system: str = "fibs", engine=None) -> PlayerRating:
     """A player's published rating in `system` as the engine's record; a player without one
-    is a new player."""
+    is a new player, as `engine` (by default the system as published) starts him."""
     (system,) = system_names(system)
     row = Rating.objects.filter(system=system, run_id=published_run(system), player=player).first()
     if row is None:
-        return get_system(system).new_rating(player.pk)
+        return (engine or system_as_published(system)).new_rating(player.pk)
     return PlayerRating(
         player.pk, row.rating, row.deviation, row.volatility, row.experience, row.matches, row.last_played,
         row.provisional,
@@ -203,9 +213,9 @@ def match_forecast(
         errors["b"] = ["A player cannot play himself."]
     if errors:
         raise ValidationError(errors)
-    engine = system_in_force(system)  # this site's adopted parameters, if any
-    rating_a = player_rating(player=found["a"], system=system)
-    rating_b = player_rating(player=found["b"], system=system)
+    engine = system_as_published(system)  # this site's adopted parameters, as its runs rate
+    rating_a = player_rating(player=found["a"], system=system, engine=engine)
+    rating_b = player_rating(player=found["b"], system=system, engine=engine)
     if system == "crawford":
         prediction = engine.predict(rating_a, rating_b, length, on=on or timezone.now())
     else:

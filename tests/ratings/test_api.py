@@ -147,3 +147,31 @@ def test_rating_map_gives_published_ratings_and_the_start_for_unrated_players(le
     ratings = selectors.rating_map([a.pk, newcomer.pk], system="fibs")
     assert ratings[newcomer.pk] == 1500.0 and ratings[a.pk] > 1500.0
     assert selectors.rating_map([a.pk], system="crawford")[a.pk] > 1500.0
+
+
+def test_a_forecast_starts_a_player_without_results_as_the_runs_would(api, league, make_player, monkeypatch, staff):
+    """The league's 6 players are its founders once 2 of them have 2 matches (here): a player
+    without results is a newcomer, 100 below 1500 with the newcomer's deviation, as the next run
+    would start him, and with the parameters this site adopted once it adopts them."""
+    from ratings import calibrated
+    from ratings.models import CalibrationStatus, RatingCalibration
+    from ratings.systems import params
+
+    monkeypatch.setattr(params, "ESTABLISHED_PLAYERS", 2)
+    monkeypatch.setattr(params, "ESTABLISHED_MATCHES", 2)
+    services.rating_recompute_now(system="crawford")
+    make_player(name="Gus")
+    gus = api.get("/api/v1/ratings/predict/?a=Gus&b=Bo&length=5&system=crawford").json()["a"]
+    assert (gus["rating"], gus["deviation"], gus["provisional"]) == (1400.0, 150.0, True)
+    assert api.get("/api/v1/ratings/predict/?a=Gus&b=Bo&length=5").json()["a"]["rating"] == 1500.0  # FIBS has none
+
+    adopted = RatingCalibration.objects.create(
+        system="crawford", status=CalibrationStatus.CANDIDATE, matches=600, reason="test",
+        parameters={**calibrated.parameters_as_dict(calibrated.parameters_in_force()),
+                    "newcomer_offset": -200.0, "newcomer_deviation": 100.0, "initial_deviation": 300.0})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "rating_recompute_request", lambda **kwargs: None)
+        calibrated.rating_calibration_adopt(calibration_id=adopted.pk, by=staff)
+    services.rating_recompute_now(system="crawford")
+    forecast = api.get("/api/v1/ratings/predict/?a=Gus&b=Bo&length=5&system=crawford").json()
+    assert (forecast["a"]["rating"], forecast["a"]["deviation"]) == (1300.0, 100.0)
