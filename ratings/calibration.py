@@ -230,6 +230,22 @@ def paired_interval(model: Scored, base: Scored, groups: np.ndarray, rng: np.ran
                     rows=None) -> tuple[float, float, float]:
     """Weighted mean of model − base per match, and its 95% paired bootstrap interval,
     resampling matches within each group (each sample's own count)."""
+    mean, means = _bootstrap(model, base, groups, rng, resamples, rows)
+    return mean, float(means[int(0.025 * resamples)]), float(means[int(0.975 * resamples) - 1])
+
+
+def chance_better(model: Scored, base: Scored, groups: np.ndarray, rng: np.random.Generator, resamples: int,
+                  rows=None) -> float:
+    """The share of paired bootstrap resamples in which `model` has the lower log loss: the
+    probability, as far as these matches tell, that it forecasts better than `base`."""
+    _, means = _bootstrap(model, base, groups, rng, resamples, rows)
+    return float(np.mean(means < 0.0))
+
+
+def _bootstrap(model: Scored, base: Scored, groups: np.ndarray, rng: np.random.Generator, resamples: int,
+               rows=None) -> tuple[float, np.ndarray]:
+    """The weighted mean of model − base per match and the sorted means of `resamples` paired
+    bootstrap resamples (matches resampled within each group)."""
     difference = model.loss - base.loss
     weights = model.weights
     if rows is not None:
@@ -241,9 +257,7 @@ def paired_interval(model: Scored, base: Scored, groups: np.ndarray, rng: np.ran
         draws = index[rng.integers(0, len(index), size=(resamples, len(index)))]
         means += (difference[draws] * weights[draws]).sum(axis=1)
         total += weights[draws].sum(axis=1)
-    means = np.sort(means / total)
-    return (float(np.average(difference, weights=weights)), float(means[int(0.025 * resamples)]),
-            float(means[int(0.975 * resamples) - 1]))
+    return float(np.average(difference, weights=weights)), np.sort(means / total)
 
 
 def reliability(scored: Scored) -> list[tuple[float, float, int, float, float]]:
@@ -272,6 +286,9 @@ class Comparison:
     def against(self, model: str, base: str, rng, resamples: int, rows=None) -> tuple[float, float, float]:
         return paired_interval(self.scored[model], self.scored[base], self.groups, rng, resamples, rows)
 
+    def chance_better(self, model: str, base: str, rng, resamples: int, rows=None) -> float:
+        return chance_better(self.scored[model], self.scored[base], self.groups, rng, resamples, rows)
+
 
 def compare(samples: Sequence[Sample], models: Mapping[str, CrawfordParameters | None], mode: str,
             share: float = FIT_SHARE) -> Comparison:
@@ -297,7 +314,8 @@ def format_comparison(comparison: Comparison, base: str, rng: np.random.Generato
                       *, min_length_matches: int = 20) -> list[str]:
     """Lines of text: each sample and the pool (log loss, − base [interval]), per length, and the
     reliability table of every model."""
-    lines = [f"{comparison.mode} forecasts: log loss (model − {base} [95% paired bootstrap interval])"]
+    lines = [f"{comparison.mode} forecasts: log loss (model − {base} [95% paired bootstrap interval], the chance that"
+             f" the model forecasts better than {base})"]
     models = list(comparison.scored)
     for number, name in enumerate([*comparison.names, None]):
         rows = comparison.groups == number if name is not None else slice(None)
@@ -307,9 +325,10 @@ def format_comparison(comparison: Comparison, base: str, rng: np.random.Generato
         for model in models:
             cell = f"{model} {comparison.scored[model].mean(rows):.4f}"
             if model != base:
-                mean, low, high = comparison.against(model, base, rng, resamples,
-                                                     None if name is None else comparison.groups == number)
-                cell += f" {mean:+.4f} [{low:+.4f}, {high:+.4f}]"
+                rows_of = None if name is None else comparison.groups == number
+                mean, low, high = comparison.against(model, base, rng, resamples, rows_of)
+                better = comparison.chance_better(model, base, rng, resamples, rows_of)
+                cell += f" {mean:+.4f} [{low:+.4f}, {high:+.4f}] P(better) {better:.0%}"
             cells.append(cell)
         lines.append(f"  {label[:30]:<30} {count:>5}  " + " | ".join(cells))
     lengths = comparison.scored[base].lengths

@@ -313,11 +313,15 @@ def rating_formula(request):
     ]
     accuracy = selectors.rating_accuracy()
     in_force, latest = calibrated.calibrations_shown()
+    parameters = calibrated.parameters_from(in_force.parameters) if in_force else CrawfordParameters()
     return render(request, "ratings/formula.html", {
         "nav": "ratings",
         "calibration_in_force": in_force,
         "adopted_by": public_name(in_force.adopted_by, RATING_OFFICE) if in_force and in_force.adopted_by_id else "",
-        "parameters_in_force": describe(calibrated.parameters_from(in_force.parameters) if in_force else CrawfordParameters()),
+        "parameters_in_force": describe(parameters),
+        "crawford": parameters,
+        "newcomer_start": parameters.initial_rating + parameters.newcomer_offset,
+        "newcomer_below": -parameters.newcomer_offset,
         "latest_calibration": latest,
         "params": params,
         "accuracy": _accuracy_table(accuracy),

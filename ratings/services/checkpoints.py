@@ -8,7 +8,9 @@ history resumes at the head. Anything the account cannot vouch for rates in full
 
 from __future__ import annotations
 
+
 import logging
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
@@ -239,15 +241,22 @@ def resume_point(run: RatingRun) -> Resume | None:
     changed since, or the change reaches into the matches that settle the system's parameters."""
     pending = list(RatingPending.objects.filter(system=run.system, run_id=run.pk).values_list("match_id", flat=True))
     if not pending or None in pending:
+        _note(run, "A request for the whole history (an import, a recompute asked for, or a change that names no"
+                   " match): rating in full.")
         return None
     published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
     if published_id is None:
+        _note(run, "No ratings are published yet: rating in full.")
         return None
     checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
         "-sequence", "-head", "-after_on"))
     head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
     system = system_in_force(run.system)  # this site's adopted parameters, if any
-    if head is None or head.system_key != repr(system.settled_with(head.settled_value)):
+    if head is None:
+        _note(run, "The published run keeps no checkpoint to continue from: rating in full.")
+        return None
+    if head.system_key != repr(system.settled_with(head.settled_value)):
+        _note(run, "The rating system's parameters changed since the published run: rating in full.")
         return None
     ids = set(pending)
     everyone: dict[int, set] = {match_id: set() for match_id in ids}
@@ -291,11 +300,16 @@ def resume_point(run: RatingRun) -> Resume | None:
         if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
             break
     else:
+        _note(run, "The change reaches before the first checkpoint of the published run: rating in full.")
         return None
     settled = system.settled_with(checkpoint.settled_value)
     if checkpoint.system_key != head.system_key or checkpoint.sequence < settled.settle_window:
-        _note(run, f"The change reaches the first {checkpoint.sequence} rated matches, which decide who founded the"
-                   " ratings and who arrived after: rating in full.")
+        if math.isinf(settled.settle_window):
+            _note(run, "The history has no founders yet (too few established players to tell a newcomer): rating"
+                       " in full.")
+        else:
+            _note(run, f"The change reaches the first {settled.settle_window} rated matches, which decide who"
+                       " founded the ratings and who arrived after: rating in full.")
         return None
     return Resume(published_id, checkpoint, head, settled, frozenset(touched), earliest, shifted, account)
 

@@ -8,14 +8,12 @@ where it beats it least, every match forecast before it was rated. The last 20% 
 held out and scored, and the fit repeated from rolling origins (50%, 60%, 70%). Change them
 only together with a new run of that bench.
 
-Judged again on real clubs' histories (club_history.csv, league_athens.csv, bglab_online.csv;
-rolling origins, online and frozen forecasts, `ratings.calibration`): no change fitted there
-beat these values by a margin its interval supports, and no model tried beat FIBS beyond noise
-(docs/ratings.md, "Judged on real clubs"). Nor did any on many rolling origins (every 5% from 40%
-to 95% of each real set, `bench/ratings_accuracy.py --origins every5`): textbook Glicko-2's
-settings, σ, τ, C, growth per match, a smaller cap on the deviation than a new player's, a floor
-on the deviation, a newcomer starting below the established players; each was ahead only on some
-sets or periods (docs/ratings.md, "Many rolling origins"). A site fits its own with
+Fitted again on real clubs' histories (club_history.csv, league_athens.csv, bglab_online.csv;
+rolling origins on the first 80%, online and frozen forecasts, `ratings.calibration`) once
+newcomers started below the founders (29 Nov 2026): the founders' deviation, the newcomers'
+offset and deviation and σ below are that fit's; on the held-out 20% they forecast better than
+FIBS pooled in both modes with the whole interval below zero (docs/ratings.md, "Judged on real
+clubs, with newcomers below the founders"). A site fits its own with
 `manage.py calibrate_ratings`.
 
 A newcomer starts below the players he joins (NEWCOMER_OFFSET, NEWCOMER_DEVIATION): people who

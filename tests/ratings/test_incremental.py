@@ -14,7 +14,7 @@ import pytest
 from games import services as games
 from ratings import services
 from ratings.services import checkpoints, execute, writing
-from ratings.models import Rating, RatingChange, RatingCheckpoint, RatingPending, RatingRun, RatingSystemState
+from ratings.models import RatingCheckpoint, Rating, RatingChange, RatingCheckpoint, RatingPending, RatingRun, RatingSystemState
 from ratings.systems import params
 
 from .conftest import OPENING, WorkerKilled
@@ -222,10 +222,17 @@ def test_a_correction_rewrites_only_the_players_it_reaches(make_player, finish, 
 def test_a_change_among_the_founders_matches_runs_crawford_in_full(club, committed):
     players, matches = club
     run_id = RatingSystemState.objects.get(system="crawford").published_run_id
+    checkpoints = RatingCheckpoint.objects.filter(run_id=run_id, head=False).order_by("sequence")
+    founded_after = int(RatingCheckpoint.objects.get(run_id=run_id, head=True).settled_value)
+    first = checkpoints.first().sequence
+    assert (first, founded_after) == (18, 23)  # the club's founders play its first 23 matches
     with committed():
-        games.match_update(match=matches[5], rated=False, reason="pairing undone")
+        games.match_update(match=matches[first + 1], rated=False, reason="pairing undone")
     services.rating_recompute_owed(system="crawford")
-    assert RatingSystemState.objects.get(system="crawford").published_run_id != run_id
+    published_now = RatingSystemState.objects.get(system="crawford").published_run_id
+    assert published_now != run_id
+    assert RatingRun.objects.get(pk=published_now).note.startswith(
+        "The change reaches the first 23 rated matches, which decide who founded the ratings")
     check_against_scratch("crawford")
 
 
