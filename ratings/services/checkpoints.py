@@ -8,7 +8,6 @@ history resumes at the head. Anything the account cannot vouch for rates in full
 
 from __future__ import annotations
 
-
 import logging
 import math
 from dataclasses import dataclass
