@@ -83,6 +83,9 @@ def test_the_formula_page_says_when_there_is_nothing_to_score_yet(client, db, dj
 def test_the_formula_page_says_how_the_defaults_do_on_real_clubs_against_fibs_and_hindsight(client, db):
     html = client.get("/ratings/formula/").content.decode()
     assert 'id="real-clubs"' in html and "bench/ratings_hindsight.py" in html
-    assert "a little behind FIBS, by less than the noise" in html
-    assert "<td class=\"num\">+0.0013 [−0.0014, +0.0039]</td>" in html  # the defaults, pooled online
+    assert "On these clubs the variance-adjusted rating forecasts better than FIBS" in html
+    assert "<td class=\"num\">−0.0035 [−0.0064, −0.0007]</td>" in html  # the defaults, pooled online
+    assert "<td class=\"num\">−0.0046 [−0.0078, −0.0014]</td>" in html  # the defaults, pooled frozen
+    # newcomers explained with the parameters in force
+    assert "Everyone who arrives after them starts 100 points lower, at 1400 ± 150" in html
     assert "<td class=\"num\">−0.0046 [−0.0105, +0.0015]</td>" in html  # hindsight, pooled online
