@@ -299,3 +299,24 @@ def test_arabic_counts_take_the_form_their_number_asks_for(count, form):
     with translation.override("ar"):
         text = translation.ngettext("Match length: %(length)s point", "Match length: %(length)s points", count)
     assert text == entry.msgstr_plural[form]
+
+
+def test_the_rules_refuse_a_cube_in_the_crawford_game_in_the_language_of_the_request(staff_api, make_player):
+    white, black = make_player("White"), make_player("Black")
+    match = staff_api.post("/api/v1/matches/", {"player_a": white.pk, "player_b": black.pk, "length": 3},
+                           format="json").data["id"]
+    ids = {"white": white.pk, "black": black.pk}
+    game = {"number": 1, "winner": ids["white"], "kind": "single", "cube": 2, "cube_owner": ids["white"]}
+    assert staff_api.post(f"/api/v1/matches/{match}/games/", game, format="json").status_code == 201
+    crawford = {"number": 2, "winner": ids["black"], "kind": "gammon", "cube": 2, "cube_owner": ids["black"]}
+    refused = {
+        "el": "Το παιχνίδι 2 είναι το παιχνίδι Crawford: ο κύβος δεν μπορεί να γυρίσει.",
+        "da": "Spil 2 er Crawford-spillet: doblingsterningen må ikke bruges.",
+        "ja": "第2ゲームはクロフォードゲームです。キューブは使えません。",
+        "ar": "الشوط 2 هو لعبة كروفورد: لا يجوز تحريك مكعب المضاعفة.",
+        "en": "Game 2 is the Crawford game: the cube cannot be turned.",
+    }
+    for code, message in refused.items():
+        response = staff_api.post(f"/api/v1/matches/{match}/games/", crawford, format="json",
+                                  HTTP_ACCEPT_LANGUAGE=code)
+        assert (response.status_code, response.json()) == (400, {"cube": [message]}), code

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 
-from .errors import ScoringError
+from .errors import ScoringError, gettext_noop
 from .scoring import HIGHEST_CUBE, ResultKind
 
 RANGES_SHOWN = 5
@@ -110,16 +110,16 @@ def check_final_score(length: int, score: tuple[int, int], *, cube_cap: int | No
     score_a, score_b = score
     for field, value in (("score_a", score_a), ("score_b", score_b)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ScoringError("A score is a whole number of points, 0 or more.", field=field)
+            raise ScoringError(gettext_noop("A score is a whole number of points, 0 or more."), field=field)
     if max(score) < length:
         raise ScoringError(
-            f"Nobody reached {length} points: a {length}-point match is not over at {score_a}–{score_b}.",
-            field="score_a",
+            gettext_noop("Nobody reached %(length)s points: a %(length)s-point match is not over at %(a)s–%(b)s."),
+            field="score_a", length=length, a=score_a, b=score_b,
         )
     if min(score) >= length:
         raise ScoringError(
-            f"Both players cannot reach {length}: the match ends when the first one does.",
-            field="score_a",
+            gettext_noop("Both players cannot reach %(length)s: the match ends when the first one does."),
+            field="score_a", length=length,
         )
     winner = 0 if score_a > score_b else 1
     total, loser = score[winner], score[1 - winner]
@@ -128,14 +128,25 @@ def check_final_score(length: int, score: tuple[int, int], *, cube_cap: int | No
     totals = winning_totals(length, loser, cube_cap=cube_cap)
     stretches = _stretches(totals)
     shown = ", ".join(stretches[:RANGES_SHOWN]) + (", …" if len(stretches) > RANGES_SHOWN else "")
-    message = (
-        f"{score_a}–{score_b} is not a possible final score: in a {length}-point match where the loser has"
-        f" {loser}, the winner ends on {shown} (the score he stood at, below {length}, plus one game:"
-        f" the cube times 1, 2 or 3"
-    )
-    if cube_cap is not None:
-        message += f", the cube capped at {cube_cap}"
-    message += ")."
-    if total in winning_totals(length, loser, cube_cap=cube_cap, crawford=False):
-        message += f" {total} would need a turned cube in the Crawford game, where the cube cannot be turned."
-    raise ScoringError(message, field="score_a" if winner == 0 else "score_b")
+    crawford = total in winning_totals(length, loser, cube_cap=cube_cap, crawford=False)
+    messages = {  # (capped, needs the Crawford game's cube): each a whole sentence, for each language
+        (False, False): gettext_noop(
+            "%(a)s–%(b)s is not a possible final score: in a %(length)s-point match where the loser has %(loser)s, "
+            "the winner ends on %(shown)s (the score he stood at, below %(length)s, plus one game: the cube times 1, "
+            "2 or 3)."),
+        (True, False): gettext_noop(
+            "%(a)s–%(b)s is not a possible final score: in a %(length)s-point match where the loser has %(loser)s, "
+            "the winner ends on %(shown)s (the score he stood at, below %(length)s, plus one game: the cube times 1, "
+            "2 or 3, the cube capped at %(cap)s)."),
+        (False, True): gettext_noop(
+            "%(a)s–%(b)s is not a possible final score: in a %(length)s-point match where the loser has %(loser)s, "
+            "the winner ends on %(shown)s (the score he stood at, below %(length)s, plus one game: the cube times 1, "
+            "2 or 3). %(total)s would need a turned cube in the Crawford game, where the cube cannot be turned."),
+        (True, True): gettext_noop(
+            "%(a)s–%(b)s is not a possible final score: in a %(length)s-point match where the loser has %(loser)s, "
+            "the winner ends on %(shown)s (the score he stood at, below %(length)s, plus one game: the cube times 1, "
+            "2 or 3, the cube capped at %(cap)s). %(total)s would need a turned cube in the Crawford game, where the "
+            "cube cannot be turned."),
+    }
+    raise ScoringError(messages[cube_cap is not None, crawford], field="score_a" if winner == 0 else "score_b",
+                       a=score_a, b=score_b, length=length, loser=loser, shown=shown, cap=cube_cap, total=total)

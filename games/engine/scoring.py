@@ -13,7 +13,7 @@ import dataclasses
 import enum
 from collections.abc import Iterable
 
-from .errors import ScoringError
+from .errors import ScoringError, gettext_noop, ngettext
 
 
 class ResultKind(enum.IntEnum):
@@ -101,9 +101,9 @@ class MatchRules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.length, int) or isinstance(self.length, bool) or self.length < 1:
-            raise ScoringError("A match is played to at least 1 point.", field="length")
+            raise ScoringError(gettext_noop("A match is played to at least 1 point."), field="length")
         if self.length > 99:
-            raise ScoringError("A match is played to at most 99 points.", field="length")
+            raise ScoringError(gettext_noop("A match is played to at most 99 points."), field="length")
         _check_cap(self.cube_cap)
 
 
@@ -129,12 +129,12 @@ class SessionRules:
     def __post_init__(self) -> None:
         _check_cap(self.cube_cap)
         if self.raccoons and not self.beavers:
-            raise ScoringError("Raccoons need beavers: a raccoon answers a beaver.", field="raccoons")
+            raise ScoringError(gettext_noop("Raccoons need beavers: a raccoon answers a beaver."), field="raccoons")
         if self.automatic_double_cap < 0:
-            raise ScoringError("The cap on automatic doubles cannot be negative.", field="automatic_double_cap")
+            raise ScoringError(gettext_noop("The cap on automatic doubles cannot be negative."), field="automatic_double_cap")
         if self.automatic_double_cap and not self.automatic_doubles:
             raise ScoringError(
-                "A cap on automatic doubles needs automatic doubles to be on.", field="automatic_double_cap"
+                gettext_noop("A cap on automatic doubles needs automatic doubles to be on."), field="automatic_double_cap"
             )
 
 
@@ -143,10 +143,11 @@ Rules = MatchRules | SessionRules
 
 def _check_cap(cap: int | None) -> None:
     if cap is not None and (not isinstance(cap, int) or not is_power_of_two(cap) or cap < 2):
-        raise ScoringError("The cube cap must be a power of two, 2 or more (for example 64).", field="cube_cap")
+        raise ScoringError(gettext_noop("The cube cap must be a power of two, 2 or more (for example 64)."), field="cube_cap")
     if cap is not None and cap > HIGHEST_CUBE:
         raise ScoringError(
-            f"The cube cap is at most {HIGHEST_CUBE}, the highest cube there is: {cap} is over it.", field="cube_cap"
+            gettext_noop("The cube cap is at most %(highest)s, the highest cube there is: %(cap)s is over it."),
+            field="cube_cap", highest=HIGHEST_CUBE, cap=cap,
         )
 
 
@@ -184,15 +185,15 @@ class GameOutcome:
             given["kind"] = ResultKind.from_label(kind) if isinstance(kind, str) else ResultKind(kind)
         except ValueError:
             message = (
-                "A game is won as a single, gammon or backgammon."
+                gettext_noop("A game is won as a single, gammon or backgammon.")
                 if isinstance(kind, str)
-                else "A game is won as a single (1), a gammon (2) or a backgammon (3)."
+                else gettext_noop("A game is won as a single (1), a gammon (2) or a backgammon (3).")
             )
             raise ScoringError(message, field="kind") from None
         try:
             given["end"] = GameEnd(given.get("end", GameEnd.PLAYED_OUT))
         except ValueError:
-            raise ScoringError('A game ends "played_out", "resigned" or "double_refused".', field="end") from None
+            raise ScoringError(gettext_noop('A game ends "played_out", "resigned" or "double_refused".'), field="end") from None
         return cls(**given)
 
     @classmethod
@@ -235,10 +236,6 @@ class GameRecord:
         return self.outcome.winner
 
 
-def _points_word(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
-
-
 class MatchScore:
     """The running score of a match or session, which accepts only outcomes the rules allow.
 
@@ -273,29 +270,30 @@ class MatchScore:
         """
         resumed = cls(rules, players=players)
         if any(not isinstance(points, int) or points < 0 for points in score):
-            raise ScoringError("A score is two whole numbers, 0 or more.", field="score")
+            raise ScoringError(gettext_noop("A score is two whole numbers, 0 or more."), field="score")
         resumed._score = [score[0], score[1]]
         away = rules.length - 1
         if crawford is CrawfordState.NOT_YET and rules.kind is MatchKind.MATCH and away >= 1:
             # The first player to reach N−1 does so while the other is below it: from then on the
             # Crawford game is next or played, and once the other has reached N−1 too, it was played.
             a, b = score
-            where = f"At {a}–{b} in a {rules.length}-point match"
             if min(score) == away:
                 raise ScoringError(
-                    f"{where} both players have reached {away} points: the Crawford game has been played.",
-                    field="score",
+                    gettext_noop("At %(a)s–%(b)s in a %(length)s-point match both players have reached %(away)s "
+                                 "points: the Crawford game has been played."),
+                    field="score", a=a, b=b, length=rules.length, away=away,
                 )
             if max(score) == away:
                 raise ScoringError(
-                    f"{where} one player has reached {away} points:"
-                    " the Crawford game is the next game or has been played.",
-                    field="score",
+                    gettext_noop("At %(a)s–%(b)s in a %(length)s-point match one player has reached %(away)s "
+                                 "points: the Crawford game is the next game or has been played."),
+                    field="score", a=a, b=b, length=rules.length, away=away,
                 )
         if crawford is CrawfordState.NEXT:
             if resumed.finished or not (rules.kind is MatchKind.MATCH and max(score) == away and min(score) < away):
                 raise ScoringError(
-                    f"At {score[0]}–{score[1]} the next game cannot be the Crawford game.", field="score"
+                    gettext_noop("At %(a)s–%(b)s the next game cannot be the Crawford game."), field="score",
+                    a=score[0], b=score[1],
                 )
             resumed._crawford_pending = True
         elif crawford is CrawfordState.PLAYED:
@@ -374,148 +372,170 @@ class MatchScore:
         if self.finished:
             a, b = self.score
             raise ScoringError(
-                f"The match ended at {a}–{b} after game {len(self.games)}: no game can be recorded after it."
+                gettext_noop("The match ended at %(a)s–%(b)s after game %(game)s: no game can be recorded after it."),
+                a=a, b=b, game=len(self.games),
             )
         if outcome.winner not in (0, 1):
-            raise ScoringError("The winner must be one of the two players of the match.", field="winner")
+            raise ScoringError(gettext_noop("The winner must be one of the two players of the match."), field="winner")
         loser = 1 - outcome.winner
         if not isinstance(outcome.cube, int) or not is_power_of_two(outcome.cube):
             raise ScoringError(
-                f"The cube holds powers of two (1, 2, 4, 8, …): {outcome.cube} is not one.", field="cube"
+                gettext_noop("The cube holds powers of two (1, 2, 4, 8, …): %(cube)s is not one."), field="cube",
+                cube=outcome.cube,
             )
         if outcome.cube > HIGHEST_CUBE:
             raise ScoringError(
-                f"The cube goes up to {HIGHEST_CUBE}: a cube of {outcome.cube} is beyond it.", field="cube"
+                gettext_noop("The cube goes up to %(highest)s: a cube of %(cube)s is beyond it."), field="cube",
+                highest=HIGHEST_CUBE, cube=outcome.cube,
             )
         if outcome.cube_owner not in (None, 0, 1):
-            raise ScoringError("The cube is owned by one of the two players, or centred.", field="cube_owner")
+            raise ScoringError(gettext_noop("The cube is owned by one of the two players, or centred."), field="cube_owner")
         try:
             kind = ResultKind(outcome.kind)
         except ValueError:
-            raise ScoringError("A game is won as a single, a gammon or a backgammon.", field="kind") from None
+            raise ScoringError(gettext_noop("A game is won as a single, a gammon or a backgammon."), field="kind") from None
         try:
             end = GameEnd(outcome.end)
         except ValueError:
-            raise ScoringError("A game ends played out, resigned, or by a refused double.", field="end") from None
+            raise ScoringError(gettext_noop("A game ends played out, resigned, or by a refused double."), field="end") from None
 
         # What the cube reached in this game, counting a refused double as offered.
         highest = outcome.cube * 2 if end is GameEnd.DOUBLE_REFUSED else outcome.cube
         if highest > HIGHEST_CUBE:
             raise ScoringError(
-                f"The cube goes up to {HIGHEST_CUBE}: a double to {highest} is beyond it.", field="cube"
+                gettext_noop("The cube goes up to %(highest)s: a double to %(cube)s is beyond it."), field="cube",
+                highest=HIGHEST_CUBE, cube=highest,
             )
 
         if rules.kind is MatchKind.MATCH:
             if outcome.beavered:
-                raise ScoringError("Beavers are not used in match play.", field="beavered")
+                raise ScoringError(gettext_noop("Beavers are not used in match play."), field="beavered")
             if outcome.raccooned:
-                raise ScoringError("Raccoons are not used in match play.", field="raccooned")
+                raise ScoringError(gettext_noop("Raccoons are not used in match play."), field="raccooned")
             if outcome.automatic_doubles:
-                raise ScoringError("Automatic doubles are not used in match play.", field="automatic_doubles")
+                raise ScoringError(gettext_noop("Automatic doubles are not used in match play."), field="automatic_doubles")
             if self.next_game_is_crawford:
                 # Each refusal at the field that asked for what the Crawford game cannot have.
                 if end is GameEnd.DOUBLE_REFUSED:
                     raise ScoringError(
-                        f"Game {number} is the Crawford game: nobody may double in it, so no double can be "
-                        "refused.", field="end"
+                        gettext_noop("Game %(number)s is the Crawford game: nobody may double in it, so no double "
+                                     "can be refused."), field="end", number=number,
                     )
                 if highest > 1:
                     raise ScoringError(
-                        f"Game {number} is the Crawford game: the cube cannot be turned.", field="cube"
+                        gettext_noop("Game %(number)s is the Crawford game: the cube cannot be turned."), field="cube",
+                        number=number,
                     )
                 if outcome.cube_owner is not None:
                     raise ScoringError(
-                        f"Game {number} is the Crawford game: the cube stays centred, owned by nobody.",
-                        field="cube_owner",
+                        gettext_noop("Game %(number)s is the Crawford game: the cube stays centred, owned by nobody."),
+                        field="cube_owner", number=number,
                     )
         else:
             self._check_session_options(outcome)
 
         if rules.cube_cap is not None and highest > rules.cube_cap:
-            what = "a double to" if end is GameEnd.DOUBLE_REFUSED else "a cube of"
-            raise ScoringError(
-                f"The cube is capped at {rules.cube_cap} here: {what} {highest} is over the cap.", field="cube"
-            )
+            if end is GameEnd.DOUBLE_REFUSED:
+                message = gettext_noop("The cube is capped at %(cap)s here: a double to %(cube)s is over the cap.")
+            else:
+                message = gettext_noop("The cube is capped at %(cap)s here: a cube of %(cube)s is over the cap.")
+            raise ScoringError(message, field="cube", cap=rules.cube_cap, cube=highest)
 
         if outcome.cube_owner is not None and not cube_turned(outcome):
             raise ScoringError(
-                "Nobody owns a cube that has not been turned: leave the owner empty.", field="cube_owner"
+                gettext_noop("Nobody owns a cube that has not been turned: leave the owner empty."), field="cube_owner"
             )
 
         if end is GameEnd.DOUBLE_REFUSED:
             if kind is not ResultKind.SINGLE:
                 raise ScoringError(
-                    "A refused double ends the game as a single: the refuser pays the cube before the double.",
+                    gettext_noop("A refused double ends the game as a single: the refuser pays the cube before the double."),
                     field="kind",
                 )
             if outcome.cube_owner == loser:
                 raise ScoringError(
-                    f"{self.players[loser]} owned the cube, so {self.players[outcome.winner]} could not double.",
-                    field="cube_owner",
+                    gettext_noop("%(owner)s owned the cube, so %(winner)s could not double."), field="cube_owner",
+                    owner=self.players[loser], winner=self.players[outcome.winner],
                 )
 
         points = self.points_for(outcome)
         if outcome.points is not None and outcome.points != points:
-            raise ScoringError(self._points_message(outcome, kind, end, points), field="points")
+            raise ScoringError(self._points_message(outcome, kind, end, points), field="points",
+                               cube=outcome.cube, points=points, given=outcome.points)
         return points
 
     def _check_session_options(self, outcome: GameOutcome) -> None:
         rules = self.rules
         if outcome.automatic_doubles:
             if not rules.automatic_doubles:
-                raise ScoringError("This session does not use automatic doubles.", field="automatic_doubles")
+                raise ScoringError(gettext_noop("This session does not use automatic doubles."), field="automatic_doubles")
             if not rules.automatic_double_cap:
                 raise ScoringError(
-                    "This session allows no automatic doubles: its cap is 0.", field="automatic_doubles"
+                    gettext_noop("This session allows no automatic doubles: its cap is 0."), field="automatic_doubles"
                 )
             if outcome.automatic_doubles < 0 or outcome.automatic_doubles > rules.automatic_double_cap:
                 raise ScoringError(
-                    f"This session allows at most {rules.automatic_double_cap} automatic doubles a game.",
-                    field="automatic_doubles",
+                    gettext_noop("This session allows at most %(cap)s automatic doubles a game."),
+                    field="automatic_doubles", cap=rules.automatic_double_cap,
                 )
             lowest = 2**outcome.automatic_doubles
             if outcome.cube < lowest:
                 doubles = outcome.automatic_doubles
                 raise ScoringError(
-                    f"After {doubles} automatic double{'s' if doubles > 1 else ''} the cube is at least {lowest}:"
-                    f" a cube of {outcome.cube} is too low.",
-                    field="cube",
+                    ngettext("After %(doubles)s automatic double the cube is at least %(lowest)s: a cube of "
+                             "%(cube)s is too low.",
+                             "After %(doubles)s automatic doubles the cube is at least %(lowest)s: a cube of "
+                             "%(cube)s is too low.", doubles),
+                    field="cube", doubles=doubles, lowest=lowest, cube=outcome.cube,
                 )
         if outcome.beavered:
             if not rules.beavers:
-                raise ScoringError("This session does not allow beavers.", field="beavered")
+                raise ScoringError(gettext_noop("This session does not allow beavers."), field="beavered")
             if outcome.cube_owner is None:
                 raise ScoringError(
-                    "After a beaver the beaverer owns the cube: say who owns it.", field="cube_owner"
+                    gettext_noop("After a beaver the beaverer owns the cube: say who owns it."), field="cube_owner"
                 )
             if outcome.cube < 4 * 2 ** outcome.automatic_doubles:
                 raise ScoringError(
-                    "A beaver doubles a double: the cube is at least 4 after one.", field="cube"
+                    gettext_noop("A beaver doubles a double: the cube is at least 4 after one."), field="cube"
                 )
         if outcome.raccooned:
             if not rules.raccoons:
-                raise ScoringError("This session does not allow raccoons.", field="raccooned")
+                raise ScoringError(gettext_noop("This session does not allow raccoons."), field="raccooned")
             if not outcome.beavered:
-                raise ScoringError("A raccoon answers a beaver: there was none.", field="raccooned")
+                raise ScoringError(gettext_noop("A raccoon answers a beaver: there was none."), field="raccooned")
             if outcome.cube < 8 * 2 ** outcome.automatic_doubles:
                 raise ScoringError(
-                    "A raccoon redoubles a beaver: the cube is at least 8 after one.", field="cube"
+                    gettext_noop("A raccoon redoubles a beaver: the cube is at least 8 after one."), field="cube"
                 )
 
-    def _points_message(self, outcome: GameOutcome, kind: ResultKind, end: GameEnd, points: int) -> str:
-        given = outcome.points
+    def _points_message(self, outcome: GameOutcome, kind: ResultKind, end: GameEnd, points: int) -> tuple:
+        """The refusal of points that are not what the game is worth (placeholders: cube, points,
+        given), one message per kind of game so that each language words it whole."""
         if end is GameEnd.DOUBLE_REFUSED:
-            return (
-                f"A double refused with the cube on {outcome.cube} is worth {_points_word(points)}"
-                f" (the cube before the double), not {given}."
-            )
-        name = kind.name.lower()
+            return ngettext("A double refused with the cube on %(cube)s is worth %(points)s point (the cube before "
+                            "the double), not %(given)s.",
+                            "A double refused with the cube on %(cube)s is worth %(points)s points (the cube before "
+                            "the double), not %(given)s.", points)
         if self.rules.jacoby and kind > ResultKind.SINGLE and not cube_turned(outcome):
-            return (
-                f"Under the Jacoby rule a {name} with a centred cube counts as a single:"
-                f" {_points_word(points)}, not {given}."
-            )
-        return f"A {name} with the cube on {outcome.cube} is worth {_points_word(points)}, not {given}."
+            if kind is ResultKind.GAMMON:
+                return ngettext("Under the Jacoby rule a gammon with a centred cube counts as a single: %(points)s "
+                                "point, not %(given)s.",
+                                "Under the Jacoby rule a gammon with a centred cube counts as a single: %(points)s "
+                                "points, not %(given)s.", points)
+            return ngettext("Under the Jacoby rule a backgammon with a centred cube counts as a single: %(points)s "
+                            "point, not %(given)s.",
+                            "Under the Jacoby rule a backgammon with a centred cube counts as a single: %(points)s "
+                            "points, not %(given)s.", points)
+        if kind is ResultKind.GAMMON:
+            return ngettext("A gammon with the cube on %(cube)s is worth %(points)s point, not %(given)s.",
+                            "A gammon with the cube on %(cube)s is worth %(points)s points, not %(given)s.", points)
+        if kind is ResultKind.BACKGAMMON:
+            return ngettext("A backgammon with the cube on %(cube)s is worth %(points)s point, not %(given)s.",
+                            "A backgammon with the cube on %(cube)s is worth %(points)s points, not %(given)s.",
+                            points)
+        return ngettext("A single with the cube on %(cube)s is worth %(points)s point, not %(given)s.",
+                        "A single with the cube on %(cube)s is worth %(points)s points, not %(given)s.", points)
 
     # -- recording -----------------------------------------------------------------------------
 
