@@ -105,6 +105,9 @@ class PredictView(APIView):
             OpenApiParameter("b", OpenApiTypes.STR, required=True, description="Player B: id or name"),
             OpenApiParameter("length", OpenApiTypes.INT, required=True),
             SYSTEM,
+            OpenApiParameter("as_of", OpenApiTypes.DATE, description=(
+                "YYYY-MM-DD, not after today: the players' ratings at the end of that day (results played later "
+                "count for nothing). Default: the published ratings, today.")),
         ],
         responses=ForecastSerializer,
     )
@@ -112,7 +115,7 @@ class PredictView(APIView):
         params = request.query_params
         forecast = selectors.match_forecast(
             player_a=params.get("a", ""), player_b=params.get("b", ""), length=params.get("length", ""),
-            system=params.get("system") or "fibs",
+            system=params.get("system") or "fibs", as_of=params.get("as_of") or None,
         )
         return Response(ForecastSerializer(forecast.as_dict()).data)
 

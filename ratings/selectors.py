@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
@@ -38,6 +38,7 @@ from games.people import related_names
 from .models import OfficialList, OfficialListRow, Rating, RatingChange, RatingCheckpoint, RatingRun, RatingSystemState
 from .calibrated import system_in_force
 from .services import system_labels, system_names
+from .services.lists import end_of_day, ratings_as_of
 from .systems import PlayerRating, Prediction, get_system
 
 
@@ -169,6 +170,8 @@ class MatchForecast:
     rating_a: PlayerRating
     rating_b: PlayerRating
     prediction: Prediction
+    as_of: date | None = None
+    """The day whose ratings it used (None: the published ratings, today)."""
 
     def as_dict(self) -> dict:
         p = self.prediction
@@ -184,17 +187,45 @@ class MatchForecast:
             "difference_deviation": p.difference_deviation,
             "p_a_low": p.p_a_low,
             "p_a_high": p.p_a_high,
+            "as_of": self.as_of.isoformat() if self.as_of else None,
         }
+
+
+def _as_of_date(value) -> date:
+    """A forecast's `as_of`: a date, or its text YYYY-MM-DD, not after today."""
+    if isinstance(value, str):
+        try:
+            value = date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValidationError({"as_of": ["Give the date as YYYY-MM-DD."]}) from None
+    if not isinstance(value, date) or isinstance(value, datetime):
+        raise ValidationError({"as_of": ["Give the date as YYYY-MM-DD."]})
+    if value > timezone.localdate():
+        raise ValidationError({"as_of": [
+            f"{value:%d %b %Y} is after today: a forecast as of a date uses the results played by then."]})
+    return value
 
 
 def match_forecast(
     *, player_a: str | int, player_b: str | int, length: str | int, system: str = "fibs",
-    on: date | datetime | None = None,
+    on: date | datetime | None = None, as_of: date | str | None = None,
 ) -> MatchForecast:
     """Each player's chance to win an N-point match between A and B (by id or name) from the
     published ratings; for the variance-adjusted rating, deviations grown to `on` (today by
-    default) and a 95% interval. Raises `ValidationError` with a message per field."""
+    default) and a 95% interval. Raises `ValidationError` with a message per field.
+
+    With `as_of` (a day, not after today), the ratings are those the players had at the end of
+    that day (`ratings_as_of`: results played later count for nothing; a player without a
+    result by then is a new player) and deviations are grown to the end of that day, with the
+    player's volatility as published now (the rating changes do not keep it)."""
     errors = {}
+    if as_of not in (None, ""):
+        try:
+            as_of = _as_of_date(as_of)
+        except ValidationError as error:
+            errors.update(error.message_dict)
+    else:
+        as_of = None
     try:
         (system,) = system_names(system or "fibs")
     except ValidationError as error:
@@ -214,13 +245,27 @@ def match_forecast(
     if errors:
         raise ValidationError(errors)
     engine = system_as_published(system)  # this site's adopted parameters, as its runs rate
-    rating_a = player_rating(player=found["a"], system=system, engine=engine)
-    rating_b = player_rating(player=found["b"], system=system, engine=engine)
+    if as_of is None:
+        rating_a = player_rating(player=found["a"], system=system, engine=engine)
+        rating_b = player_rating(player=found["b"], system=system, engine=engine)
+    else:
+        rating_a, rating_b = _player_ratings_as_of(found["a"], found["b"], system=system, as_of=as_of, engine=engine)
+        on = end_of_day(as_of)
     if system == "crawford":
         prediction = engine.predict(rating_a, rating_b, length, on=on or timezone.now())
     else:
         prediction = engine.predict(rating_a, rating_b, length)
-    return MatchForecast(system, length, found["a"], found["b"], rating_a, rating_b, prediction)
+    return MatchForecast(system, length, found["a"], found["b"], rating_a, rating_b, prediction, as_of)
+
+
+def _player_ratings_as_of(*players: Player, system: str, as_of: date, engine) -> list[PlayerRating]:
+    """The players' ratings at the end of `as_of` (a new player's, as `engine` starts him, for one
+    without a result by then), each with the volatility published now, where the system has one."""
+    ids = [player.pk for player in players]
+    known = ratings_as_of(system=system, run_id=published_run(system), as_of=as_of, player_ids=ids)
+    volatility = dict(Rating.objects.filter(system=system, run_id=published_run(system), player_id__in=ids,
+                                            volatility__isnull=False).values_list("player_id", "volatility"))
+    return [replace(known[pk], volatility=volatility.get(pk)) if pk in known else engine.new_rating(pk) for pk in ids]
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ class ForecastSerializer(serializers.Serializer):
     difference_deviation = serializers.FloatField(allow_null=True)
     p_a_low = serializers.FloatField(allow_null=True, help_text="95% interval for p_a (variance-adjusted only).")
     p_a_high = serializers.FloatField(allow_null=True)
+    as_of = serializers.DateField(allow_null=True, help_text="The day whose ratings the forecast used (null: today's).")
 
 
 class OfficialListSerializer(serializers.ModelSerializer):

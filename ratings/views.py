@@ -22,6 +22,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from config.errors import ConflictError
@@ -366,13 +367,16 @@ class ChancesForm(forms.Form):
                                                              "data-suggest": "players-b"}))
     length = forms.IntegerField(label="Match length (points)", min_value=1, max_value=99, initial=7)
     system = forms.ChoiceField(label="Rating system", choices=(), initial=SystemChoice.CRAWFORD)
+    as_of = forms.DateField(label=_("As of (optional)"), required=False,
+                            help_text=_("The ratings at the end of that day; empty: today's."),
+                            widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["system"].choices = list(services.system_labels().items())
 
 
-FORECAST_FIELDS = {"a": "player_a", "b": "player_b", "length": "length", "system": "system"}
+FORECAST_FIELDS = {"a": "player_a", "b": "player_b", "length": "length", "system": "system", "as_of": "as_of"}
 
 
 SUGGESTED = 10
@@ -427,7 +431,7 @@ def chances(request):
         try:
             forecast = selectors.match_forecast(
                 player_a=resolve_player(data["player_a"], "a"), player_b=resolve_player(data["player_b"], "b"),
-                length=data["length"], system=data["system"],
+                length=data["length"], system=data["system"], as_of=data.get("as_of"),
             )
         except ValidationError as error:
             for key, texts in error.message_dict.items():

@@ -4,6 +4,7 @@ date, with ranks, kept unchanged for ever."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -75,7 +76,10 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
             raise ConflictError(
                 f"Someone else published the official {label} list of {as_of:%d %b %Y} a moment ago."
             ) from None
-        ratings = ratings_as_of(system=system, run=run, as_of=as_of)
+        known = ratings_as_of(system=system, run_id=run.pk, as_of=as_of)
+        ratings = sorted(
+            ((r.player, r.rating, r.deviation, r.provisional, r.matches, r.experience) for r in known.values()),
+            key=lambda row: (-row[1], row[0]))
         if not ratings:
             raise ValidationError({"as_of": [
                 f"No {label} result was rated by {as_of:%d %b %Y}: a list of that date would be empty."
@@ -97,34 +101,40 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
     return official
 
 
-def ratings_as_of(*, system: str, run, as_of: date) -> list[tuple]:
-    """Each player's rating in `run` (a run of `system`) at the end of the day `as_of` (the site's
-    time zone), best first: (player id, rating, deviation, provisional, matches, experience) after
-    his last rated match played by then, as the run rated it; no one without a match by then.
+def end_of_day(day: date) -> datetime:
+    """The first moment after `day` in the site's time zone: results played before it count."""
+    return timezone.make_aware(datetime.combine(day + timedelta(days=1), time()))
 
-    The deviation is the one after that match, not grown by the days since: a list published on
-    its own day copies the ratings so, and a list of the same date published later holds the
-    same. Whether a rating is provisional is the system's rule with the run's own settings. Two
-    queries: the last match, count and lengths per player, then those matches' changes."""
-    end = timezone.make_aware(datetime.combine(as_of + timedelta(days=1), time()))
-    upto = RatingChange.objects.filter(run_id=run.pk, played_on__lt=end).order_by()
+
+def ratings_as_of(*, system: str, run_id, as_of: date, player_ids=None) -> dict[int, PlayerRating]:
+    """Each player's rating in the run `run_id` (a run of `system`, or a subquery for one) at the
+    end of the day `as_of` (the site's time zone): after his last rated match played by then, as
+    the run rated it, with his matches and experience counted up to it; no one without a match by
+    then. `player_ids` limits it to those players.
+
+    The deviation is the one after that match, not grown by the days since (a list published on
+    its own day copies the ratings so); the volatility is not kept with each match (None).
+    Whether a rating is provisional is the system's rule with the run's own settings. Three
+    queries: the last match, count and lengths per player; those matches' changes; the run's
+    settings."""
+    upto = RatingChange.objects.filter(run_id=run_id, played_on__lt=end_of_day(as_of)).order_by()
+    if player_ids is not None:
+        upto = upto.filter(player_id__in=list(player_ids))
     per_player = upto.values("player_id").annotate(last=Max("sequence"), matches=Count("id"), experience=Sum("length"))
     totals = {row["player_id"]: (row["last"], row["matches"], row["experience"]) for row in per_player}
     if not totals:
-        return []
+        return {}
     last_changes = upto.filter(sequence__in=per_player.values("last")).values_list(
-        "player_id", "sequence", "rating_after", "deviation_after")
-    settled = RatingCheckpoint.objects.filter(run_id=run.pk, head=True).values_list("settled_value", flat=True).first()
+        "player_id", "sequence", "rating_after", "deviation_after", "played_on")
+    settled = RatingCheckpoint.objects.filter(run_id=run_id, head=True).values_list("settled_value", flat=True).first()
     engine = system_in_force(system).settled_with(settled)
-    found = []
-    for player_id, sequence, rating, deviation in last_changes.iterator(chunk_size=5000):
+    found = {}
+    for player_id, sequence, rating, deviation, played_on in last_changes.iterator(chunk_size=5000):
         last, matches, experience = totals[player_id]
         if sequence != last:  # the opponent's last match, not his
             continue
-        provisional = engine.is_provisional(
-            PlayerRating(player_id, rating, deviation, None, experience, matches, None, False))
-        found.append((player_id, rating, deviation, provisional, matches, experience))
-    found.sort(key=lambda row: (-row[1], row[0]))
+        known = PlayerRating(player_id, rating, deviation, None, experience, matches, played_on, False)
+        found[player_id] = replace(known, provisional=engine.is_provisional(known))
     return found
 
 

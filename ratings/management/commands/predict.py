@@ -25,18 +25,20 @@ class Command(BaseCommand):
         parser.add_argument("--pairs", type=Path, help="a CSV of pairings: player_a,player_b,length")
         parser.add_argument("--system", default="fibs", help="fibs (default) or crawford")
         parser.add_argument("--json", action="store_true", help="print JSON (always with --pairs)")
+        parser.add_argument("--as-of", default=None,
+                            help="YYYY-MM-DD, not after today: the ratings at the end of that day (default: today's)")
 
-    def handle(self, *args, players, pairs=None, system="fibs", json=False, **options):
+    def handle(self, *args, players, pairs=None, system="fibs", json=False, as_of=None, **options):
         if pairs is not None:
             if players:
                 raise CommandError("Give either A B LENGTH or --pairs FILE, not both.")
-            self._pairs(pairs, system)
+            self._pairs(pairs, system, as_of)
             return
         if len(players) != 3:
             raise CommandError("Give two players and a length: predict A B LENGTH")
         try:
             forecast = selectors.match_forecast(
-                player_a=players[0], player_b=players[1], length=players[2], system=system
+                player_a=players[0], player_b=players[1], length=players[2], system=system, as_of=as_of
             )
         except ValidationError as error:
             raise CommandError(_problem(error)) from None
@@ -45,7 +47,7 @@ class Command(BaseCommand):
         else:
             self.stdout.write(_text(forecast))
 
-    def _pairs(self, path: Path, system: str) -> None:
+    def _pairs(self, path: Path, system: str, as_of: str | None) -> None:
         try:
             text = path.read_text(encoding="utf-8").lstrip("\ufeff")
         except (OSError, UnicodeDecodeError) as error:
@@ -59,7 +61,7 @@ class Command(BaseCommand):
             try:
                 forecast = selectors.match_forecast(
                     player_a=row["player_a"] or "", player_b=row["player_b"] or "", length=row["length"] or "",
-                    system=system,
+                    system=system, as_of=as_of,
                 )
             except ValidationError as error:
                 failed += 1
@@ -83,7 +85,8 @@ def _text(forecast: selectors.MatchForecast) -> str:
         return f"{player.name} {rating.rating:.1f}{deviation}{mark}"
 
     lines = [
-        f"{forecast.length}-point match, {forecast.system}:",
+        f"{forecast.length}-point match, {forecast.system}"
+        + (f", ratings as of {forecast.as_of:%d %b %Y}:" if forecast.as_of else ":"),
         f"  {side(forecast.player_a, forecast.rating_a)}: {p.p_a:.1%}",
         f"  {side(forecast.player_b, forecast.rating_b)}: {p.p_b:.1%}",
     ]
