@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import health
@@ -13,6 +14,8 @@ from tournaments import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
+    # Players are found on the rating list (its search takes ?q=): /players/ is where people guess it is.
+    path("players/", RedirectView.as_view(pattern_name="rating-list", query_string=True), name="players"),
     path("players/<int:pk>/", tournament_views.player_detail, name="player"),
     path("players/<int:pk>/calendar.ics", tournament_views.player_calendar, name="player-calendar"),
     path("matches/", include("games.urls")),

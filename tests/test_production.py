@@ -209,7 +209,7 @@ def page_kwargs(site) -> dict:
         "desk-more": {"slug": slug, "pk": site["pairing"].pk},
         "desk-entries": {"slug": slug, "pk": site["pairing"].flight_id}, "health": {},
         "desk-draw": {"slug": slug, "pk": site["pairing"].flight_id},
-        "event-match": {"slug": slug, "pk": site["pairing"].pk}, "language": {},
+        "event-match": {"slug": slug, "pk": site["pairing"].pk}, "language": {}, "players": {},
     }
 
 

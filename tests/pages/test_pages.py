@@ -317,3 +317,10 @@ def test_a_forfeit_counts_in_no_head_to_head_nor_results_by_length(client, make_
     page = client.get(f"/players/{ann.pk}/")
     assert page.context["head_to_head"] == [{"id": bo.pk, "name": "Bo Forfeit", "won": 1, "lost": 0, "points": 5}]
     assert page.context["by_length"] == [{"length": 5, "won": 1, "lost": 0}]
+
+
+@pytest.mark.parametrize("asked, found", [("/players/", "/ratings/"), ("/players/?q=Anna", "/ratings/?q=Anna")])
+def test_the_players_address_leads_to_the_rating_list_and_its_search(client, asked, found):
+    response = client.get(asked)
+    assert (response.status_code, response["Location"]) == (302, found)
+    assert client.get(found).status_code == 200
