@@ -107,6 +107,21 @@ def test_production_refuses_to_start_without_a_site_url():
     assert "SITE_URL is not set." in result.stderr
 
 
+def test_the_readme_makes_and_drops_databases_as_the_postgres_user():
+    """The app's role owns its database but may not create one: a restore that drops it as that
+    role could not make it again."""
+    commands = re.findall(r"(?:^|&& |`)((?:sudo -u \w+ )?(?:dropdb|createdb)\b[^`&\n]*)", README, flags=re.MULTILINE)
+    assert len(commands) >= 3
+    assert [c for c in commands if not c.startswith("sudo -u postgres ")] == []
+
+
+def test_no_example_of_the_readme_dates_a_list_or_forecast_after_today():
+    from datetime import date
+
+    dates = [date.fromisoformat(d) for d in re.findall(r"--as-of (\d{4}-\d\d-\d\d)", README)]
+    assert dates and [d for d in dates if d > date.today()] == []
+
+
 # -- make ----------------------------------------------------------------------------------------
 
 
