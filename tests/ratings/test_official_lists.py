@@ -421,3 +421,16 @@ def test_the_admin_shows_lists_without_changing_them(client, two_lists, django_u
     assert client.get("/admin/ratings/officiallist/add/").status_code == 403
     view = client.get(f"/admin/ratings/officiallist/{november.pk}/change/")
     assert view.status_code == 200 and f"/ratings/?system=fibs&amp;list={november.pk}" in view.content.decode()
+
+
+def test_the_ratings_of_a_past_date_take_three_queries_whatever_the_players(club, finish, make_player,
+                                                                           django_assert_num_queries):
+    run_id = services.rating_recompute_now(system="fibs").pk
+    with django_assert_num_queries(3):  # last match, count and lengths per player; those changes; the run's settings
+        few = lists.ratings_as_of(system="fibs", run_id=run_id, as_of=date(2025, 1, 20))
+    for number in range(30):
+        finish(make_player(name=f"Newcomer {number}"), club["Anna"], length=3, winner="b", day=20)
+    run_id = services.rating_recompute_now(system="fibs").pk
+    with django_assert_num_queries(3):
+        many = lists.ratings_as_of(system="fibs", run_id=run_id, as_of=date(2025, 1, 21))
+    assert (len(few), len(many)) == (6, 36)
