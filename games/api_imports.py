@@ -24,6 +24,18 @@ class ResultsImportSerializer(serializers.Serializer):
         "CSV: played_on,player_a,player_b,length,score_a,score_b[,event,source_id,new_player]; the file's name is "
         "its sheet, part of each row's identity."))
     check = serializers.BooleanField(default=False, help_text="Only check the file; store nothing.")
+    sheet = serializers.CharField(required=False, max_length=255, help_text=(
+        "The sheet's name, part of each row's identity (default: the file's name): give the same name when a sheet "
+        "is sent again under another file name."))
+    new_players = serializers.CharField(required=False, allow_blank=True, max_length=20_000, help_text=(
+        'Names that are new players even when near a player\'s, comma-separated: "David L,Anne K".'))
+    accept_new_names = serializers.BooleanField(default=False, help_text=(
+        "Every name that is nobody's is a new player, even when near a player's."))
+
+    def validate_sheet(self, value):
+        if not value.strip() or "\x00" in value:
+            raise serializers.ValidationError("Give the sheet a name, or leave the field out for the file's name.")
+        return value
 
 
 class ResultsImportView(APIView):
@@ -58,6 +70,12 @@ class ResultsImportView(APIView):
                 "rows": [{"line": line, "problem": problem} for line, problem in error.problems],
                 "note": note,
             }, status=status.HTTP_400_BAD_REQUEST)
+        data = serializer.validated_data
+        options = {"new_players": [name for name in data.get("new_players", "").replace("\x00", "").split(",")
+                                   if name.strip()],
+                   "accept_new_names": data["accept_new_names"]}
+        if data.get("sheet"):
+            options["sheet"] = data["sheet"]
         job = import_job_submit(kind=ImportKind.RESULTS, name=upload.name or "results.csv", text=text,
-                                note=note or "", by=request.user)
+                                note=note or "", by=request.user, options=options)
         return import_job_response(job)

@@ -81,14 +81,18 @@ def _enqueue(job_id: int) -> None:
         logger.warning("import job %s could not be sent to a worker; the sweep sends it again", job_id, exc_info=True)
 
 
-def import_job_submit(*, kind: str, name: str, text: str, note: str = "", by=None) -> ImportJob:
-    """Queue the import of a file's text; the task starts once the transaction commits."""
+def import_job_submit(
+    *, kind: str, name: str, text: str, note: str = "", by=None, options: dict | None = None
+) -> ImportJob:
+    """Queue the import of a file's text (with the import's `options`, plain data its runner
+    reads); the task starts once the transaction commits."""
     if kind not in ImportKind.values:
         raise ValueError(f"no import of kind {kind!r}")
     import_jobs_resume_stale()
     with transaction.atomic():
         name = name.replace("\x00", "")[:255]  # a file name is whatever the client sent
-        job = ImportJob.objects.create(kind=kind, name=name, text=text, note=(note or "")[:200], created_by=by)
+        job = ImportJob.objects.create(kind=kind, name=name, text=text, note=(note or "")[:200], created_by=by,
+                                       options=options or {})
         transaction.on_commit(partial(_enqueue, job.pk))
     return job
 

@@ -258,6 +258,9 @@ class ImportJob(models.Model):
     name = models.CharField(max_length=255, help_text="The file's name as uploaded.")
     text = models.TextField()
     note = models.CharField(max_length=200, blank=True, help_text="How the file was read (its encoding).")
+    options = models.JSONField(
+        default=dict, blank=True,
+        help_text='How to import it: {"sheet": "morning.csv", "new_players": ["David L"], "accept_new_names": false}')
     rows_total = models.PositiveIntegerField(default=0)
     rows_done = models.PositiveIntegerField(default=0)
     errors = models.JSONField(default=list, blank=True, help_text='[{"line": 4, "problem": "..."}]')

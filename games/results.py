@@ -376,8 +376,11 @@ def _insert_rows(model, varying: tuple[str, ...], values: list[tuple], common: d
 def results_import_job(*, job, progress) -> dict:
     """The runner of a results import job (`games.imports`): read, check, store."""
     try:
-        rows = results_file_read(text=job.text, sheet=job.name)
-        report = results_import(rows=rows, by=job.created_by, progress=progress)
+        options = job.options or {}
+        rows = results_file_read(text=job.text, sheet=options.get("sheet") or job.name)
+        report = results_import(rows=rows, by=job.created_by, progress=progress,
+                                new_players=options.get("new_players") or (),
+                                accept_new_names=bool(options.get("accept_new_names")))
     except ResultsFileError as error:
         raise ImportProblems(error.problems) from None
     return {"imported": report.imported, "already_there": report.already_there,

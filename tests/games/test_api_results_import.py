@@ -167,3 +167,25 @@ def test_a_sheet_sent_again_with_a_row_corrected_names_the_match_it_no_longer_ho
     assert (f'<dt>Imported from this sheet before, not in it now</dt><dd><a href="/matches/{wrong.pk}/">match '
             f'{wrong.pk}</a>. They stay stored: if the sheet corrects them, correct or withdraw those matches.</dd>'
             ) in page
+
+
+def test_the_import_says_which_near_names_are_new_players_and_names_its_sheet(
+    staff_api, django_capture_on_commit_callbacks
+):
+    import_and_poll(staff_api, django_capture_on_commit_callbacks, GOOD, name="morning.csv")
+    near = GOOD + "2025-02-01,Ana,Bo,5,5,1,Club night\n2025-02-01,Carll,Bo,5,5,2,Club night\n"
+    refused = import_and_poll(staff_api, django_capture_on_commit_callbacks, near, name="evening.csv")
+    assert (refused["status"], [error["line"] for error in refused["errors"]]) == ("failed", [4, 5])
+    named = import_and_poll(staff_api, django_capture_on_commit_callbacks, near, name="evening.csv",
+                            new_players="Ana, Carll", sheet="Evening sheet")
+    assert named["result"]["imported"] == 4 and sorted(named["result"]["players_created"]) == ["Ana", "Carll"]
+    again = import_and_poll(staff_api, django_capture_on_commit_callbacks, near, name="evening (2).csv",
+                            sheet="evening SHEET", accept_new_names="true")
+    assert (again["result"]["imported"], again["result"]["already_there"]) == (0, 4)
+    assert Match.objects.count() == 6
+
+
+def test_a_blank_sheet_name_is_refused_by_field(staff_api):
+    response = upload(staff_api, GOOD, sheet="  ")
+    assert (response.status_code, response.json()) == (400, {"sheet": ["This field may not be blank."]})
+    assert ImportJob.objects.count() == 0
