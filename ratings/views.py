@@ -22,7 +22,8 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.errors import ConflictError
@@ -48,7 +49,7 @@ SORTS = {
 }
 """Each column's natural order; `dir=reverse` turns it round. `surname` is sorted in Python."""
 SURNAME = "surname"
-GROUPS = {"": "Everybody", "0": "Established", "1": "Provisional"}
+GROUPS = {"": gettext_lazy("Everybody"), "0": gettext_lazy("Established"), "1": gettext_lazy("Provisional")}
 
 
 def _system(value: str | None) -> str:
@@ -56,14 +57,15 @@ def _system(value: str | None) -> str:
 
 
 class RatingFilterForm(forms.Form):
-    q = forms.CharField(label="Player name", required=False, max_length=120,
-                        help_text="Any part of the name: “berg” finds Anna Berg and Bergström.")
-    country = forms.ChoiceField(label="Country", required=False)
-    club = forms.CharField(label="Club", required=False, max_length=120, help_text="Any part of the club's name.")
+    q = forms.CharField(label=gettext_lazy("Player name"), required=False, max_length=120,
+                        help_text=gettext_lazy("Any part of the name: “berg” finds Anna Berg and Bergström."))
+    country = forms.ChoiceField(label=gettext_lazy("Country"), required=False)
+    club = forms.CharField(label=gettext_lazy("Club"), required=False, max_length=120,
+                           help_text=gettext_lazy("Any part of the club's name."))
 
     def __init__(self, *args, countries=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = [("", "All countries")] + [(c, c) for c in countries]
+        self.fields["country"].choices = [("", _("All countries"))] + [(c, c) for c in countries]
 
 
 def surname_key(name: str) -> tuple[str, str]:
@@ -127,8 +129,8 @@ def _order(ratings, sort: str) -> list[int]:
 class PublishListForm(forms.Form):
     """Staff: publish the official list of the system shown, dated `as_of`."""
 
-    as_of = forms.DateField(label="Date of the list", widget=forms.DateInput(attrs={"type": "date"}))
-    note = forms.CharField(label="Note (optional)", required=False, max_length=500)
+    as_of = forms.DateField(label=gettext_lazy("Date of the list"), widget=forms.DateInput(attrs={"type": "date"}))
+    note = forms.CharField(label=gettext_lazy("Note (optional)"), required=False, max_length=500)
 
 
 def _official(lists: list, value: str | None):
@@ -210,11 +212,11 @@ def rating_list(request):
     keep = request.GET.copy()
     keep.pop("page", None)
     columns = []
-    for key, label, css in (("rank", "#", "num"), ("name", "Player", ""), (SURNAME, "Surname", "hide-narrow"),
-                            ("rating", "Rating", "num"), ("change", "Change", "num"),
-                            ("rank_then", "Rank then", "num hide-narrow"), ("country", "Country", ""),
-                            ("club", "Club", "hide-narrow"), ("matches", "Matches", "num"),
-                            ("experience", "Experience", "num hide-narrow")):
+    for key, label, css in (("rank", "#", "num"), ("name", _("Player"), ""), (SURNAME, _("Surname"), "hide-narrow"),
+                            ("rating", _("Rating"), "num"), ("change", _("Change"), "num"),
+                            ("rank_then", _("Rank then"), "num hide-narrow"), ("country", _("Country"), ""),
+                            ("club", _("Club"), "hide-narrow"), ("matches", _("Matches"), "num"),
+                            ("experience", _("Experience"), "num hide-narrow")):
         if key in ("change", "rank_then"):
             if previous is not None:
                 columns.append({"label": label, "css": css, "sort": None, "href": None, "next": None})
@@ -240,8 +242,9 @@ def rating_list(request):
         "page": page,
         "sort": sort,
         "columns": columns,
-        "sort_choices": [("rating", "Rating"), ("name", "First name"), (SURNAME, "Surname"), ("country", "Country"),
-                         ("club", "Club"), ("matches", "Matches"), ("experience", "Experience")],
+        "sort_choices": [("rating", _("Rating")), ("name", _("First name")), (SURNAME, _("Surname")),
+                         ("country", _("Country")), ("club", _("Club")), ("matches", _("Matches")),
+                         ("experience", _("Experience"))],
         "query": keep.urlencode(),
         "csv": "?" + _with(keep, format="csv", sort=None, dir=None),
         "official": official,
@@ -367,8 +370,8 @@ class ChancesForm(forms.Form):
                                                              "data-suggest": "players-b"}))
     length = forms.IntegerField(label="Match length (points)", min_value=1, max_value=99, initial=7)
     system = forms.ChoiceField(label="Rating system", choices=(), initial=SystemChoice.CRAWFORD)
-    as_of = forms.DateField(label=_("As of (optional)"), required=False,
-                            help_text=_("The ratings at the end of that day; empty: today's."),
+    as_of = forms.DateField(label=gettext_lazy("As of (optional)"), required=False,
+                            help_text=gettext_lazy("The ratings at the end of that day; empty: today's."),
                             widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs):
