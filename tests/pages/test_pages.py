@@ -1,10 +1,13 @@
 """Every page answers, shows what it should, and writes only through the services."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from games import services as games
 from games.models import Game
+from tournaments import services as events
 from tournaments.models import Pairing, Tournament
 
 from .conftest import build_knockout, make_players
@@ -324,3 +327,14 @@ def test_the_players_address_leads_to_the_rating_list_and_its_search(client, ask
     response = client.get(asked)
     assert (response.status_code, response["Location"]) == (302, found)
     assert client.get(found).status_code == 200
+
+
+def test_a_walkover_reads_as_a_walkover_on_the_match_page_not_a_forfeit_at_nil_all(client, td):
+    tournament = build_knockout(td, make_players(4), name="Walkover Open", results_rounds=0)
+    pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending").order_by("id").first()
+    events.pairing_walkover(pairing=pairing, winner=pairing.player_b, reason="Ann did not show up", by=td)
+    pairing.refresh_from_db()
+    page = client.get(reverse("match", args=[pairing.match_id])).content.decode()
+    assert f"Walkover: {pairing.player_b.name} goes through without play.</span> Ann did not show up." in page
+    assert "won by forfeit" not in page
+    assert re.search(rf">{pairing.player_a.name}</a> v <a [^>]*>{pairing.player_b.name}</a>", page)
