@@ -1,6 +1,7 @@
 """Forms for the match pages. They check the shape of what was typed; the rules are the services'."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .engine.scoring import GameEnd, ResultKind
 
@@ -52,7 +53,9 @@ class GameEntryForm(forms.Form):
             end.choices = [c for c in end.choices if c[0] != GameEnd.DOUBLE_REFUSED.value]
             end.error_messages["invalid_choice"] = (
                 f"Game {crawford_game} is the Crawford game: nobody may double in it, so no double can be refused.")
-        self.fields["cube_owner"].choices = [("", "Nobody (centred)"), (0, names[0]), (1, names[1])]
+        # Empty: a cube of 1 is centred; a turned cube has an owner the sheet may not have noted.
+        self.fields["cube_owner"].choices = [("", _("Not recorded (centred if the cube is 1)")), (0, names[0]),
+                                             (1, names[1])]
         self.fields["cube_owner"].initial = ""
 
 

@@ -338,3 +338,13 @@ def test_a_walkover_reads_as_a_walkover_on_the_match_page_not_a_forfeit_at_nil_a
     assert f"Walkover: {pairing.player_b.name} goes through without play.</span> Ann did not show up." in page
     assert "won by forfeit" not in page
     assert re.search(rf">{pairing.player_a.name}</a> v <a [^>]*>{pairing.player_b.name}</a>", page)
+
+
+def test_the_score_sheet_calls_an_unnamed_cube_owner_not_recorded_and_keeps_a_turned_cube_so(td_client, world, td):
+    match = tournament_match(world, td)
+    page = td_client.get(reverse("match-enter", args=[match.pk])).content.decode()
+    assert "Not recorded (centred if the cube is 1)" in page and "Nobody (centred)" not in page
+    response = post_game(td_client, match, cube=2, cube_owner="")
+    assert "Game 1 recorded" in response.content.decode()
+    game = Game.objects.get(match=match)
+    assert (game.cube, game.cube_owner) == (2, None)
