@@ -15,7 +15,7 @@ from games.permissions import api_door
 
 from . import selectors, services
 from .models import OfficialList
-from .permissions import may_publish_rating_list, may_recompute
+from .permissions import may_import_ratings, may_publish_rating_list, may_recompute
 from .serializers import (
     ForecastSerializer,
     OfficialListPublishSerializer,
@@ -184,3 +184,50 @@ def official_list_csv_response(official: OfficialList, previous: OfficialList | 
                             content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ratings-{official.system}-{official.as_of}.csv"'
     return response
+
+
+class RatingStartsView(APIView):
+    """A rating officer: give players their starts from another rating list (CSV: player or
+    federation_id, rating, experience, as_of), as `manage.py import_ratings` does. Send the file
+    as multipart `file`, or its text as `csv`; `check` says what it would do and stores nothing."""
+
+    permission_classes = [api_door(may_import_ratings)]
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    def post(self, request):
+        from datetime import date
+
+        from django.core.exceptions import ValidationError
+
+        from .services.starts import rating_starts_import
+
+        upload = request.FILES.get("file")
+        errors = {}
+        text, source = "", ""
+        if upload is not None:
+            if upload.size > 20 * 1024 * 1024:
+                errors["file"] = ["The file is larger than 20 MB; split the list."]
+            else:
+                try:
+                    text, source = upload.read().decode("utf-8"), upload.name
+                except UnicodeDecodeError:
+                    errors["file"] = ["The file is not UTF-8 text; save the list as CSV in UTF-8."]
+        else:
+            text = request.data.get("csv", "")
+            if not isinstance(text, str) or not text.strip():
+                errors["file"] = ["Send the list as a file (multipart, field file) or its text (field csv)."]
+            source = "API"
+        as_of = request.data.get("as_of") or None
+        if as_of is not None:
+            try:
+                as_of = date.fromisoformat(str(as_of))
+            except ValueError:
+                errors["as_of"] = ["A date, YYYY-MM-DD."]
+        if errors:
+            return Response(errors, status=status.HTTP_400_BAD_REQUEST)
+        check = str(request.data.get("check", "")).lower() in ("1", "true", "yes", "on")
+        try:
+            done = rating_starts_import(text=text, source=source, by=request.user, as_of=as_of, check=check)
+        except ValidationError as error:
+            return Response(error.message_dict, status=status.HTTP_400_BAD_REQUEST)
+        return Response(done.as_dict())

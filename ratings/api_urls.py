@@ -10,6 +10,7 @@ from .api import (
     RatingHistoryView,
     RatingListView,
     RatingRunListView,
+    RatingStartsView,
     RecomputeView,
 )
 
@@ -18,6 +19,7 @@ urlpatterns = [
     path("ratings/history/<int:player_id>/", RatingHistoryView.as_view(), name="api-rating-history"),
     path("ratings/runs/", RatingRunListView.as_view(), name="api-rating-runs"),
     path("ratings/recompute/", RecomputeView.as_view(), name="api-rating-recompute"),
+    path("ratings/starts/", RatingStartsView.as_view(), name="api-rating-starts"),
     path("ratings/predict/", PredictView.as_view(), name="api-rating-predict"),
     path("ratings/lists/", OfficialListsView.as_view(), name="api-official-lists"),
     path("ratings/lists/<int:pk>/", OfficialListDetailView.as_view(), name="api-official-list"),

@@ -240,6 +240,8 @@ class ChangeKind(models.TextChoices):
     """GNU Backgammon's analysis changed what the luck-adjusted system rates."""
     REQUESTED = "requested", "Recompute requested"
     """Staff asked for a recompute."""
+    STARTS = "starts", "Rating list imported"
+    """Players' starts from another rating list changed (`import_ratings`)."""
 
 
 class RatingPending(models.Model):
@@ -358,3 +360,26 @@ class RatingCalibration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.system} calibration {self.pk}: {self.get_status_display()}"
+
+
+class RatingStart(models.Model):
+    """Where a player's ratings start on this site, from another rating list (a federation's, a
+    club's old one): `manage.py import_ratings`, the API and the admin.
+
+    FIBS starts him at `rating` with `experience` points played; crawford at `rating` with a
+    deviation that shrinks with the experience (`ratings.services.starts.start_deviation`), grown
+    from `as_of` to his first match here. A start counts before the player's first rated match
+    on this site; a recompute keeps it, and changing one reruns the whole history."""
+
+    player = models.OneToOneField("games.Player", on_delete=models.CASCADE, related_name="rating_start")
+    rating = models.FloatField()
+    experience = models.PositiveIntegerField(help_text="Points played before, on the list's own count.")
+    as_of = models.DateField(help_text="The date of the list the start comes from.")
+    source = models.CharField(max_length=200, blank=True, help_text="The file or list it came from.")
+    imported_at = models.DateTimeField(auto_now=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating:.1f} ({self.experience} points) as of {self.as_of}"

@@ -15,3 +15,8 @@ def may_recompute(user) -> bool:
 def may_adopt_rating_parameters(user) -> bool:
     """Adopting fitted parameters reruns every rating: a rating officer's or a site admin's decision."""
     return is_rating_officer(user)
+
+
+def may_import_ratings(user) -> bool:
+    """Another list's ratings become players' starts and rerun every rating: a rating officer's or a site admin's."""
+    return is_rating_officer(user)

@@ -105,6 +105,7 @@ EXPECTED = {
     "API analyse a match again": ADMIN,
     "API publish a rating list": OFFICE,
     "API ask for a recompute": OFFICE,
+    "API import a rating list": OFFICE,
     # -- the desk --------------------------------------------------------------------------------
     "page: create an event at the desk": {"TD of another event", "TD of this event", "site admin"},
     "page: desk adds a flight": TD,
@@ -203,6 +204,7 @@ ADMIN_FORMS = {
     "ratings.ratingsystemstate": (NOBODY, NOBODY, NOBODY),
     "ratings.officiallist": (NOBODY, NOBODY, NOBODY),
     "ratings.ratingcalibration": (NOBODY, NOBODY, NOBODY),
+    "ratings.ratingstart": (OFFICE, OFFICE, OFFICE),
     "tournaments.tournament": (ADMIN, ADMIN, NOBODY),
     "tournaments.flight": (ADMIN, ADMIN, NOBODY),
     "tournaments.entry": (ADMIN, ADMIN, NOBODY),
@@ -385,6 +387,8 @@ def _writes(w):
         "API analyse a match again": ("post", f"{API}/matches/{sheet.pk}/analysis/", {}, DOOR),
         "API publish a rating list": ("post", f"{API}/ratings/lists/", {"system": "fibs", "as_of": today}),
         "API ask for a recompute": ("post", f"{API}/ratings/recompute/", {"system": "fibs"}),
+        "API import a rating list": ("post", f"{API}/ratings/starts/", {
+            "csv": "player,rating,experience,as_of\nListed Player,1600,100,2025-01-01\n"}),
         # The desk.
         "page: create an event at the desk": (lambda: Tournament.objects.filter(name="Desk Cup").exists(), "/desk/",
                                               {"name": "Desk Cup", "start_date": "2026-09-01"}),

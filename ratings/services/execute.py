@@ -39,6 +39,7 @@ from .checkpoints import (
     when_last_played,
 )
 from .history import RatedHistory, micros_of, rated_history, rated_matches
+from .starts import with_imported_starts
 from .writing import (
     RunLostError,
     changes_by_player,
@@ -123,7 +124,8 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         settled = system.settled_for(arrays)
         moments = checkpoint_starts(history.played_on, None)
         cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left")
-        pieces = rate_in_pieces(settled, arrays, settled.starting_state(arrays), cuts.tolist(),
+        state = with_imported_starts(settled, settled.starting_state(arrays), history.players)
+        pieces = rate_in_pieces(settled, arrays, state, cuts.tolist(),
                                 partial(report_progress, run.pk))
         result = _as_run(settled, pieces)
         clock.lap("compute")
@@ -203,7 +205,7 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
     moments = checkpoint_starts(history.played_on, start.after_on)
     cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left").tolist()
     arrays = _arrays(history, settled)
-    state = settled.starting_state(arrays, state, first=start.sequence)
+    state = with_imported_starts(settled, settled.starting_state(arrays, state, first=start.sequence), players)
     pieces = rate_in_pieces(settled, arrays, state, cuts, partial(report_progress, run.pk))
     result = _as_run(settled, pieces)
     rated = pieces.state["matches"] > 0

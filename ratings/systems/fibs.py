@@ -122,6 +122,17 @@ class FibsRating(RatingEngine):
             state["matches"], progress, keep_changes,
         )
 
+    def imported(self, player, rating: float, experience: int, as_of) -> PlayerRating:
+        """A player from another list: his rating and experience carried over as they are."""
+        return PlayerRating(player, float(rating), None, None, int(experience), 0, None,
+                            experience < EXPERIENCED_AFTER)
+
+    def with_starts(self, state: dict, indexes, starts) -> dict:
+        for i, start in zip(indexes, starts):
+            state["rating"][i] = start.rating
+            state["experience"][i] = start.experience
+        return state
+
     def public_of(self, state: dict) -> tuple:
         """(rating, deviation, volatility, provisional) per player of a working state."""
         return state["rating"], None, None, state["experience"] < EXPERIENCED_AFTER

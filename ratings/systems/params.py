@@ -46,6 +46,14 @@ ESTABLISHED_PLAYERS = 8
 """Once a history has this many established players, every player who arrives after is a
 newcomer; those who arrived before are its founders and start at INITIAL_RATING."""
 
+IMPORTED_EXPERIENCE_SCALE = 300.0
+"""A player who comes from another rating list (`import_ratings`) starts with the deviation
+INITIAL_DEVIATION / √(1 + experience / IMPORTED_EXPERIENCE_SCALE): the more points he has
+played, the surer his rating."""
+
+IMPORTED_DEVIATION_FLOOR = 50.0
+"""The least deviation an imported start gets, however long his experience."""
+
 INITIAL_VOLATILITY = 0.12
 """Volatility of a new player (Glicko-2 scale): the deviation grows by σ² per PERIOD_DAYS away,
 with σ 0.12 as RD → √(RD² + 20.8²·months away) in rating points; τ lets σ rise for a player
