@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from .. import bracket_layout as bl
 from ..formats._tree import FeedKind, Tree
@@ -60,14 +61,25 @@ def names_of_rounds(tree: Tree, prefix: str) -> dict[tuple[str, int], str]:
     for group, top in last.items():
         for r in range(1, top + 1):
             if group == "":
-                out[(group, r)] = bl.round_name(top - r)
+                out[(group, r)] = round_name(top - r)
             elif group == "W":
-                out[(group, r)] = "Winners' final" if r == top else f"Winners' round {r}"
+                out[(group, r)] = _("Winners' final") if r == top else _("Winners' round %(round)s") % {"round": r}
             elif group == "L":
-                out[(group, r)] = "Losers' final" if r == top else f"Losers' round {r}"
+                out[(group, r)] = _("Losers' final") if r == top else _("Losers' round %(round)s") % {"round": r}
             else:
-                out[(group, r)] = "Grand final" if r == 1 else "Grand final, if needed"
+                out[(group, r)] = _("Grand final") if r == 1 else _("Grand final, if needed")
     return out
+
+
+def round_name(rounds_left: int) -> str:
+    """The usual name of a knockout round in the reader's language (`bracket_layout.round_name`)."""
+    if rounds_left == 0:
+        return _("Final")
+    if rounds_left == 1:
+        return _("Semi-finals")
+    if rounds_left == 2:
+        return _("Quarter-finals")
+    return _("Round of %(players)s") % {"players": 2 ** (rounds_left + 1)}
 
 
 def _label(slot: str, prefix: str) -> str:
@@ -76,10 +88,10 @@ def _label(slot: str, prefix: str) -> str:
 
 def _from_words(kind: FeedKind | None, ref: str | None, prefix: str) -> str:
     if kind is FeedKind.WINNER and ref:
-        return f"Winner of {_label(ref, prefix)}"
+        return _("Winner of %(match)s") % {"match": _label(ref, prefix)}
     if kind is FeedKind.LOSER and ref:
-        return f"Loser of {_label(ref, prefix)}"
-    return "To be decided"
+        return _("Loser of %(match)s") % {"match": _label(ref, prefix)}
+    return _("To be decided")
 
 
 def _side(p: dict | None, score, won: bool, waiting_words: str, player_url) -> str:
@@ -149,7 +161,7 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
     tabs = []
     # Round heads: one per (group, round) with a drawn box; the losers' heads sit above their group.
     for (g, r), col in sorted(columns.items(), key=lambda kv: (kv[1], kv[0][0] != "W")):
-        name = names.get((g, r), f"Round {r}")
+        name = names.get((g, r), _("Round %(round)s") % {"round": r})
         top = 0 if g != "L" else y(top_of_group.get("L", 0)) - HEAD_H + 4
         heads.append((col, top, name, g, r))
     # On a phone each round of each group is a tab (numbered in reading order: winners' rounds,
@@ -165,7 +177,7 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
         tab = tab_of[(g, r)]
         col, top, name = next((hc, ht, hn) for hc, ht, hn, hg, hr in heads if (hg, hr) == (g, r))
         slot_len = next((by_slot[s]["length"] for s in by_tab[tab] if by_slot[s].get("length")), None)
-        length = f' <span class="ln">{slot_len} pt</span>' if slot_len else ""
+        length = f' <span class="ln">{escape(_("%(length)s pt") % {"length": slot_len})}</span>' if slot_len else ""
         parts.append(f'<h4 class="bk-head" data-col="{tab}" style="left:{x(col)}px;top:{top}px">'
                      f'{escape(name)}{length}</h4>')
         for slot in by_tab[tab]:
@@ -228,10 +240,10 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
         count = (sum(1 for s in column["slots"] if not s["bye"]) if column
                  else planned[number]["matches"] if number in planned else 0)
         left = total - 1 - i
-        name = ("Final" if left == 0 else "Semi-finals" if left == 1 and count == 2
-                else "Quarter-finals" if left == 2 and count == 4 else f"Round {number}")
+        name = (_("Final") if left == 0 else _("Semi-finals") if left == 1 and count == 2
+                else _("Quarter-finals") if left == 2 and count == 4 else _("Round %(round)s") % {"round": number})
         length = column["length"] if column else None
-        head = f'{escape(name)}{f" <span class=ln>{length} pt</span>" if length else ""}'
+        head = escape(name) + (f" <span class=ln>{escape(_('%(length)s pt') % {'length': length})}</span>" if length else "")
         boxes = []
         if column:
             for s in column["slots"]:
@@ -244,11 +256,11 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
                 words = []
                 for side in (0, 1):
                     if p["survivors"] and (side == 0 or not p["from"]):
-                        words.append(f"Winner from round {number - 1}")
+                        words.append(_("Winner from round %(round)s") % {"round": number - 1})
                     elif p["from"]:
-                        words.append(f"Loser from {p['from']}")
+                        words.append(_("Loser from %(flight)s") % {"flight": p["from"]})
                     else:
-                        words.append("To be decided")
+                        words.append(_("To be decided"))
                 boxes.append(
                     f'<div class="bk-box pending" data-col="{i}"><span class="bk-label">R{number}-{n} · to be drawn'
                     f'</span><span class="bk-side tbd"><span class="nm">{escape(words[0])}</span></span>'
