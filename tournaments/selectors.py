@@ -406,6 +406,24 @@ def results_csv(tournament: Tournament) -> str:
     return out.getvalue()
 
 
+def results_export_csv(tournament: Tournament) -> str:
+    """An event's finished matches as the results file `import_results` reads (`games.results`):
+    played_on, the players, the length, the final score, the event, and a `source_id` per match
+    (event, flight, slot), so that importing the file again adds nothing. Walkovers and byes were
+    not played and are left out."""
+    out = io.StringIO()
+    writer = SafeCsvWriter(out)
+    writer.writerow(["played_on", "player_a", "player_b", "length", "score_a", "score_b", "event", "source_id"])
+    finished = (pairing_list().filter(flight__tournament=tournament, status=PairingStatus.FINISHED,
+                                      score_a__isnull=False, score_b__isnull=False)
+                .select_related("match").order_by("flight__position", "round__number", "id"))
+    for p in finished:
+        played = p.match.played_on if p.match_id else (p.decided_at or timezone.now())
+        writer.writerow([played.isoformat(), p.player_a.name, p.player_b.name, p.round.length or 1,
+                         p.score_a, p.score_b, tournament.name, f"{tournament.slug}/{p.flight.name}/{p.slot}"])
+    return out.getvalue()
+
+
 _ICS_CONTROL = dict.fromkeys([*range(0, 9), *range(10, 32), 127])
 
 

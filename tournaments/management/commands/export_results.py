@@ -1,0 +1,39 @@
+"""manage.py export_results EVENT [FILE.csv]: an event's results, for another Crawford to import."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments import selectors
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the finished matches of an event (its address, e.g. harbour-cup-2026) as a results CSV that "
+        "import_results reads: played_on,player_a,player_b,length,score_a,score_b,event,source_id. Run on the "
+        "laptop an event was played on without internet, then import_results FILE on the club's server: each "
+        "match is stored once, however often the file is imported."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("event", help="the event's address (its slug, as in /events/<slug>/)")
+        parser.add_argument("file", type=Path, nargs="?", default=None,
+                            help="where to write (default: <event>-results.csv in this folder; - for the screen)")
+
+    def handle(self, *args, event: str, file: Path | None = None, **options):
+        tournament = Tournament.objects.filter(slug=event).first()
+        if tournament is None:
+            known = ", ".join(Tournament.objects.order_by("-start_date").values_list("slug", flat=True)[:10])
+            raise CommandError(f"There is no event {event!r}. Events: {known or 'none yet'}.")
+        text = selectors.results_export_csv(tournament)
+        if file is not None and str(file) == "-":
+            self.stdout.write(text, ending="")
+            return
+        file = file or Path(f"{tournament.slug}-results.csv")
+        try:
+            file.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise CommandError(f"Cannot write {file}: {error}") from None
+        self.stdout.write(f"{file}: {text.count(chr(10)) - 1} results of {tournament.name}. On the club's server: "
+                          f"manage.py import_results {file.name}")
