@@ -274,6 +274,11 @@ if not SITE_URL:
     if TESTING:
         os.environ["SITE_URL"] = SITE_URL  # processes the tests start (a Celery worker) run as production
 
+# The address the QR codes of the match slips point at, when it is not the one the TD opened the
+# desk at: at a venue without internet the TD opens http://localhost:8000 on his laptop and the
+# players' phones reach the laptop at its address on the venue's wifi (http://192.168.1.20:8000).
+SLIP_BASE_URL = os.environ.get("SLIP_BASE_URL", "").rstrip("/")
+
 # Largest match file accepted for upload (bytes).
 CRAWFORD_MAX_MATCH_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_MATCH_FILE_BYTES", 2 * 1024 * 1024))
 CRAWFORD_MATCH_FILE_JOB_BYTES = int(os.environ.get("CRAWFORD_MATCH_FILE_JOB_BYTES", 256 * 1024))

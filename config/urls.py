@@ -5,12 +5,14 @@ from django.urls import include, path
 from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import health
 from config.languages import language_choose
 from config.security import LoginForm
 from tournaments import views as tournament_views
+from tournaments.views import offline
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
@@ -33,6 +35,10 @@ urlpatterns = [
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("language/", language_choose, name="language"),
     path("health/", health, name="health"),
+    # The desk and the match pages work offline: the service worker keeps them (its scope is the site).
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's page styles itself inline; its script is a separate file (the split view).

@@ -267,10 +267,11 @@
     var verb = e.detail.requestConfig && e.detail.requestConfig.verb;
     var typed = {};
     document.querySelectorAll(SCORE_FIELDS).forEach(function (input) {
-      if (input.value !== "") typed[input.id] = input.value;
+      if (input.value !== "" && !input.form.dataset.kept) typed[input.id] = input.value;
     });
     var forms = {};
     document.querySelectorAll("#desk-main form.q-score").forEach(function (form) {
+      if (form.dataset.kept) return;  // kept by the offline queue, which shows it on its row
       var item = describe(form);
       if (item.a !== "" || item.b !== "") forms[form.id] = item;
     });
@@ -409,8 +410,31 @@
     return false;
   }
 
+  /* A Save the offline queue kept (static/offline-queue.js) is no longer on its way: its row
+     says it waits to send, and the next Save typed ahead goes on. */
+  function release(form) {
+    delete saving[form.id];
+    form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.removeAttribute("tabindex"); });
+    form.classList.remove("is-saving");
+    form.removeAttribute("aria-busy");
+    markSaving();
+    saveDone(form);
+  }
+
+  /* A Save kept by the queue when the network is down moves the cursor on as a Save does. */
+  function moveOn(form) {
+    var here = document.activeElement;
+    if (!here || here === document.body || form.contains(here)) {
+      var next = nextBelow(form);
+      if (next) focusField(next);
+      else { focusField(document.getElementById("qf-find")); findChosen = true; }
+    }
+  }
+  window.CrawfordDesk = { release: release, moveOn: moveOn };
+
   document.addEventListener("htmx:sendError", function (e) {
     var form = scoreForm(e.detail.elt);
+    if (form && form.dataset.kept) return;  // the offline queue has it
     if (form) { delete saving[form.id]; markSaving(); }
     unsaved(e.detail.elt, "Not saved: no connection to the server. What you typed is kept: try again.");
     if (form) {

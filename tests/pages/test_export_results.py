@@ -1,5 +1,6 @@
-"""An event run on a laptop with no internet reaches the club's server as a results file:
-`export_results` writes what `import_results` reads, and importing it twice stores it once."""
+"""A venue without internet: the slips point at the TD's laptop, and the event reaches the club's
+server as a results file: `export_results` writes what `import_results` reads, and importing it
+twice stores it once."""
 
 import pytest
 from django.core.management import call_command
@@ -41,3 +42,13 @@ def test_an_unknown_event_names_the_events_there_are(td):
     build_knockout(td, make_players(4, "Known"), name="Known Cup", results_rounds=0)
     with pytest.raises(CommandError, match="There is no event 'nope'. Events: known-cup"):
         call_command("export_results", "nope", "-")
+
+
+def test_at_a_venue_without_internet_the_slips_point_at_the_laptop(td_client, td, settings):
+    """The TD opens the desk at localhost; the players' phones reach the laptop at SLIP_BASE_URL."""
+    event = build_knockout(td, make_players(4, "Venue"), name="Venue Cup", results_rounds=0)
+    settings.SLIP_BASE_URL = "http://192.168.1.20:8000"
+    html = td_client.get(f"/desk/{event.slug}/slips/").content.decode()
+    pairing = Pairing.objects.filter(flight__tournament=event, player_b__isnull=False).order_by("id").first()
+    assert f"192.168.1.20:8000/events/{event.slug}/m/{pairing.pk}/" in html
+    assert "http://testserver/events/" not in html

@@ -809,8 +809,12 @@ def desk_correct(request, slug: str, pk: int):
     undo = request.POST.get("undo") if request.method == "POST" else None
     if undo is not None and pairing.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER):
         return _desk_correct_undo(request, tournament, pairing, confirmed=undo == "confirmed")
-    form = ScoreForm(request.POST or None, initial={"version": pairing.version, "score_a": pairing.score_a,
-                                                    "score_b": pairing.score_b})
+    initial = {"version": pairing.version, "score_a": pairing.score_a, "score_b": pairing.score_b}
+    # A result kept offline that met another one: the TD chose to send his own as a correction.
+    typed = {name: request.GET.get(name, "") for name in ("score_a", "score_b")}
+    if all(value.isascii() and value.isdigit() and len(value) <= 3 for value in typed.values()):
+        initial.update({name: int(value) for name, value in typed.items()})
+    form = ScoreForm(request.POST or None, initial=initial)
     preview = None
     if request.method == "POST" and not form.is_valid() and form.has_error("version"):
         raise BadRequest("Not a valid version.")

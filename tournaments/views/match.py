@@ -8,6 +8,7 @@ login. What it writes goes through the same services as `/me/` and the API (`res
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
@@ -39,8 +40,11 @@ def _open_report(pairing: Pairing) -> ResultReport | None:
 
 
 def match_url(request, pairing: Pairing) -> str:
-    """The address a slip's QR code holds: short, and the same for as long as the pairing exists."""
-    return request.build_absolute_uri(reverse("event-match", args=[pairing.flight.tournament.slug, pairing.pk]))
+    """The address a slip's QR code holds: short, and the same for as long as the pairing exists.
+    On the address the TD opened the site at, unless SLIP_BASE_URL names another (a venue without
+    internet: the TD opens localhost, the players' phones the laptop's address on the venue's wifi)."""
+    path = reverse("event-match", args=[pairing.flight.tournament.slug, pairing.pk])
+    return settings.SLIP_BASE_URL + path if settings.SLIP_BASE_URL else request.build_absolute_uri(path)
 
 
 def event_match(request, slug: str, pk: int):
