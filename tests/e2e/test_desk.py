@@ -233,16 +233,22 @@ def test_a_result_is_entered_inline_on_a_phone(phone, live_server):
     pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending").order_by("id").first()
     label = phone.locator(f"label[for=p{pairing.pk}-a]")
     assert label.evaluate("e => e.scrollHeight <= e.clientHeight + 2")  # the name sits on one line
-    # A lost connection says "not saved" and keeps what was typed.
+    # A lost connection keeps the result on its row and sends it when the network returns.
     phone.fill(f"#p{pairing.pk}-a", "5")
     phone.fill(f"#p{pairing.pk}-b", "1")
     phone.context.set_offline(True)
     phone.click(f"#pairing-{pairing.pk} .q-save")
-    unsaved = phone.locator(f"#pairing-{pairing.pk} .q-unsaved")
-    unsaved.wait_for(state="visible")
-    assert unsaved.inner_text().startswith("Not saved")
+    kept = phone.locator(f"#pairing-{pairing.pk} .q-kept")
+    kept.wait_for(state="visible")
+    assert kept.inner_text().startswith("Waiting to send")
     assert phone.input_value(f"#p{pairing.pk}-b") == "1"
     phone.context.set_offline(False)
+    phone.wait_for_function(f"!document.querySelector('#p{pairing.pk}-a')")
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", 5, 1)
+    # A refused score stays in its row with the reason.
+    pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending").order_by("id").first()
+    phone.fill(f"#p{pairing.pk}-a", "5")
     phone.fill(f"#p{pairing.pk}-b", "9")
     posted(phone, lambda: phone.click(f"#pairing-{pairing.pk} .q-save"))
     assert phone.locator(f"#pairing-{pairing.pk} .q-err").is_visible()
