@@ -34,8 +34,9 @@ from games.people import RATING_OFFICE, public_name
 from . import calibrated, selectors, services
 from .api import official_list_csv_response
 from .calibration import describe
-from .models import RatingSystemState, RunStatus, SystemChoice
+from .models import RunStatus, SystemChoice
 from .permissions import may_publish_rating_list
+from .ranks import established_ratings, ratings_version
 from .systems import CrawfordParameters, fibs, params
 
 PAGE_SIZE = 50
@@ -77,19 +78,6 @@ def surname_key(name: str) -> tuple[str, str]:
 RANKS_KEPT_SECONDS = 60 * 60
 
 
-def established_ratings(system: str) -> array:
-    """The published established ratings of `system`, lowest first: a rank is a binary search in
-    them. Kept in the cache per published run (a new run is a new key); one query otherwise."""
-    run = RatingSystemState.objects.filter(system=system).values_list("published_run_id", flat=True).first()
-    key = f"established-ratings:{system}:{run}"
-    values = cache.get(key)
-    if values is None:
-        values = array("d", sorted(selectors.rating_list(system=system, provisional=False).order_by()
-                                   .values_list("rating", flat=True)))
-        cache.set(key, values, RANKS_KEPT_SECONDS)
-    return values
-
-
 def rank_of(values: array, rating: float) -> int:
     """1 + the number of established ratings above `rating`."""
     return len(values) - bisect.bisect_right(values, rating) + 1
@@ -110,8 +98,7 @@ def _whole_order(ratings, system: str, group: str, sort: str, *, filtered: bool)
     column."""
     if filtered or sort == "rating":
         return None
-    run = RatingSystemState.objects.filter(system=system).values_list("published_run_id", flat=True).first()
-    key = f"{sort}-order:{system}:{run}:{group}"
+    key = f"{sort}-order:{system}:{ratings_version(system)}:{group}"
     order = cache.get(key)
     if order is None:
         order = _order(ratings, sort)

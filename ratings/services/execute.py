@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..calibrated import system_in_force
+from ..ranks import ranks_refresh
 from ..models import (
     Rating,
     RatingChange,
@@ -143,6 +144,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
         raise
     discard_unpublished_rows(run.system)
     clock.lap("discard")
+    ranks_refresh(run.system)
     run.refresh_from_db()
     return run
 
@@ -264,6 +266,7 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
                                                    players=len(players))
         RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
     clock.lap("publish: head, commit")
+    ranks_refresh(run.system)  # the ranks of the new ratings, before any reader asks
     refresh_checkpoints(run, resume, Rerun(history, players, pieces, moments, cuts, since, touched, last_before),
                          standing)
     clock.lap("checkpoints")

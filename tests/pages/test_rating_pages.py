@@ -146,3 +146,32 @@ def test_chances_take_part_of_a_name_and_suggest_players(client, ranked):
     html = client.get("/ratings/chances/", {"player_a": f"{a.name} ({a.club})", "player_b": b.name, "length": 7,
                                             "system": "fibs"}).content.decode()
     assert "Chance to win" in html
+
+
+def test_the_ranks_of_a_new_result_are_ready_before_the_first_reader(client, ranked, django_capture_on_commit_callbacks,
+                                                                     monkeypatch):
+    """The run that publishes a result (here one that continues the published run) puts the
+    new ranks in the cache; the list then shows them without building them."""
+    from django.core.cache import cache
+
+    from ratings import services
+    from ratings.models import RatingSystemState
+    from ratings.ranks import ratings_version
+
+    a, b, c, d, e, f = ranked
+    listed(client)  # the ranks as they were, in the cache
+    run = RatingSystemState.objects.get(system="fibs").published_run_id
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(6):
+            long_match(d, a)  # the last established player beats the first, again and again
+    services.rating_recompute_owed()
+    assert RatingSystemState.objects.get(system="fibs").published_run_id == run  # continued, not rerun
+    established = sorted(Rating.objects.filter(system="fibs", run_id=run, provisional=False)
+                         .values_list("rating", flat=True))
+    assert list(cache.get(f"established-ratings:fibs:{ratings_version('fibs')}")) == established
+    from ratings import ranks
+
+    monkeypatch.setattr(ranks, "_build", lambda system: pytest.fail("a reader built the ranks"))
+    html = listed(client, q=d.name)
+    rank = len(established) - established.index(Rating.objects.get(system="fibs", run_id=run, player=d).rating)
+    assert f'<td class="num rank" data-label="Rank">{rank}</td>' in html

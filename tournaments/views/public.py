@@ -30,7 +30,8 @@ from games.models import Match, MatchStatus, Player
 from ratings import selectors as rating_selectors
 from ratings import services as rating_services
 from ratings.models import Rating, SystemChoice
-from ratings.views import established_ratings, rank_of
+from ratings.ranks import established_ratings
+from ratings.views import rank_of
 
 from .. import draws, selectors
 from ..formats.elimination import ProgressiveBracket
