@@ -1,6 +1,6 @@
 """A crawl of every form and query the pages offer, sent again with malformed values one field at a
 time (`²`, which passes `str.isdigit()` but not `int()`, nothing, -1, 10**20, words, an impossible
-date, a very long text): every answer is a page or a refusal, never a server error.
+date, text with a NUL character, a very long text): every answer is a page or a refusal, never a server error.
 
 Each form is read from the page a person of that role sees (a visitor, a player with a login, the
 TD at his desk, staff); forms that differ only in the ids they carry are sent once. The API's
@@ -30,6 +30,8 @@ pytestmark = pytest.mark.django_db
 
 BAD_VALUES = ["²", "", "-1", str(10**20), "abc", "2026-02-30T25:61"]
 """Sent in each field in turn."""
+TYPED_VALUES = ["N\x00L"]
+"""Sent in each field of a form too: text with a NUL character, which PostgreSQL cannot store."""
 WHOLE_FORM_VALUES = ["2026-02-30", "9" * 40, "x" * 3000]
 """Sent in every field at once."""
 
@@ -165,7 +167,7 @@ def test_no_form_or_query_of_any_page_answers_a_server_error(cast):
                 for name in form["data"]:
                     if name in SKIPPED_FIELDS:
                         continue
-                    for value in BAD_VALUES:
+                    for value in BAD_VALUES + TYPED_VALUES:
                         _send(client, form["method"], form["action"], {**form["data"], name: value}, errors, role)
                 for value in WHOLE_FORM_VALUES:
                     _send(client, form["method"], form["action"],
