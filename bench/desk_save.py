@@ -52,12 +52,16 @@ def build(matches: int, entrants: int):
 
     rng = random.Random(22)
     players = [games.player_create(name=f"Desk bench {n}") for n in range(max(200, entrants))]
+    # the history's matches spread over the 400 days before today, however many: the event's
+    # results then land at the end of the history, as a club's do (at 6 hours apart, 10,000
+    # matches ran years into the future and every Save was a result back-dated before them)
     opening = datetime.now(UTC) - timedelta(days=400)
+    step = timedelta(days=399) / max(1, matches)
     with transaction.atomic():  # one rating request for the whole history
         for n in range(matches):
             a, b = rng.sample(players[:200], 2)
             match = games.match_create(player_a=a, player_b=b, length=rng.choice([3, 5, 7]),
-                                       played_on=opening + timedelta(hours=6 * n))
+                                       played_on=opening + step * n)
             games.match_final_score_record(match=match, score_a=match.length, score_b=rng.randrange(match.length))
     for system in ratings.enabled_systems():
         ratings.rating_recompute_now(system=system)
