@@ -27,7 +27,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Floor, Greatest, Least, Ln
+from django.db.models.functions import Floor, Greatest, Least, Ln, TruncDate
 from django.utils import timezone
 
 from config.exports import SafeCsvWriter
@@ -359,6 +359,82 @@ def rating_accuracy() -> dict[str, SystemAccuracy]:
             [scored(totals[key]) for key in sorted(k for k in totals if k[0] == "bin")],
         )
     return result
+
+
+@dataclass(frozen=True)
+class LossPeriod:
+    """Both systems' log loss over the matches of one period (a month, or a block of days when
+    the history spans few months), the favourite's row of each match scored as in
+    `rating_accuracy`. `difference` is crawford's minus fibs's: below zero, crawford forecast
+    that period better."""
+
+    first: date
+    last: date
+    matches: int
+    fibs: float
+    crawford: float
+
+    @property
+    def difference(self) -> float:
+        return self.crawford - self.fibs
+
+
+LOSS_MONTHS_AT_LEAST = 4
+"""A history spanning fewer months is shown in blocks of days with about as many matches each."""
+LOSS_BLOCKS = 6
+
+
+def rating_loss_over_time() -> tuple[bool, list[LossPeriod]]:
+    """FIBS's and crawford's log loss on this site's matches over time: (monthly, periods), oldest
+    first. One query whatever the number of matches, grouped by system and day in the database;
+    the days make months, or, when the history spans fewer than `LOSS_MONTHS_AT_LEAST` months,
+    `LOSS_BLOCKS` blocks of whole days with about as many matches each. Only days both systems
+    forecast count; empty without both published runs."""
+    chance = F("expected")
+    happened = Case(When(won=True, then=chance), default=Value(1.0) - chance, output_field=FloatField())
+    rows = (
+        RatingChange.objects.filter(
+            Q(run_id=published_run("fibs")) | Q(run_id=published_run("crawford")),
+            Q(expected__gt=0.5) | Q(expected=0.5, player_id__lt=F("opponent_id")),
+        )
+        .annotate(day=TruncDate("played_on"))
+        .values("run__system", "day")
+        .annotate(matches=Count("id"), loss=Sum(-Ln(Greatest(happened, Value(1e-15)))))
+        .order_by()
+    )
+    days: dict[date, dict[str, tuple[int, float]]] = {}
+    for row in rows:
+        days.setdefault(row["day"], {})[row["run__system"]] = (row["matches"], row["loss"])
+    both = [(day, found["fibs"], found["crawford"]) for day, found in sorted(days.items())
+            if "fibs" in found and "crawford" in found]
+    if not both:
+        return True, []
+    months = sorted({(day.year, day.month) for day, _, _ in both})
+    monthly = len(months) >= LOSS_MONTHS_AT_LEAST
+    groups: list[list] = []
+    if monthly:
+        for day, fibs_day, crawford_day in both:
+            if not groups or (groups[-1][-1][0].year, groups[-1][-1][0].month) != (day.year, day.month):
+                groups.append([])
+            groups[-1].append((day, fibs_day, crawford_day))
+    else:
+        total = sum(crawford_day[0] for _, _, crawford_day in both)
+        share = total / LOSS_BLOCKS
+        counted = 0
+        for day, fibs_day, crawford_day in both:
+            if not groups or counted >= share * len(groups):
+                groups.append([])
+            groups[-1].append((day, fibs_day, crawford_day))
+            counted += crawford_day[0]
+    periods = []
+    for group in groups:
+        fibs_n = sum(f[0] for _, f, _ in group)
+        crawford_n = sum(c[0] for _, _, c in group)
+        periods.append(LossPeriod(
+            first=group[0][0], last=group[-1][0], matches=crawford_n,
+            fibs=sum(f[1] for _, f, _ in group) / fibs_n, crawford=sum(c[1] for _, _, c in group) / crawford_n,
+        ))
+    return monthly, periods
 
 
 # -- official lists --------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from config.exports import SafeCsvWriter
 from games.models import Player
 from games.people import RATING_OFFICE, public_name
 
-from . import calibrated, selectors, services
+from . import calibrated, charts, selectors, services
 from .api import official_list_csv_response
 from .calibration import describe
 from .models import RunStatus, SystemChoice
@@ -303,6 +303,7 @@ def rating_formula(request):
         (d, [round(100 * fibs.underdog_chance(d, n), 1) for n in lengths]) for d in differences
     ]
     accuracy = selectors.rating_accuracy()
+    monthly, periods = selectors.rating_loss_over_time() if accuracy else (True, [])
     in_force, latest = calibrated.calibrations_shown()
     parameters = calibrated.parameters_from(in_force.parameters) if in_force else CrawfordParameters()
     return render(request, "ratings/formula.html", {
@@ -316,6 +317,8 @@ def rating_formula(request):
         "latest_calibration": latest,
         "params": params,
         "accuracy": _accuracy_table(accuracy),
+        "reliability_chart": charts.reliability_chart(accuracy),
+        "loss_chart": charts.loss_chart(monthly, periods),
         "accuracy_matches": max((a.overall.matches for a in accuracy.values()), default=0),
         "experienced_after": fibs.EXPERIENCED_AFTER,
         "luck_adjusted_enabled": "skill" in services.system_labels(),
