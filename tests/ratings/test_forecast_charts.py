@@ -130,3 +130,12 @@ def test_an_empty_site_gets_a_sentence_and_no_chart(client, db, django_assert_nu
         html = client.get("/ratings/formula/").content.decode()
     assert "No rated matches yet" in html
     assert 'class="chart"' not in html and "trust-chart" not in html
+
+
+def test_the_charts_speak_the_readers_language(client, three_matches):
+    html = client.get("/ratings/formula/", HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert "Slog forudsigelserne til?" in html
+    assert "FIBS, 50–60%: 3 matcher" in html and "Varians-justeret, 50–60%: 3 matcher" in html
+    assert "(1 match)</title>" in html
+    html = client.get("/ratings/formula/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "各印は、本命に同じ10%刻みの勝率（50～60%、60～70%など）" in html  # the %% of the catalog shown as %
