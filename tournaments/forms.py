@@ -4,6 +4,8 @@ services apply the rules."""
 import re
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.fields import BIGINT_MAX, SMALL, whole_number, whole_numbers
 
@@ -188,9 +190,9 @@ class SlipCodeField(forms.CharField):
     when the player reports with his login instead."""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("label", "Your code")
-        kwargs.setdefault("help_text", "The six letters and digits on your half of the slip, e.g. ACD-EFG. "
-                                       "Not needed when you are logged in as yourself.")
+        kwargs.setdefault("label", gettext_lazy("Your code"))
+        kwargs.setdefault("help_text", gettext_lazy("The six letters and digits on your half of the slip, e.g. "
+                                                    "ACD-EFG. Not needed when you are logged in as yourself."))
         super().__init__(max_length=slipcodes.TYPED_MAX, required=False,
                          widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
                                                        "spellcheck": "false", "inputmode": "text"}), **kwargs)
@@ -201,7 +203,7 @@ class SlipCodeField(forms.CharField):
             return ""
         code = slipcodes.normalise(value)
         if code is None:
-            raise forms.ValidationError("A code is six letters and digits, as printed on the slip (e.g. ACD-EFG).")
+            raise forms.ValidationError(_("A code is six letters and digits, as printed on the slip (e.g. ACD-EFG)."))
         return code
 
 
@@ -215,19 +217,19 @@ class SlipReportForm(forms.Form):
 
     def __init__(self, *args, pairing, **kwargs):
         super().__init__(*args, prefix="report", **kwargs)
-        self.fields["score_a"].label = f"Points of {pairing.player_a.name}"
-        self.fields["score_b"].label = f"Points of {pairing.player_b.name}"
+        self.fields["score_a"].label = _("Points of %(player)s") % {"player": pairing.player_a.name}
+        self.fields["score_b"].label = _("Points of %(player)s") % {"player": pairing.player_b.name}
 
 
 class SlipAnswerForm(forms.Form):
     """The opponent answers a reported result from the match's public page: confirm or dispute."""
 
-    ANSWERS = [("confirm", "That is right: confirm"), ("dispute", "That is wrong: dispute")]
+    ANSWERS = [("confirm", gettext_lazy("That is right: confirm")), ("dispute", gettext_lazy("That is wrong: dispute"))]
 
     report = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=BIGINT_MAX)
     code = SlipCodeField()
     answer = forms.ChoiceField(choices=ANSWERS)  # the button pressed
-    reason = forms.CharField(label="What is wrong with it (to dispute)", max_length=500, required=False)
+    reason = forms.CharField(label=gettext_lazy("What is wrong with it (to dispute)"), max_length=500, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, prefix="answer", **kwargs)
