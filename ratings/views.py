@@ -409,7 +409,7 @@ def player_suggestions(request):
     """Players whose name holds the typed text, for the name fields' suggestions (JSON)."""
     q = request.GET.get("q", "").strip()
     rows = []
-    if len(q) >= 2:
+    if len(q) >= 2 and "\x00" not in q:  # no name holds a NUL (and PostgreSQL refuses to compare with one)
         rows = list(Player.objects.filter(name__icontains=q).order_by(Lower("name"), "id")
                     .values_list("name", "club", "country")[:SUGGESTED])
     return JsonResponse({"players": [{"value": _labelled(n, c), "label": " · ".join(x for x in (c, k) if x)}

@@ -143,6 +143,7 @@ def test_chances_take_part_of_a_name_and_suggest_players(client, ranked):
     assert response.status_code == 400 and "Several players fit" in response.content.decode()
     found = client.get("/ratings/players/", {"q": a.name[-5:]}).json()["players"]
     assert found == [{"value": f"{a.name} ({a.club})", "label": f"{a.club} · {a.country}"}]
+    assert client.get("/ratings/players/", {"q": "Pl\x00ayer"}).json() == {"players": []}  # no name holds a NUL
     html = client.get("/ratings/chances/", {"player_a": f"{a.name} ({a.club})", "player_b": b.name, "length": 7,
                                             "system": "fibs"}).content.decode()
     assert "Chance to win" in html
