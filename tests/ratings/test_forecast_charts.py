@@ -95,7 +95,8 @@ def test_the_formula_page_draws_the_reliability_diagram_and_the_loss_over_time(c
     side = 18.0
     x = round(48 + (crawford_predicted - 0.5) / 0.5 * 294, 1)
     assert numbers(r'<rect class="c-crawford c-dot-crawford" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', html) == [
-        (round(x - side / 2, 1), round(round(284 - 2 / 3 * 270, 1) - side / 2, 1), side)
+        (round(x - side / 2, 1), round(round(284 - 2 / 3 * 270, 1) - side / 2, 1), side),
+        (1.5, 1.5, 9.0),  # the legend's square
     ]
     assert "FIBS, 50–60%: 3 matches" in html and "Variance-adjusted, 50–60%: 3 matches" in html
     assert '<line class="c-perfect" x1="48.0" y1="149.0" x2="342.0" y2="14.0"/>' in html
@@ -106,7 +107,7 @@ def test_the_formula_page_draws_the_reliability_diagram_and_the_loss_over_time(c
     assert bars == [
         ("crawford", "1 Jan 2025 – 1 Jan 2025: 0.0000 (1 match)"),
         ("crawford", "2 Jan 2025 – 2 Jan 2025: -0.0010 (1 match)"),
-        ("fibs", "3 Jan 2025 – 3 Jan 2025: +0.0000 (1 match)"),
+        ("fibs", "3 Jan 2025 – 3 Jan 2025: 0.0000 (1 match)")  # +0.000046: above zero, shown without a sign at four places,
     ]
     assert "From 1 Jan 2025 to 3 Jan 2025, in 3 periods: the variance-adjusted rating forecast better than FIBS in 1." in html
     assert '<td class="num">-0.0010</td>' in html  # the table that stands for the chart
