@@ -5,7 +5,6 @@ from django.urls import include, path
 from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from django.views.generic import RedirectView
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import health
@@ -38,7 +37,6 @@ urlpatterns = [
     # The desk and the match pages work offline: the service worker keeps them (its scope is the site).
     path("sw.js", offline.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline.manifest, name="manifest"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's page styles itself inline; its script is a separate file (the split view).

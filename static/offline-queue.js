@@ -7,11 +7,20 @@
    TD's choice. A player's report on the match page goes the same way and says "sent" only when
    the server has answered.
 
-   Also registers the service worker (/sw.js), which keeps the pages so that they open offline.
-   Strings come from Django's JavaScript catalog (/jsi18n/, gettext and interpolate). */
+   Also registers the service worker (/sw.js), which keeps the pages so that they open offline. */
 (function () {
   "use strict";
-  var T = function (text) { return window.gettext ? window.gettext(text) : text; };
+  /* A string in the page's language: the page carries the translations of this file's strings
+     (templates/tournaments/_offline_head.html, made with {% translate %}); English otherwise. */
+  var words = null;
+  function T(text) {
+    if (words === null) {
+      words = {};
+      var box = document.getElementById("offline-words");
+      if (box) box.content.querySelectorAll("[data-text]").forEach(function (el) { words[el.dataset.text] = el.textContent; });
+    }
+    return Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text;
+  }
   function fmt(text, values) {
     return T(text).replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
   }
@@ -410,12 +419,12 @@
       var answer = item.answer || {};
       if (item.state === "conflict") {
         var stored = answer.stored || {};
-        var theirs = answer.state === "reported" ? T("reported by a player") : T("on the server");
-        text.textContent = fmt("Not saved: this match already has another result. %(where)s: %(server)s. You typed: %(mine)s.",
-                               { where: theirs.charAt(0).toUpperCase() + theirs.slice(1),
-                                 server: stored.score_a === null || stored.score_a === undefined ? T("a walkover")
-                                   : scoreWords(item, stored.score_a, stored.score_b),
-                                 mine: scoreWords(item, item.a, item.b) });
+        var server = stored.score_a === null || stored.score_a === undefined ? T("a walkover")
+          : scoreWords(item, stored.score_a, stored.score_b);
+        text.textContent = fmt(answer.state === "reported"
+          ? "Not saved: this match already has another result. Reported by a player: %(server)s. You typed: %(mine)s."
+          : "Not saved: this match already has another result. On the server: %(server)s. You typed: %(mine)s.",
+                               { server: server, mine: scoreWords(item, item.a, item.b) });
         var choices = document.createElement("p");
         choices.className = "q-choices";
         choices.appendChild(button(T("Keep the server's result"), function () {

@@ -25,7 +25,7 @@ SHELL = ("crawford.css", "desk.css", "crawford.js", "desk.js", "offline-queue.js
 @require_GET
 @cache_control(no_cache=True)
 def service_worker(request):
-    shell = [static(name) for name in SHELL] + [reverse("javascript-catalog")]
+    shell = [static(name) for name in SHELL]
     # A new release or new static files make a new worker (its text changes), which drops the old cache.
     version = hashlib.sha256(f"{settings.CRAWFORD_VERSION} {' '.join(shell)}".encode()).hexdigest()[:12]
     config = {
