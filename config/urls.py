@@ -16,7 +16,8 @@ from tournaments.views import offline
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     # Players are found on the rating list (its search takes ?q=): /players/ is where people guess it is.
-    path("players/", RedirectView.as_view(pattern_name="rating-list", query_string=True), name="players"),
+    path("players/", RedirectView.as_view(pattern_name="rating-list", query_string=True, http_method_names=["get", "head"]),
+         name="players"),
     path("players/<int:pk>/", tournament_views.player_detail, name="player"),
     path("players/<int:pk>/calendar.ics", tournament_views.player_calendar, name="player-calendar"),
     path("matches/", include("games.urls")),

@@ -607,7 +607,8 @@ def write_routes() -> set[tuple[str, str, str]]:
         if actions:
             routes |= {(method.upper(), name, "") for method in actions if method in WRITE_METHODS}
         elif cls is not None:
-            routes |= {(method.upper(), name, "") for method in WRITE_METHODS if hasattr(cls, method)}
+            offered = getattr(view, "view_initkwargs", {}).get("http_method_names", cls.http_method_names)
+            routes |= {(method.upper(), name, "") for method in WRITE_METHODS if hasattr(cls, method) and method in offered}
         elif "POST" in inspect.getsource(inspect.unwrap(view)):
             routes |= {("POST", name, action) for action in _page_actions(view) or {""}}
     for model, model_admin in admin.site._registry.items():

@@ -197,8 +197,9 @@ def test_beat_runs_the_check_and_a_killed_worker_gives_its_task_back():
 
     entry = app.conf.beat_schedule["jobs-sweep"]
     assert (entry["task"], entry["schedule"]) == ("games.jobs_sweep", 30.0)
-    # One sweep takes over every kind of job; the heartbeat only tells /health/ that a worker answers.
-    assert list(app.conf.beat_schedule) == ["jobs-sweep", "heartbeat"]
+    # One sweep takes over every kind of job; the results' keys are forgotten once a day; the heartbeat only
+    # tells /health/ that a worker answers.
+    assert list(app.conf.beat_schedule) == ["jobs-sweep", "save-keys-prune", "heartbeat"]
     for task in (tasks.ratings_recompute, tasks.ratings_recompute_owed):
         assert (task.acks_late, task.reject_on_worker_lost) == (True, True)
     assert app.conf.broker_transport_options["visibility_timeout"] == 3600
