@@ -299,6 +299,21 @@ ACCURACY_BINS = 5
 """Reliability bins of the favourite's chance: 50-60%, 60-70%, 70-80%, 80-90%, 90-100%."""
 
 
+def _scored_forecasts():
+    """The forecasts the formula page scores: one row per match of each published run of FIBS and
+    crawford, the favourite's (at exactly even, the player with the lower id)."""
+    return RatingChange.objects.filter(
+        Q(run_id=published_run("fibs")) | Q(run_id=published_run("crawford")),
+        Q(expected__gt=0.5) | Q(expected=0.5, player_id__lt=F("opponent_id")),
+    )
+
+
+def _chance_of_what_happened():
+    """The chance the forecast gave to the result that happened."""
+    chance = F("expected")
+    return Case(When(won=True, then=chance), default=Value(1.0) - chance, output_field=FloatField())
+
+
 def rating_accuracy() -> dict[str, SystemAccuracy]:
     """Each system's forecasts of every match of its published run, scored against the results.
 
@@ -308,13 +323,9 @@ def rating_accuracy() -> dict[str, SystemAccuracy]:
     with every recompute. One row per match is scored: the favourite's (at exactly even, the
     player with the lower id). One query for both systems, grouped by system, length and bin;
     systems without a published run are left out."""
-    chance = F("expected")
-    happened = Case(When(won=True, then=chance), default=Value(1.0) - chance, output_field=FloatField())
+    chance, happened = F("expected"), _chance_of_what_happened()
     rows = (
-        RatingChange.objects.filter(
-            Q(run_id=published_run("fibs")) | Q(run_id=published_run("crawford")),
-            Q(expected__gt=0.5) | Q(expected=0.5, player_id__lt=F("opponent_id")),
-        )
+        _scored_forecasts()
         .annotate(bin=Least(Floor(chance * ACCURACY_BINS * 2), Value(2 * ACCURACY_BINS - 1.0)))
         .values("run__system", "length", "bin")
         .annotate(
@@ -390,13 +401,9 @@ def rating_loss_over_time() -> tuple[bool, list[LossPeriod]]:
     the days make months, or, when the history spans fewer than `LOSS_MONTHS_AT_LEAST` months,
     `LOSS_BLOCKS` blocks of whole days with about as many matches each. Only days both systems
     forecast count; empty without both published runs."""
-    chance = F("expected")
-    happened = Case(When(won=True, then=chance), default=Value(1.0) - chance, output_field=FloatField())
+    chance, happened = F("expected"), _chance_of_what_happened()
     rows = (
-        RatingChange.objects.filter(
-            Q(run_id=published_run("fibs")) | Q(run_id=published_run("crawford")),
-            Q(expected__gt=0.5) | Q(expected=0.5, player_id__lt=F("opponent_id")),
-        )
+        _scored_forecasts()
         .annotate(day=TruncDate("played_on"))
         .values("run__system", "day")
         .annotate(matches=Count("id"), loss=Sum(-Ln(Greatest(happened, Value(1e-15)))))

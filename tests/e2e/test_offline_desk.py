@@ -134,6 +134,14 @@ def test_results_typed_offline_survive_a_reload_and_a_closed_tab_and_arrive_once
     for pairing, (a, b) in typed:
         pairing.refresh_from_db()
         assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", a, b)
+    # and rated: every result typed offline is in each system's published ratings
+    from ratings.models import RatingChange, RatingSystemState
+
+    matches = {pairing.match_id for pairing, _ in typed}
+    for system in ("fibs", "crawford"):
+        run = RatingSystemState.objects.get(system=system).published_run_id
+        rated = RatingChange.objects.filter(run_id=run, match_id__in=matches).values_list("match_id", flat=True)
+        assert sorted(rated) == sorted([match for match in matches for _ in "ab"]), system
     context.close()
 
 
