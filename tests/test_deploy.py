@@ -311,7 +311,7 @@ def test_a_small_club_runs_on_sqlite_without_redis_and_rates_results_at_once(ser
                             env=server.environment(units["crawford-periodic.service"]), capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == ["jobs-sweep: done", "heartbeat: done"]
+    assert result.stdout.splitlines() == ["jobs-sweep: done", "save-keys-prune: done", "heartbeat: done"]
 
 
 # An earlier release (0.1.0, four migrations behind): the database an upgrade starts from.

@@ -209,7 +209,7 @@ def page_kwargs(site) -> dict:
         "desk-more": {"slug": slug, "pk": site["pairing"].pk},
         "desk-entries": {"slug": slug, "pk": site["pairing"].flight_id}, "health": {},
         "desk-draw": {"slug": slug, "pk": site["pairing"].flight_id},
-        "event-match": {"slug": slug, "pk": site["pairing"].pk}, "language": {}, "players": {},
+        "event-match": {"slug": slug, "pk": site["pairing"].pk}, "language": {}, "players": {}, "manifest": {}, "service-worker": {},
     }
 
 
@@ -232,7 +232,8 @@ def test_every_page_answers_anonymous_visitors_and_staff_without_a_server_error(
             url = reverse(name, kwargs=cases[name])
             response = client.get(url)
             assert response.status_code < 500, (who, url, response.status_code)
-            if response.status_code == 200 and name not in ("schema", "player-suggestions", "player-calendar", "health"):
+            if response.status_code == 200 and name not in ("schema", "player-suggestions", "player-calendar", "health",
+                                                            "manifest", "service-worker"):
                 assert response["Content-Type"].startswith("text/html"), (who, url, response["Content-Type"])
                 if name not in FRAGMENTS:
                     assert b"<html" in response.content[:500].lower(), (who, url)
