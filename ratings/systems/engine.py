@@ -48,15 +48,15 @@ class RatingEngine(ABC):
         with each player who has not played yet at the start the system gives him."""
         return self.new_state(history.players) if state is None else state
 
+    @abstractmethod
     def imported(self, player: Hashable, rating: float, experience: int, as_of) -> PlayerRating:
         """The start of a player who comes with a rating and experience from another list
         (`rating` on the FIBS scale, `experience` in points played, the list dated `as_of`)."""
-        raise NotImplementedError(f"{self.name} takes no start from another list")
 
+    @abstractmethod
     def with_starts(self, state: dict, indexes, starts: Sequence[PlayerRating]) -> dict:
         """`state` with the players at `indexes` (who have not played yet) starting from
         `starts` (`imported`) instead of as new players."""
-        raise NotImplementedError(f"{self.name} takes no start from another list")
 
     def require_vectorised(self) -> None:
         """Raise RuntimeError when this system has the scalar engine alone (`vectorised`)."""
