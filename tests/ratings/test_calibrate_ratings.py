@@ -21,6 +21,22 @@ pytestmark = pytest.mark.django_db
 FIRST_NIGHT = datetime(2024, 1, 6, 19, tzinfo=timezone.utc)
 
 
+def club_night(rng: random.Random, skill: dict, week: int, before: int) -> list[results.ResultRow]:
+    """One weekly night's 5-point matches: about half the players present, paired at random, each
+    result drawn from the FIBS chance of their true strengths (`skill`); rows numbered after
+    `before` earlier ones."""
+    present = [p for p in skill if rng.random() < 0.5]
+    rng.shuffle(present)
+    rows = []
+    for a, b in zip(present[::2], present[1::2]):
+        p_a = 1.0 / (1.0 + 10.0 ** (-(skill[a] - skill[b]) * math.sqrt(5) / 2000.0))
+        a_won = rng.random() < p_a
+        number = before + len(rows)
+        rows.append(results.ResultRow(number + 2, FIRST_NIGHT + timedelta(weeks=week), f"Player {a}",
+                                      f"Player {b}", 5, 5 if a_won else 2, 2 if a_won else 5, f"sim:{number}"))
+    return rows
+
+
 def federation_rows(*, players: int, weeks: int, drift: float, seed: int = 3) -> list[results.ResultRow]:
     """A federation's 5-point matches on weekly nights: strengths spread by 150 rating points
     that drift by `drift` points a week (form comes and goes); about half the players each
@@ -31,13 +47,7 @@ def federation_rows(*, players: int, weeks: int, drift: float, seed: int = 3) ->
     for week in range(weeks):
         for p in skill:
             skill[p] += rng.gauss(0.0, drift)
-        present = [p for p in skill if rng.random() < 0.5]
-        rng.shuffle(present)
-        for a, b in zip(present[::2], present[1::2]):
-            p_a = 1.0 / (1.0 + 10.0 ** (-(skill[a] - skill[b]) * math.sqrt(5) / 2000.0))
-            a_won = rng.random() < p_a
-            rows.append(results.ResultRow(len(rows) + 2, FIRST_NIGHT + timedelta(weeks=week), f"Player {a}",
-                                           f"Player {b}", 5, 5 if a_won else 2, 2 if a_won else 5, f"sim:{len(rows)}"))
+        rows += club_night(rng, skill, week, len(rows))
     return rows
 
 
@@ -82,13 +92,7 @@ def club_with_weaker_newcomers(*, founders: int = 24, weeks: int = 70, seed: int
         if week >= 10:
             for _ in range(rng.choice((1, 2))):
                 skill[len(skill)] = rng.gauss(-250.0, 100.0)
-        present = [p for p in skill if rng.random() < 0.5]
-        rng.shuffle(present)
-        for a, b in zip(present[::2], present[1::2]):
-            p_a = 1.0 / (1.0 + 10.0 ** (-(skill[a] - skill[b]) * math.sqrt(5) / 2000.0))
-            a_won = rng.random() < p_a
-            rows.append(results.ResultRow(len(rows) + 2, FIRST_NIGHT + timedelta(weeks=week), f"Player {a}",
-                                           f"Player {b}", 5, 5 if a_won else 2, 2 if a_won else 5, f"sim:{len(rows)}"))
+        rows += club_night(rng, skill, week, len(rows))
     return rows
 
 
