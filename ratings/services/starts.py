@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Player
+from games.services import player_create
 
 from ..models import ChangeKind, RatingStart
 
@@ -209,9 +210,10 @@ def _players_of(rows: list[StartRow], *, create: bool) -> tuple[dict[int, Player
                 errors.append(_("line %(line)s: no player has federation number %(number)s, and the row gives no name")
                               % {"line": row.line, "number": row.federation_id})
                 continue
-            player = Player(name=row.name, federation_id=row.federation_id or None)
             if create:
-                player.save()
+                player = player_create(name=row.name, federation_id=row.federation_id or None)
+            else:
+                player = Player(name=row.name, federation_id=row.federation_id or None)
             made += 1
         found[row.line] = player
     if errors:
