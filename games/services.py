@@ -5,7 +5,8 @@ Each service is atomic, validates through the rules engine, and raises either a 
 (a concurrent or stale write: 409, nothing changed). The ratings learn about changed results from
 the `match_result_changed` signal, sent inside the transaction. A match that decides something
 above it (an event's pairing) is written through its keeper (`games.keepers`), which takes its
-own locks first and calls these functions.
+own locks first and calls these functions inside `keeper_writes`; called any other way on such a
+match they refuse (`KeptMatchError`, a 409).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError
 
+from . import keepers
 from .engine.errors import ScoringError
 from .engine.final_score import check_final_score
 from .names import same_name, surname_first
@@ -409,9 +411,11 @@ class GameInput:
 def _lock(match: Match, expected_version: int | None) -> Match:
     """Lock the match row for this transaction and check the caller saw its latest version.
 
-    Whatever guards the match (an event it decides) has been locked before by its keeper.
+    Whatever guards the match (an event it decides) has been locked before by its keeper, which
+    writes it inside `keepers.keeper_writes`; a kept match written any other way is refused.
     """
     locked = Match.objects.select_for_update(of=("self",)).select_related("player_a", "player_b").get(pk=match.pk)
+    keepers.refuse_unkept_write(locked)
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(
             f"The match was changed by someone else (version {locked.version}, you had {expected_version}):"

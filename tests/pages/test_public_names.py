@@ -117,8 +117,8 @@ def busy_site(django_user_model):
     events.result_dispute(report=report, by=bo, reason="It was 3-2")
     events.result_override(pairing=first, by=td, score_a=3, score_b=2, note="ruled")
     second = events.pairing_start(pairing=second, by=td)
-    games.game_record(match=second.match, number=1, game=games.GameInput(winner=0), by=td)
-    games.game_record(match=second.match, number=2, game=games.GameInput(winner=1), by=admin)
+    events.pairing_game_record(match=second.match, number=1, game=games.GameInput(winner=0), by=td)
+    events.pairing_game_record(match=second.match, number=2, game=games.GameInput(winner=1), by=admin)
     ratings.rating_recompute_now(system="fibs")
     ratings.rating_list_publish(system="fibs", as_of=timezone.localdate(), by=officer)
     RatingCalibration.objects.create(system="crawford", status=CalibrationStatus.ADOPTED, matches=2, reason="fitted",

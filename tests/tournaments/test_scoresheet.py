@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services as games
-from games.keepers import GAMES, match_writes
+from games.keepers import KeptMatchError, games_writes, match_writes
 from games.models import Game, Match
 from games.permissions import TOURNAMENT_DIRECTOR
 from tournaments import services
@@ -68,7 +68,55 @@ def untouched(flight, pairing, version):
 def test_a_pairings_match_is_written_by_the_tournaments_service_and_any_other_by_games(knockout, make_match):
     _, pairing = knockout
     assert match_writes(pairing.match) is scoresheet.WRITES
-    assert match_writes(make_match(length=3)) is GAMES
+    assert match_writes(make_match(length=3)) is games_writes()
+
+
+KEPT_MATCH_WRITES = {
+    "game_record": lambda match, pairing: games.game_record(match=match, number=1, game=games.GameInput(winner=0)),
+    "match_games_record": lambda match, pairing: games.match_games_record(
+        match=match, games=[games.GameInput(winner=0)]),
+    "match_final_score_record": lambda match, pairing: games.match_final_score_record(
+        match=match, score_a=1, score_b=0),
+    "match_forfeit": lambda match, pairing: games.match_forfeit(match=match, forfeited_by=pairing.player_b),
+    "match_update": lambda match, pairing: games.match_update(match=match, rated=False),
+}
+
+
+@pytest.mark.parametrize("write", KEPT_MATCH_WRITES)
+def test_games_services_refuse_a_pairings_match_written_without_its_keeper(knockout, write):
+    flight, pairing = knockout
+    version = Tournament.objects.get(pk=flight.tournament_id).version
+    match = Match.objects.get(pk=pairing.match_id)
+    with pytest.raises(KeptMatchError) as refused:
+        KEPT_MATCH_WRITES[write](match, pairing)
+    assert str(refused.value) == (
+        f"Match {match.pk} decides a result above it (an event's pairing): it is written through its keeper"
+        " (the event's score sheet), never by itself.")
+    untouched(flight, pairing, version)
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.rated, after.score_a, after.score_b) == (match.version, True, 0, 0)
+
+
+def test_games_services_refuse_to_change_a_decided_pairings_match_without_its_keeper(knockout, td):
+    flight, pairing = knockout
+    services.pairing_game_record(match=pairing.match, number=1, game=games.GameInput(winner=0), by=td)
+    match = Match.objects.get(pk=pairing.match_id)
+    for write in (lambda: games.game_delete_last(match=match),
+                  lambda: games.game_correct(match=match, number=1, game=games.GameInput(winner=1)),
+                  lambda: games.match_void(match=match, reason="by hand")):
+        with pytest.raises(KeptMatchError):
+            write()
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.winner_id) == (PairingStatus.FINISHED, pairing.player_a_id)
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.winner_id, after.rated, after.games.count()) == (
+        match.version, pairing.player_a_id, True, 1)
+
+
+def test_games_services_still_write_a_match_no_event_keeps(make_match):
+    match = make_match(length=1)
+    match = games.game_record(match=match, number=1, game=games.GameInput(winner=1))
+    assert (match.status, match.winner_id, match.score_a, match.score_b) == ("finished", match.player_b_id, 0, 1)
 
 
 def test_a_td_enters_the_deciding_game_through_the_games_api_and_the_draw_moves_on(knockout, td, client_for):

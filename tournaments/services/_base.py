@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError
 from games import services as games
+from games.keepers import keeper_writes
 from games.models import Match, MatchStatus, Player
 
 from .. import formats as fm
@@ -79,7 +80,8 @@ def _walkover(pairing: Pairing, *, loser_id: int, by) -> None:
     match = pairing.match or _match_for(pairing, by=by, rated=False)
     loser = Player.objects.get(pk=loser_id)
     if match.status == MatchStatus.IN_PROGRESS:
-        match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason="withdrawal")
+        with keeper_writes(match):
+            match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason="withdrawal")
     pairing.match = match
     pairing.status = PairingStatus.WALKOVER
     pairing.winner_id = pairing.player_b_id if loser_id == pairing.player_a_id else pairing.player_a_id

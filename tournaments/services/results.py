@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games import services as games
+from games.keepers import keeper_writes
 from games.engine.errors import ScoringError
 from games.engine.final_score import check_final_score
 from games.engine.scoring import (
@@ -322,15 +323,17 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
         match = pairing.match
         if match is not None and match.games.exists():
             if pairing.decided or match.finished:
-                for _ in range(match.games.count()):
-                    match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
+                with keeper_writes(match):
+                    for _ in range(match.games.count()):
+                        match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
             else:
                 raise ValidationError({"games": [
                     f"Games are being entered on match {match.pk}: finish the match there."]})
         if match is None:
             match = _match_for(pairing, by=by)
-        for number, game in enumerate(sheet, start=1):
-            match = games.game_record(match=match, number=number, game=game, by=by)
+        with keeper_writes(match):
+            for number, game in enumerate(sheet, start=1):
+                match = games.game_record(match=match, number=number, game=game, by=by)
         pairing.match = match
     else:
         match = pairing.match
@@ -339,9 +342,10 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
                 f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
         if match is None:
             match = _match_for(pairing, by=by)
-        pairing.match = games.match_final_score_record(
-            match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
-        )
+        with keeper_writes(match):
+            pairing.match = games.match_final_score_record(
+                match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
+            )
     pairing.score_a, pairing.score_b = report.score_a, report.score_b
     pairing.winner_id = report.winner_id
     pairing.status = PairingStatus.FINISHED

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError
 from games import services as games
-from games.keepers import MatchWrites
+from games.keepers import MatchWrites, keeper_writes
 from games.models import Match, MatchStatus
 
 from ..models import Pairing, PairingStatus
@@ -78,7 +78,8 @@ def _kept(write, *, match: Match, by=None, **arguments) -> Match:
     and the draw following it in the same transaction."""
     with transaction.atomic():
         pairing = _lock_pairing_of(match)
-        match = write(match=match, by=by, **arguments)
+        with keeper_writes(match):
+            match = write(match=match, by=by, **arguments)
         if pairing is not None:
             _follow(pairing, match, by=by)
     return match

@@ -15,6 +15,7 @@ from django.db.models import Q
 
 from config.errors import ConflictError
 from games import services as games
+from games.keepers import keeper_writes
 from games.models import MatchStatus
 
 from .. import draws
@@ -73,12 +74,14 @@ def _reopen(pairing: Pairing, *, by, reason: str) -> Pairing:
     """Put a decided pairing back as it stood before its result; the caller holds the locks."""
     before = _state_before(pairing)
     match = pairing.match
-    if match is not None and match.status == MatchStatus.FORFEITED:
-        match = games.match_forfeit_undo(match=match, by=by, reason=reason)
-    elif match is not None and match.status == MatchStatus.FINISHED and not match.games.exists():
-        match = games.match_final_score_undo(match=match, by=by, reason=reason)
-    elif match is not None and match.status == MatchStatus.FINISHED:
-        match = games.game_delete_last(match=match, by=by, reason=reason)
+    if match is not None:
+        with keeper_writes(match):
+            if match.status == MatchStatus.FORFEITED:
+                match = games.match_forfeit_undo(match=match, by=by, reason=reason)
+            elif match.status == MatchStatus.FINISHED and not match.games.exists():
+                match = games.match_final_score_undo(match=match, by=by, reason=reason)
+            elif match.status == MatchStatus.FINISHED:
+                match = games.game_delete_last(match=match, by=by, reason=reason)
     made_for_result = before is not None and before.match_id is None and match is not None
     if made_for_result and not match.games.exists():
         # The match was made only to hold this result: it goes (its history keeps it).
