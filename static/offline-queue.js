@@ -183,26 +183,48 @@
 
   var worker = document.querySelector("meta[name=crawford-service-worker]");
   var registered = null;
+  // Read now, before the worker may claim the page: a page the worker served was kept by it as it
+  // came; one opened before the worker ran (the first visit) was not, and asks for it below.
+  var servedByWorker = !!(worker && "serviceWorker" in navigator && navigator.serviceWorker.controller);
   if (worker && "serviceWorker" in navigator) {
     registered = navigator.serviceWorker.register(worker.content, { scope: "/" }).then(function () {
       return navigator.serviceWorker.ready;
     }).catch(function () { return null; /* no HTTPS (a phone on the venue's network): pages not kept */ });
-    // A page opened before the worker ran was not kept by it: the worker fetches it now.
     registered.then(function (registration) {
-      if (registration && !navigator.serviceWorker.controller) keepPage(0);
+      if (!registration) return;
+      // A copy the worker is still writing as it served the page: looked for again before asking.
+      keptCopy(servedByWorker ? 2000 : 0).then(function (copy) {
+        if (copy) openableOffline();
+        else keepPage(0);
+      });
     });
+  }
+  var pageUrl = window.location.pathname + window.location.search;
+  /* The copy of this page the worker keeps, if it has one (after `wait` ms). */
+  function keptCopy(wait) {
+    if (!window.caches) return Promise.resolve(null);
+    return new Promise(function (resolve) { window.setTimeout(resolve, wait); }).then(function () {
+      return window.caches.match(window.location.href.split("#")[0], { ignoreVary: true });
+    }).catch(function () { return null; });
+  }
+  /* This page opens without the network from now on: the page says so (html[data-offline-ready]). */
+  function openableOffline() {
+    document.documentElement.dataset.offlineReady = "yes";
   }
   var keepTimer = null;
   /* Have the worker keep this page as it stands after `wait` ms of calm (a reload offline then
-     shows the results saved since the page was opened). */
+     shows the results saved since the page was opened); the worker answers once it is kept. */
   function keepPage(wait) {
     if (!registered) return;
     window.clearTimeout(keepTimer);
     keepTimer = window.setTimeout(function () {
       registered.then(function (registration) {
-        if (registration && registration.active) {
-          registration.active.postMessage({ keep: window.location.pathname + window.location.search });
-        }
+        if (!registration || !registration.active) return;
+        var channel = new MessageChannel();
+        channel.port1.onmessage = function (event) {
+          if (event.data && event.data.kept) openableOffline();
+        };
+        registration.active.postMessage({ keep: pageUrl }, [channel.port2]);
       });
     }, wait);
   }

@@ -18,7 +18,12 @@ self.addEventListener("activate", function (event) {
     return Promise.all(names.filter(function (name) {
       return name.indexOf("crawford-") === 0 && name !== CONFIG.cache;
     }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(function () { return self.clients.claim(); }).then(function () {
+    // The pages open now were not served by this worker (it did not run yet): kept as they stand.
+    return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+      return Promise.all(windows.map(function (client) { return keep(client.url.split("#")[0]); }));
+    });
+  }));
 });
 
 /* A page worth keeping: the desk's and the events' pages (the match page a slip's QR code opens),
@@ -61,20 +66,28 @@ function networkFirst(request, keep) {
   });
 }
 
+/* Keep a page as it stands now, fetched with the visitor's cookies; true once it is kept. */
+function keep(href) {
+  var url = new URL(href, self.location.origin);
+  if (url.origin !== self.location.origin) return Promise.resolve(false);
+  var request = new Request(url.href, { credentials: "same-origin" });
+  if (!kept(url, request)) return Promise.resolve(false);
+  return fetch(request).then(function (response) {
+    if (!response.ok || response.redirected) return false;
+    return caches.open(CONFIG.cache).then(function (cache) { return cache.put(url.href, response); })
+      .then(function () { return true; });
+  }).catch(function () { return false; /* offline: the copy kept stays */ });
+}
+
 /* A page asks to be kept as it stands now (the desk after its Saves, a page opened before this
-   worker ran): fetched with the visitor's cookies and kept. */
+   worker ran); the answer, on the port the page sent, says whether it was. */
 self.addEventListener("message", function (event) {
   var wanted = event.data && event.data.keep;
   if (typeof wanted !== "string") return;
-  var url = new URL(wanted, self.location.origin);
-  if (url.origin !== self.location.origin) return;
-  var request = new Request(url.href, { credentials: "same-origin" });
-  if (!kept(url, request)) return;
-  event.waitUntil(fetch(request).then(function (response) {
-    if (response.ok && !response.redirected) {
-      return caches.open(CONFIG.cache).then(function (cache) { return cache.put(url.href, response); });
-    }
-  }).catch(function () { /* offline: the copy kept stays */ }));
+  var answer = event.ports && event.ports[0];
+  event.waitUntil(keep(wanted).then(function (done) {
+    if (answer) answer.postMessage({ kept: done });
+  }));
 });
 
 self.addEventListener("fetch", function (event) {

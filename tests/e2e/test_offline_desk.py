@@ -54,15 +54,11 @@ def log_in_at_the_desk(page, base, event):
     page.goto(f"{base}/desk/{event.slug}/")
 
 
-def kept_copy(page, tries: int = 120):
-    """Wait until the service worker has kept a copy of the page, as a reload offline needs (asked
-    of the page again and again: a promise handed to wait_for_function counts as true at once)."""
-    for _ in range(tries):
-        if page.evaluate("async () => !!(window.caches"
-                         " && await caches.match(location.href.split('#')[0], {ignoreVary: true}))"):
-            return
-        page.wait_for_timeout(250)
-    raise AssertionError(f"the service worker never kept {page.url}")
+def kept_copy(page):
+    """Wait until the page says it opens offline (the service worker answered that it kept it), and
+    check that the copy is there, as a reload offline needs."""
+    expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1, timeout=30000)
+    assert page.evaluate("async () => !!(await caches.match(location.href.split('#')[0], {ignoreVary: true}))")
 
 
 def score(i: int) -> tuple[int, int]:
@@ -93,9 +89,6 @@ def stored_in_order(typed: list[tuple]) -> None:
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect: the service worker does not always keep the desk's page within 30 s of its first "
-    "load, and a reload offline then shows the 'not opened on this device' page instead of the desk"))
 def test_results_typed_offline_survive_a_reload_and_a_closed_tab_and_arrive_once_in_order(browser, live_server,
                                                                                          width):
     td, event = knockout(16 if width == 360 else 32, f"Cellar Open {width}")
