@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -250,3 +251,26 @@ def test_twenty_requests_at_once_with_one_key_store_one_result(td):
     assert all(body == answers[0][1] for _, body in answers) and answers[0][1]["result"] == "recorded"
     assert ResultReport.objects.filter(pairing=pairing).count() == 1
     assert SaveKey.objects.filter(key=key).count() == 1
+
+
+def test_a_save_with_a_key_costs_a_fixed_few_queries_more_than_one_without(td_client, event):
+    """The key is looked for and stored in the Save's own transaction: a handful of queries, the
+    same for every Save (the page, the bracket and the draw that follow are the same either way)."""
+    pairings = first_round(event)
+
+    def desk_save(pairing, key=None):
+        data = {"action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
+                f"p{pairing.pk}-score_a": 5, f"p{pairing.pk}-score_b": 1}
+        if key:
+            data["idempotency_key"] = key
+        with CaptureQueriesContext(connection) as queries:
+            answer = td_client.post(f"/desk/{event.slug}/", data, headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+        return len(queries)
+
+    # R1-1 and R1-3 each finish a match whose neighbour is still playing: nothing is drawn after either.
+    without = desk_save(pairings[0])
+    keyed = desk_save(pairings[2], key=str(uuid.uuid4()))
+    assert keyed - without == 10
+    assert ResultReport.objects.filter(pairing__in=[pairings[0], pairings[2]]).count() == 2
+    assert SaveKey.objects.count() == 1

@@ -91,9 +91,6 @@ def save_once(*, key: str, pairing: Pairing, write: Callable[[Pairing], tuple[in
     (`PermissionDenied`) is raised to the caller and not kept: the key may be tried again by
     someone who has it.
     """
-    seen = SaveKey.objects.filter(key=key).first()
-    if seen is not None:
-        return _replay(seen, pairing)
     for _attempt in range(3):
         try:
             with transaction.atomic():
