@@ -91,8 +91,8 @@ def stored_in_order(typed: list[tuple]) -> None:
 @pytest.mark.parametrize("width", [1280, 360])
 def test_results_typed_offline_survive_a_reload_and_a_closed_tab_and_arrive_once_in_order(browser, live_server,
                                                                                          width):
-    td, event = knockout(16 if width == 360 else 32, f"Cellar Open {width}")
-    count = 6 if width == 360 else 10
+    td, event = knockout(32, f"Cellar Open {width}")
+    count = 10
     context = desk_context(browser, width, 900)
     context.set_default_timeout(10000)
     page = context.new_page()
