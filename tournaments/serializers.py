@@ -463,9 +463,16 @@ class CorrectionPreviewSerializer(serializers.Serializer):
     affected = AffectedPairingSerializer(many=True)
 
 
+class StandingRoundSerializer(serializers.Serializer):
+    flight = serializers.CharField()
+    round = serializers.IntegerField()
+
+
 class UndoPreviewSerializer(serializers.Serializer):
     pairing = serializers.IntegerField()
     slot = serializers.CharField()
     status = serializers.CharField()
     needs_confirmation = serializers.BooleanField()
     affected = AffectedPairingSerializer(many=True)
+    left_standing = StandingRoundSerializer(
+        many=True, help_text="The later rounds of a Swiss paired while the result stood: the undo leaves them as they are.")

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 
 from games import services as games
 from games.models import Match
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import EntryStatus, Pairing, PairingStatus
 
 pytestmark = pytest.mark.django_db
@@ -154,7 +154,7 @@ def test_the_api_undoes_a_no_show_and_refuses_to_undo_what_is_not_a_walkover(kno
     services.pairing_walkover(pairing=pairing, winner=pairing.player_b, reason="did not show up", by=staff)
     preview = staff_api.get(f"/api/v1/pairings/{pairing.pk}/undo-preview/")
     assert preview.json() == {"pairing": pairing.pk, "slot": pairing.slot, "status": "walkover",
-                              "needs_confirmation": False, "affected": []}
+                              "needs_confirmation": False, "affected": [], "left_standing": []}
     response = staff_api.post(url, {"reason": "wrong row"}, format="json")
     assert response.status_code == 200, response.content
     assert (response.json()["status"], response.json()["winner"]) == ("playing", None)
@@ -190,3 +190,93 @@ def test_the_api_undoes_a_withdrawal(knockout, staff, staff_api):
     again = staff_api.post(f"/api/v1/entries/{leaving.pk}/withdraw-undo/", {}, format="json")
     assert again.status_code == 409
 
+
+
+def swiss_of(staff, make_player, count, *, rounds, name="Main"):
+    event = services.tournament_create(name=f"{name} Swiss Night", start_date=datetime.date(2026, 6, 1), by=staff)
+    flight = services.flight_create(tournament=event, name=name, format="swiss", lengths=[3], swiss_rounds=rounds,
+                                    by=staff)
+    entries = []
+    for n in range(1, count + 1):
+        entry = services.entry_add(flight=flight, player=make_player(f"Swiss {n}"), seed=n, by=staff)
+        entries.append(services.entry_check_in(entry=entry, by=staff))
+    return flight, entries
+
+
+def report_round(flight, number, staff):
+    """The better seed (the lower number in his name) wins every match of the round 3-1."""
+    for pairing in Pairing.objects.filter(flight=flight, round__number=number, status=PairingStatus.PENDING):
+        a_wins = pairing.player_a.name < pairing.player_b.name
+        services.result_report(pairing=pairing, by=staff, score_a=3 if a_wins else 1, score_b=1 if a_wins else 3)
+
+
+def names_of_round(flight, number):
+    return [(p.player_a.name, p.player_b and p.player_b.name, p.status)
+            for p in Pairing.objects.filter(flight=flight, round__number=number).order_by("slot")]
+
+
+def test_a_withdrawal_before_a_swiss_draw_is_undone_into_the_next_round_as_a_late_entry(staff, make_player):
+    flight, entries = swiss_of(staff, make_player, 5, rounds=3)
+    services.entry_withdraw(entry=entries[4], by=staff, reason="phoned in sick")
+    services.flight_start(flight=flight, by=staff)
+    assert names_of_round(flight, 1) == [("Swiss 1", "Swiss 3", "pending"), ("Swiss 2", "Swiss 4", "pending")]
+
+    entry = services.entry_withdraw_undo(entry=entries[4], by=staff, reason="he came after all")
+    assert (entry.status, entry.late, entry.seed) == (EntryStatus.CHECKED_IN, True, 5)
+    assert entry.history.first().history_change_reason == "he came after all: a late entry"
+    assert names_of_round(flight, 1) == [("Swiss 1", "Swiss 3", "pending"), ("Swiss 2", "Swiss 4", "pending")]
+    report_round(flight, 1, staff)
+    # Round 2 pairs him: on 0 points, the lowest, he has the bye.
+    assert names_of_round(flight, 2) == [
+        ("Swiss 1", "Swiss 2", "pending"), ("Swiss 3", "Swiss 4", "pending"), ("Swiss 5", None, "bye")]
+    assert [(line["player"]["name"], line["points"], line["byes"]) for line in selectors.standings(flight)] == [
+        ("Swiss 1", 1, 0), ("Swiss 2", 1, 0), ("Swiss 5", 1, 1), ("Swiss 3", 0, 0), ("Swiss 4", 0, 0)]
+
+
+def test_a_withdrawal_before_a_knockout_draw_is_not_undone_and_says_why(staff, make_player):
+    event = services.tournament_create(name="Knockout Night", start_date=datetime.date(2026, 6, 2), by=staff)
+    flight = services.flight_create(tournament=event, name="Main", format="single_elimination", lengths=[3, 3],
+                                    by=staff)
+    entries = [services.entry_check_in(entry=services.entry_add(flight=flight, player=make_player(f"Cup {n}"),
+                                                                seed=n, by=staff), by=staff) for n in range(1, 6)]
+    services.entry_withdraw(entry=entries[4], by=staff)
+    services.flight_start(flight=flight, by=staff)
+    drawn = names_of_round(flight, 1)
+    with pytest.raises(ValidationError) as refused:
+        services.entry_withdraw_undo(entry=entries[4], by=staff)
+    assert refused.value.message_dict == {"non_field_errors": [
+        "Cup 5 withdrew before Main was drawn and is in none of its matches. Main has started: only a Swiss takes"
+        " late entries, and Main is a single elimination."]}
+    entries[4].refresh_from_db()
+    assert (entries[4].status, entries[4].late) == (EntryStatus.WITHDRAWN, False)
+    assert names_of_round(flight, 1) == drawn
+
+
+def test_a_withdrawal_before_a_swiss_draw_is_not_undone_once_every_round_is_drawn(staff, make_player):
+    flight, entries = swiss_of(staff, make_player, 5, rounds=2)
+    services.entry_withdraw(entry=entries[4], by=staff)
+    services.flight_start(flight=flight, by=staff)
+    report_round(flight, 1, staff)
+    with pytest.raises(ValidationError) as refused:
+        services.entry_withdraw_undo(entry=entries[4], by=staff)
+    assert refused.value.message_dict == {"non_field_errors": [
+        "Swiss 5 withdrew before Main was drawn and is in none of its matches. Main has drawn all its 2 rounds: a"
+        " late entry would have no match left to play."]}
+    entries[4].refresh_from_db()
+    assert entries[4].status == EntryStatus.WITHDRAWN
+
+
+def test_the_undo_preview_of_a_swiss_result_names_the_later_rounds_it_leaves_standing(staff, make_player, staff_api):
+    flight, _ = swiss_of(staff, make_player, 4, rounds=3)
+    services.flight_start(flight=flight, by=staff)
+    report_round(flight, 1, staff)
+    report_round(flight, 2, staff)
+    first = Pairing.objects.get(flight=flight, round__number=1, player_a__name="Swiss 1")
+    assert services.undo_preview(pairing=first) == {
+        "pairing": first.pk, "slot": first.slot, "status": "finished", "needs_confirmation": False, "affected": [],
+        "left_standing": [{"flight": "Main", "round": 2}, {"flight": "Main", "round": 3}]}
+    answer = staff_api.get(f"/api/v1/pairings/{first.pk}/undo-preview/")
+    assert answer.json()["left_standing"] == [{"flight": "Main", "round": 2}, {"flight": "Main", "round": 3}]
+    # The last round's result leaves nothing standing after it; an undecided pairing has nothing to undo.
+    last = Pairing.objects.filter(flight=flight, round__number=3).first()
+    assert services.undo_preview(pairing=last)["left_standing"] == []

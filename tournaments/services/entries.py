@@ -53,19 +53,34 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
         return _entry_take(flight, player, seed=seed, by=by)
 
 
+def late_entry_refusal(flight: Flight) -> str | None:
+    """Why `flight`, drawn already, cannot take a player in now; None when it can (a Swiss with a
+    round still to draw: he starts on 0 points in the next round)."""
+    if not _late_entries_allowed(flight):
+        return (f"{flight.name} has started: only a Swiss takes late entries, and {flight.name} is "
+                f"{FORMAT_AS_NOUN[flight.format]}.")
+    if flight.status == FlightStatus.FINISHED:
+        return f"{flight.name} is finished."
+    if flight.swiss_rounds and Round.objects.filter(flight=flight).count() >= flight.swiss_rounds:
+        return (f"{flight.name} has drawn all its {flight.swiss_rounds} rounds: a late entry would have no match "
+                "left to play.")
+    return None
+
+
+def late_seed(flight: Flight, entry: Entry | None = None) -> int:
+    """A late entry (`entry`, when he has one already) is seeded after everyone drawn so far."""
+    others = Entry.objects.filter(flight=flight).exclude(pk=entry.pk if entry else None)
+    return (others.aggregate(m=Max("seed"))["m"] or 0) + 1
+
+
 def _entry_take(flight: Flight, player: Player, *, seed: int | None = None, by, again: bool = False) -> Entry:
     """The rules of taking an entry, written once for the TD's desk (`entry_add`) and the players'
     own registration: late entries, a finished flight, a player entered twice, seeds. `flight` is
     locked by the caller. `again` lets a player who withdrew before the draw register anew."""
     late = flight.status != FlightStatus.DRAFT
-    if late and not _late_entries_allowed(flight):
-        raise ValidationError({"flight": [f"{flight.name} has started: only a Swiss takes late entries, and "
-                                          f"{flight.name} is {FORMAT_AS_NOUN[flight.format]}."]})
-    if flight.status == FlightStatus.FINISHED:
-        raise ValidationError({"flight": [f"{flight.name} is finished."]})
-    if late and flight.swiss_rounds and Round.objects.filter(flight=flight).count() >= flight.swiss_rounds:
-        raise ValidationError({"flight": [f"{flight.name} has drawn all its {flight.swiss_rounds} rounds: a late "
-                                          "entry would have no match left to play."]})
+    refusal = late_entry_refusal(flight) if late else None
+    if refusal:
+        raise ValidationError({"flight": [refusal]})
     entry = Entry.objects.filter(flight=flight, player=player).first()
     if entry is not None and not (again and not late and entry.status == EntryStatus.WITHDRAWN):
         raise ValidationError({"player": [f"{player.name} is already entered in {flight.name}."]})
@@ -75,7 +90,7 @@ def _entry_take(flight: Flight, player: Player, *, seed: int | None = None, by, 
     if seed is not None and Entry.objects.filter(flight=flight, seed=seed).exists():
         raise ValidationError({"seed": [f"Seed {seed} is already given in {flight.name}."]})
     if late:
-        seed = (Entry.objects.filter(flight=flight).aggregate(m=Max("seed"))["m"] or 0) + 1
+        seed = late_seed(flight)
     if entry is None:
         entry = Entry(tournament=flight.tournament, flight=flight, player=player)
     elif seed is None:

@@ -4,7 +4,9 @@ A pairing goes back to the state its history holds from before the mistake (pend
 played with its games as they were); what was drawn from it downstream goes, as a correction
 would take it (`corrections`). While nothing downstream has started, that happens at once;
 once something has, only with `apply_downstream` after the TD has seen the preview
-(`undo_preview`). The history of every row keeps what happened, and why.
+(`undo_preview`). A Swiss draws no match from one result: its later rounds, paired while the
+result stood, stay as they are, and the preview names them. The history of every row keeps
+what happened, and why.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from games.keepers import keeper_writes
 from games.models import MatchStatus
 
 from .. import draws
-from ..models import Entry, EntryStatus, FlightStatus, Pairing, PairingStatus, ReportStatus
+from ..models import Entry, EntryStatus, FlightFormat, FlightStatus, Pairing, PairingStatus, ReportStatus, Round
 from ..permissions import require_td
 from ._base import _lock_pairing, _lock_tournament, _results_changed
 from .corrections import _drop_downstream, correction_affected
+from .entries import late_entry_refusal, late_seed
 from .rounds import _advance
 
 UNDOABLE = (PairingStatus.FINISHED, PairingStatus.WALKOVER)
@@ -37,7 +40,18 @@ def undo_preview(*, pairing: Pairing) -> dict:
         "status": pairing.status,
         "needs_confirmation": any(a["started"] for a in affected),
         "affected": affected,
+        "left_standing": _left_standing(pairing),
     }
+
+
+def _left_standing(pairing: Pairing) -> list[dict]:
+    """The later rounds of a Swiss, paired while `pairing`'s result stood: an undo removes none of
+    their matches (each round is paired from the standings of its day), so they stay as they are."""
+    if pairing.status not in UNDOABLE or pairing.flight.format != FlightFormat.SWISS:
+        return []
+    later = (Round.objects.filter(flight=pairing.flight, number__gt=pairing.round.number)
+             .order_by("number").values_list("number", flat=True))
+    return [{"flight": pairing.flight.name, "round": number} for number in later]
 
 
 def _built_on(pairing: Pairing) -> list[dict]:
@@ -173,7 +187,11 @@ def pairing_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: bo
 
 def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream: bool = False) -> Entry:
     """Take back a withdrawal given by mistake: the player is in again, and every walkover his
-    withdrawal gave is undone (with what was drawn from it, as `pairing_walkover_undo`)."""
+    withdrawal gave is undone (with what was drawn from it, as `pairing_walkover_undo`).
+
+    A player who withdrew before the draw is in none of its matches: he comes back only where the
+    format takes a late entry (a Swiss with a round still to draw, seeded after everyone, on 0
+    points from the next round); anywhere else the undo is refused with the reason."""
     require_td(by, entry.tournament)
     reason = reason or "withdrawal undone"
     with transaction.atomic():
@@ -189,8 +207,22 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
         if entry.flight.status == FlightStatus.DRAFT:
             raise ValidationError({"non_field_errors": [
                 f"{entry.flight.name} has not been drawn: enter {entry.player.name} again instead."]})
+        flights = draws.unit_of(entry.flight)
+        drawn = Pairing.objects.filter(Q(player_a=entry.player) | Q(player_b=entry.player), flight__in=flights)
+        if not drawn.exists():
+            refusal = late_entry_refusal(entry.flight)
+            if refusal:
+                raise ValidationError({"non_field_errors": [
+                    f"{entry.player.name} withdrew before {entry.flight.name} was drawn and is in none of its"
+                    f" matches. {refusal}"]})
+            entry.status, entry.late, entry.seed = EntryStatus.CHECKED_IN, True, late_seed(entry.flight, entry)
+            entry._history_user = by
+            entry._change_reason = f"{reason}: a late entry"[:100]
+            entry.save()
+            _advance(tournament, entry.flight, by=by)
+            return entry
         walkovers = Pairing.objects.select_for_update(of=("self",)).filter(
-            Q(player_a=entry.player) | Q(player_b=entry.player), flight__in=draws.unit_of(entry.flight),
+            Q(player_a=entry.player) | Q(player_b=entry.player), flight__in=flights,
             status=PairingStatus.WALKOVER, walkover_reason="",
         ).exclude(winner=entry.player).select_related("flight", "round", "player_a", "player_b", "match")
         if since is not None:
