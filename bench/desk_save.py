@@ -16,7 +16,7 @@ caught up with the last one.
 Each Save carries an `Idempotency-Key`, as the desk's page sends it (`--no-keys`: without, as
 before the keys; the Save is then judged on the row's version instead of on the result).
 
-A Save is answered with what it changed (`views.desk._save_answer`), or with the whole desk when
+A Save is answered with what it changed (`views.desk.results.save_answer`), or with the whole desk when
 it opens or ends a round; both are timed, and the report says how many were whole.
 """
 

@@ -581,7 +581,8 @@ def _patterns(patterns, namespace=""):
 
 
 def _page_actions(view) -> set[str]:
-    """The `action` values a page's view (or a helper of its module it calls) dispatches on."""
+    """The `action` values a page's view (or a helper of its module it calls) dispatches on, and
+    those of the `ACTIONS` registry (action name -> view) it dispatches through, as the desk does."""
     function = inspect.unwrap(view)
     module = inspect.getmodule(function)
     source = inspect.getsource(function)
@@ -589,6 +590,8 @@ def _page_actions(view) -> set[str]:
         if inspect.isfunction(helper) and helper is not function and f"{name}(" in source:
             source += inspect.getsource(helper)
     found = {m for pattern in ACTION_LITERALS for m in pattern.findall(source)}
+    if isinstance(getattr(module, "ACTIONS", None), dict) and "ACTIONS" in source:
+        found |= set(module.ACTIONS)
     for group in ACTION_TUPLE.findall(source):
         found |= set(re.findall(r'"(\w+)"', group))
     return found

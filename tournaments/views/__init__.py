@@ -1,4 +1,4 @@
-"""HTML views by audience: `public` (home, players, events), `desk` (the TD), `player` (his own matches), `match` (a match's public page, from its slip),
+"""HTML views by audience: `public` (home, players, events), `desk` (the TD's desk, a package by what the TD does), `player` (his own matches), `match` (a match's public page, from its slip),
 `accounts` (sign-up, claims, registration)."""
 
 from .accounts import (
@@ -15,13 +15,13 @@ from .accounts import (
 from .desk import (
     desk,
     desk_correct,
+    desk_draw,
     desk_entries,
     desk_event,
     desk_more,
     desk_projector,
     desk_slips,
 )
-from .draw import desk_draw
 from .match import event_match
 from .player import my_matches
 from .public import (
