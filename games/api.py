@@ -25,6 +25,7 @@ from .permissions import (
     api_door,
     may_create_match,
     may_delete_players,
+    may_create_players,
     may_edit_players,
     may_enter_results,
     may_import_history,
@@ -69,13 +70,16 @@ class _RoleOrReadOnly(permissions.BasePermission):
 
 
 class PlayersEditorOrReadOnly(_RoleOrReadOnly):
-    """Rating officers and site admins add and change player records; site admins delete them."""
+    """A TD, a rating officer or a site admin adds a player record (`may_create_players`, the rule
+    the desk asks too); rating officers and site admins change them; site admins delete them."""
 
     rule = staticmethod(may_edit_players)
 
     def has_permission(self, request, view):
         if request.method == "DELETE":
             return may_delete_players(request.user)
+        if request.method == "POST":
+            return may_create_players(request.user)
         return super().has_permission(request, view)
 
 

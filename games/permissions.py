@@ -26,6 +26,8 @@ ROLES = (SITE_ADMIN, RATING_OFFICER, TOURNAMENT_DIRECTOR, PLAYER)
 VIEW_MATCH_PRIVATE = "games.view_match_private"
 # Enter, correct or forfeit the games of a match directly (not as a report by one of its players).
 ENTER_MATCH_RESULTS = "games.enter_match_results"
+# Add a player record as the TD of an event (granted by tournaments' roles backend, no object).
+CREATE_PLAYERS = "games.create_players"
 
 
 def roles_of(user) -> frozenset[str]:
@@ -63,8 +65,16 @@ def may_create_match(user) -> bool:
     return is_site_admin(user)
 
 
+def may_create_players(user) -> bool:
+    """Add a player record: site admins and rating officers, and the TD of any event (who enters a
+    newcomer at his desk or through the API); asked by `services.player_create` for every caller."""
+    if is_rating_officer(user):
+        return True
+    return bool(user is not None and user.is_authenticated and user.is_active and user.has_perm(CREATE_PLAYERS))
+
+
 def may_edit_players(user) -> bool:
-    """Create and change player records directly: site admins and rating officers."""
+    """Change player records directly: site admins and rating officers."""
     return is_rating_officer(user)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models import Value
@@ -27,6 +27,7 @@ from . import keepers
 from .engine.errors import ScoringError
 from .engine.final_score import check_final_score
 from .names import same_name, surname_first
+from .permissions import may_create_players
 from .engine.scoring import (
     OUTCOME_FIELDS,
     CrawfordState,
@@ -64,10 +65,15 @@ def player_create(
 ) -> Player:
     """Add a player. A second player of the same name and club needs `confirm_duplicate`.
 
+    `by`, when given, must be allowed to (`permissions.may_create_players`): the desk, the API and
+    the admin ask this one rule; imports and commands run by the site itself pass no `by`.
+
     With `ask_near`, a name that is not another player's but near one (an accent, a near
     spelling, "Surname, Given", a lone given name) is refused with the candidates
     (`NearNamesError`): the caller uses one of them, or asks again without `ask_near`.
     """
+    if by is not None and not may_create_players(by):
+        raise PermissionDenied("Only a TD, a rating officer or a site admin adds a player record.")
     name = _clean_name(name)
     club = " ".join((club or "").split())
     country = (country or "").strip().upper()

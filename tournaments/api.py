@@ -26,6 +26,8 @@ from .models import Entry, Flight, Pairing, ResultReport, Round, Tournament
 from .permissions import ReadOnlyOrSignedIn, require_td
 from .serializers import (
     BracketSerializer,
+    CheckedInSerializer,
+    CheckInWindowSerializer,
     CorrectionPreviewSerializer,
     DrawInputSerializer,
     DrawPreviewSerializer,
@@ -39,19 +41,28 @@ from .serializers import (
     OrganiserSerializer,
     OverrideInputSerializer,
     PairingSerializer,
+    PastedLineSerializer,
+    PasteInputSerializer,
     PlacingSerializer,
     PlayerAccountSerializer,
     PreviewInputSerializer,
+    RegistrationOpenSerializer,
     ReportInputSerializer,
     ResultReportSerializer,
     RoundSerializer,
     RoundStartSerializer,
     ScheduleSerializer,
+    SlipCodeSerializer,
+    SlipCodesInputSerializer,
     StandingSerializer,
+    TableInputSerializer,
+    TablesCalledSerializer,
+    TablesInputSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
     UndoInputSerializer,
     UndoPreviewSerializer,
+    WalkoverInputSerializer,
     WithdrawSerializer,
 )
 
@@ -82,6 +93,37 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def create(self, request):
         data = _valid(TournamentCreateSerializer, request.data)
         return self._detail(services.tournament_create(by=request.user, **data), status.HTTP_201_CREATED)
+
+    @extend_schema(request=TablesInputSerializer, responses={200: TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def tables(self, request, slug=None):
+        """How many tables the venue has, and which are kept for one flight or one player (the desk's
+        *Tables*)."""
+        data = _valid(TablesInputSerializer, request.data)
+        return self._detail(services.tables_set(tournament=self.get_object(), by=request.user, count=data["count"],
+                                                reserved=data["reserved"]))
+
+    @extend_schema(request=None, responses={200: TablesCalledSerializer})
+    @action(detail=True, methods=["post"], url_path="call-tables")
+    def call_tables(self, request, slug=None):
+        """Every match waiting without a table gets the table offered to it (the desk's *Call all*)."""
+        tournament = self.get_object()
+        waiting = list(selectors.pairings_without_a_table(tournament))
+        return Response({"called": services.tables_call(tournament=tournament, pairings=waiting, by=request.user)})
+
+    @extend_schema(request=SlipCodesInputSerializer, responses={200: SlipCodeSerializer(many=True)})
+    @action(detail=True, methods=["post"], url_path="slip-codes", pagination_class=None, filter_backends=[])
+    def slip_codes(self, request, slug=None):
+        """The codes of the match slips (the desk's *Slips*): both players of every open match (of
+        `round`) who hold none get one, shown here once; with `renew`, the codes given before are
+        revoked and new ones issued (*New slips*)."""
+        data = _valid(SlipCodesInputSerializer, request.data)
+        tournament = self.get_object()
+        ids = list(selectors.pairings_for_slips(tournament, data["round"]).values_list("pk", flat=True))
+        issued = services.slip_codes_issue(tournament=tournament, pairing_ids=ids, by=request.user,
+                                           renew=data["renew"])
+        return Response([{"pairing": pairing, "player": player, "code": code}
+                         for (pairing, player), code in sorted(issued.items())])
 
     @extend_schema(request=OrganiserSerializer, responses={200: TournamentSerializer})
     @action(detail=True, methods=["post"])
@@ -182,6 +224,46 @@ class FlightViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, 
         `fixed`, `random_seed` and `version` sent or shown here to get exactly this draw."""
         data = _valid(DrawInputSerializer, request.data)
         return Response(selectors.draw_preview(flight=self.get_object(), by=request.user, **data))
+
+    @extend_schema(request=PasteInputSerializer, responses={200: PastedLineSerializer(many=True)})
+    @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
+    def paste(self, request, pk=None):
+        """Enter a pasted list, one player per line, making the players who are new (the desk's
+        *Paste a list*). A line that is unreadable or names several players is a 400 naming it;
+        send the list again with `choices`."""
+        data = _valid(PasteInputSerializer, request.data)
+        lines = services.entries_paste(flight=self.get_object(), text=data["text"], choices=data["choices"],
+                                       by=request.user)
+        return Response(PastedLineSerializer(lines, many=True).data)
+
+    @extend_schema(request=None, responses={200: CheckedInSerializer})
+    @action(detail=True, methods=["post"], url_path="check-in-all")
+    def check_in_all(self, request, pk=None):
+        """Check in every registered player of the flight (the desk's *Check everyone in*)."""
+        entries = services.entries_check_in_all(flight=self.get_object(), by=request.user)
+        return Response({"checked_in": [entry.pk for entry in entries]})
+
+    @extend_schema(request=CheckInWindowSerializer, responses={200: FlightSerializer})
+    @action(detail=True, methods=["post"], url_path="check-in-open")
+    def check_in_open(self, request, pk=None):
+        """Let the entered players check themselves in from their phones for `minutes`."""
+        data = _valid(CheckInWindowSerializer, request.data)
+        return self._detail(registration.check_in_window_open(flight=self.get_object(), by=request.user,
+                                                              minutes=data["minutes"]))
+
+    @extend_schema(request=None, responses={200: FlightSerializer})
+    @action(detail=True, methods=["post"], url_path="check-in-close")
+    def check_in_close(self, request, pk=None):
+        """Close the players' own check-in now (a TD still checks players in)."""
+        return self._detail(registration.check_in_window_close(flight=self.get_object(), by=request.user))
+
+    @extend_schema(request=RegistrationOpenSerializer, responses={200: FlightSerializer})
+    @action(detail=True, methods=["post"], url_path="registration-open")
+    def registration_open(self, request, pk=None):
+        """Let players register themselves online until `closes` (with `cap` places)."""
+        data = _valid(RegistrationOpenSerializer, request.data)
+        return self._detail(registration.registration_open(flight=self.get_object(), by=request.user,
+                                                           closes=data["closes"], cap=data["cap"]))
 
     @extend_schema(request=RoundStartSerializer, responses={200: RoundSerializer})
     @action(detail=True, methods=["post"], url_path="start-round")
@@ -394,6 +476,30 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
         pairing = services.result_undo(
             pairing=self.get_object(), by=request.user, reason=data["reason"],
             apply_downstream=data["apply_downstream"], expected_version=data["version"])
+        return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
+
+    @extend_schema(request=TableInputSerializer, responses={200: PairingSerializer})
+    @action(detail=True, methods=["post"])
+    def table(self, request, pk=None):
+        """Seat the match at a table (an empty `table` takes it off its table)."""
+        data = _valid(TableInputSerializer, request.data)
+        pairing = services.pairing_table_set(pairing=self.get_object(), table=data["table"], by=request.user,
+                                             expected_version=data["version"])
+        return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
+
+    @extend_schema(request=WalkoverInputSerializer, responses={200: PairingSerializer})
+    @action(detail=True, methods=["post"])
+    def walkover(self, request, pk=None):
+        """A TD gives the match to `winner` without play (the other did not show up, or cannot play)."""
+        data = _valid(WalkoverInputSerializer, request.data)
+        pairing = self.get_object()
+        players = {p.pk: p for p in (pairing.player_a, pairing.player_b) if p is not None}
+        if data["winner"] not in players:
+            raise serializers.ValidationError({"winner": ["The winner of a walkover plays the match (his id)."]})
+        loser = next(p for pk, p in players.items() if pk != data["winner"]) if len(players) == 2 else None
+        reason = data["reason"].strip() or (f"{loser.name} did not show up" if loser else "walkover")
+        pairing = services.pairing_walkover(pairing=pairing, winner=players[data["winner"]], reason=reason,
+                                            by=request.user, expected_version=data["version"])
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
     @extend_schema(request=None, responses={200: PairingSerializer})

@@ -16,6 +16,7 @@ from rest_framework import permissions
 
 from games.models import Match
 from games.permissions import (
+    CREATE_PLAYERS,
     ENTER_MATCH_RESULTS,
     VIEW_MATCH_PRIVATE,
     is_site_admin,
@@ -257,12 +258,15 @@ class EventRolesBackend(BaseBackend):
 
     Site admins, the TDs of the event and the two players of the match may read a report's or a
     match's private details; site admins and the TDs of its event enter a match's games directly.
+    Without an object, the TD of any event may add player records (`games.permissions.CREATE_PLAYERS`).
     The roles are read once per user object (two queries), so a list asks nothing more per row.
     """
 
     PERMS = (VIEW_REPORT_PRIVATE, VIEW_MATCH_PRIVATE, ENTER_MATCH_RESULTS)
 
     def has_perm(self, user_obj, perm, obj=None):
+        if perm == CREATE_PLAYERS and obj is None and _signed_in(user_obj):
+            return is_site_admin(user_obj) or bool(self._roles(user_obj)[0])  # the TD of an event
         if obj is None or perm not in self.PERMS or not _signed_in(user_obj):
             return False
         if is_site_admin(user_obj):

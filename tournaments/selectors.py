@@ -59,6 +59,20 @@ def pairing_list() -> QuerySet[Pairing]:
     ).defer("flight__first_round").order_by("flight__position", "round__number", "id")
 
 
+def pairings_for_slips(tournament, round_id: int | None = None) -> QuerySet[Pairing]:
+    """The matches of `tournament` whose slips the desk prints: not decided, two players (of one
+    round when `round_id` is given)."""
+    found = pairing_list().filter(flight__tournament=tournament,
+                                  status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]).exclude(player_b__isnull=True)
+    return found.filter(round_id=round_id) if round_id is not None else found
+
+
+def pairings_without_a_table(tournament) -> QuerySet[Pairing]:
+    """The matches of `tournament` waiting to be called: not started, two players, no table."""
+    return pairing_list().filter(flight__tournament=tournament, status=PairingStatus.PENDING,
+                                 player_b__isnull=False, table="")
+
+
 def pairing_of_match(match) -> Pairing | None:
     """The pairing `match` decides, with its event, flight and round (one query), or None for a
     match played outside any event. For the match pages, which belong to games."""

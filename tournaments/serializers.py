@@ -476,3 +476,77 @@ class UndoPreviewSerializer(serializers.Serializer):
     affected = AffectedPairingSerializer(many=True)
     left_standing = StandingRoundSerializer(
         many=True, help_text="The later rounds of a Swiss paired while the result stood: the undo leaves them as they are.")
+
+
+# -- the desk's actions, through the API ---------------------------------------------------------
+
+
+class PasteInputSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=20000, help_text="One player per line, as pasted at the desk.")
+    choices = serializers.DictField(
+        child=serializers.CharField(max_length=20), required=False, default=dict,
+        help_text='For a line asked about: its number -> the player id meant, or "new" for a new player.')
+
+    def validate_choices(self, value):
+        out = {}
+        for line, choice in value.items():
+            if not str(line).isdigit() or not (choice == "new" or choice.isdigit()):
+                raise serializers.ValidationError('Give each line number a player id or "new".')
+            out[int(line)] = choice if choice == "new" else int(choice)
+        return out
+
+
+class PastedLineSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    player = serializers.IntegerField(source="player.pk", allow_null=True)
+    entered = serializers.BooleanField(help_text="Entered already before this list.")
+
+
+class CheckedInSerializer(serializers.Serializer):
+    checked_in = serializers.ListField(child=serializers.IntegerField(), help_text="The entries checked in.")
+
+
+class CheckInWindowSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=0, max_value=100000,
+                                       help_text="How long the players may check in from their phones.")
+
+
+class RegistrationOpenSerializer(serializers.Serializer):
+    closes = serializers.DateTimeField(help_text="When online registration closes.")
+    cap = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=100000,
+                                   help_text="Places; later registrations join the waiting list.")
+
+
+class TablesInputSerializer(serializers.Serializer):
+    count = serializers.IntegerField(min_value=0, max_value=100000)
+    reserved = serializers.ListField(
+        child=serializers.DictField(), required=False, default=list, max_length=PAIRS_MAX,
+        help_text='Tables kept for one flight or one player: [{"table": 1, "flight": "Main"}, {"table": 2, "player": 7}].')
+
+
+class TablesCalledSerializer(serializers.Serializer):
+    called = serializers.IntegerField(help_text="How many matches were given a table.")
+
+
+class TableInputSerializer(serializers.Serializer):
+    table = serializers.CharField(max_length=20, allow_blank=True, help_text="Empty takes the match off its table.")
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class WalkoverInputSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="The player who goes through (one of the two): his id.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class SlipCodesInputSerializer(serializers.Serializer):
+    round = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                     help_text="Only the matches of this round (its id).")
+    renew = serializers.BooleanField(default=False, help_text="Revoke the codes given before and issue new ones.")
+
+
+class SlipCodeSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    player = serializers.IntegerField()
+    code = serializers.CharField(help_text="Shown once: only its hash is kept.")

@@ -1,9 +1,16 @@
 """The players meant, not new ones: the API and imports ask about names near players' names."""
 
+import datetime
+
 import pytest
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 from django.core.management import CommandError, call_command
 
+from games import services
 from games.models import Player
+from games.permissions import RATING_OFFICER, SITE_ADMIN, TOURNAMENT_DIRECTOR, may_create_players
+from tournaments import services as events
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +50,26 @@ def test_a_results_import_refuses_a_near_name_by_line_and_stores_nothing(tmp_pat
                     "2025-02-02,Søren Thygesen,Anna Berg,5,5,3\n", encoding="utf-8")
     call_command("import_results", str(path))
     assert sorted(Player.objects.values_list("name", flat=True)) == ["Anna Berg", "Søren Thygesen"]
+
+
+@pytest.mark.parametrize("role, may", [
+    ("nobody in particular", False), ("TD of an event", True), ("rating officer", True), ("site admin", True)])
+def test_one_rule_says_who_adds_a_player_record_at_the_desk_and_through_the_api(role, may, make_user, client_for):
+    user = make_user(f"{role.replace(' ', '-')}-login")
+    if role == "TD of an event":
+        user.groups.add(Group.objects.get(name=TOURNAMENT_DIRECTOR))
+        events.tournament_create(name="Newcomers Cup", start_date=datetime.date(2026, 8, 1), by=user)
+    elif role in ("rating officer", "site admin"):
+        user.is_staff = True
+        user.save()
+        user.groups.add(Group.objects.get(name=RATING_OFFICER if role == "rating officer" else SITE_ADMIN))
+    assert may_create_players(user) is may
+    answer = client_for(user).post("/api/v1/players/", {"name": f"New by {role}", "create": True}, format="json")
+    assert answer.status_code == (201 if may else 403)
+    if may:
+        assert services.player_create(name=f"Also by {role}", by=user).name == f"Also by {role}"
+    else:
+        with pytest.raises(PermissionDenied):
+            services.player_create(name=f"Also by {role}", by=user)
+    assert sorted(Player.objects.filter(name__endswith=f"by {role}").values_list("name", flat=True)) == (
+        [f"Also by {role}", f"New by {role}"] if may else [])

@@ -51,6 +51,7 @@ from .desk import (
     tables_set,
 )
 from .entries import (
+    entries_check_in_all,
     entry_add,
     entry_check_in,
     entry_withdraw,
@@ -106,6 +107,7 @@ from .undo import (
 
 __all__ = [
     "correction_affected",
+    "entries_check_in_all",
     "entries_paste",
     "entries_paste_plan",
     "pairing_table_set",

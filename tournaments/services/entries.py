@@ -128,6 +128,16 @@ def entry_check_in(*, entry: Entry, by, now=None) -> Entry:
     return entry
 
 
+def entries_check_in_all(*, flight: Flight, by) -> list[Entry]:
+    """Check in every player of `flight` who is registered and not yet checked in (the desk's
+    *Check everyone in*): the entries checked in."""
+    require_td(by, flight.tournament)
+    with transaction.atomic():
+        waiting = list(Entry.objects.filter(flight=flight, status=EntryStatus.REGISTERED)
+                       .select_related("player", "flight__tournament"))
+        return [entry_check_in(entry=entry, by=by) for entry in waiting]
+
+
 def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
     """The player leaves (or did not show up): each match he still had to play is a walkover."""
     if not may_act_for_entry(by, entry):
