@@ -7,7 +7,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.core.signals import request_finished, request_started
-        from django.db.models.signals import post_delete
+        from django.db.models.signals import post_delete, post_migrate
 
         from analysis.signals import analysis_stored
         from games.jobs import job_sweep_register
@@ -19,6 +19,8 @@ class RatingsConfig(AppConfig):
         match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
         results_imported.connect(receivers.results_imported, dispatch_uid="ratings.results_imported")
         results_import_finished.connect(receivers.results_import_finished, dispatch_uid="ratings.results_import_finished")
+        post_migrate.connect(services.history_account_install, sender=self,
+                             dispatch_uid="ratings.history_account_install")
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
         analysis_stored.connect(receivers.analysis_stored, dispatch_uid="ratings.analysis_stored")
         request_started.connect(background.request_started, dispatch_uid="ratings.background_started")

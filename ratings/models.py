@@ -383,3 +383,17 @@ class RatingStart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating:.1f} ({self.experience} points) as of {self.as_of}"
+
+
+class HistoryAccountEntry(models.Model):
+    """The history's account (`ratings.services.account`), kept by the database itself: a trigger
+    on the matches' table adds one entry, in the writer's transaction, for every insert, update or
+    delete that changes what the rated history amounts to (how many matches, and the checksum of
+    their results). The account is the sum of the entries; a run folds them into one now and then,
+    so reading it costs the same at any size of the history."""
+
+    matches = models.BigIntegerField(help_text="Rated matches added (negative: removed).")
+    checksum = models.BigIntegerField(help_text="Their checksum terms added, less those removed.")
+
+    class Meta:
+        verbose_name_plural = "history account entries"

@@ -25,12 +25,12 @@ progress from readers.
 Modules, along the run: `systems` (which systems are on), `runs` (requesting, the outbox,
 claiming, the worker's loop, the periodic check), `history` (loading the rated history),
 `execute` (rating a claimed run, in full or from a checkpoint), `writing` (COPY and bulk writes,
-the heartbeat, publishing), `checkpoints` (incremental checkpoints, the history's account),
-`lists` (official lists). The results import is `games.results`: it creates matches, and its
+the heartbeat, publishing), `checkpoints` (incremental checkpoints), `account` (the history's
+account, kept by triggers), `lists` (official lists). The results import is `games.results`: it creates matches, and its
 signals reach `rating_import_record` and `rating_import_finish` here (`ratings.receivers`).
 """
 
-from .checkpoints import history_account
+from .account import history_account, history_account_counted, history_account_fold, history_account_install
 from .execute import rating_run_execute
 from .history import rated_history
 from .lists import rating_list_publish
@@ -56,6 +56,9 @@ __all__ = [
     "default_system",
     "enabled_systems",
     "history_account",
+    "history_account_counted",
+    "history_account_fold",
+    "history_account_install",
     "rated_history",
     "rating_change_record",
     "rating_import_finish",

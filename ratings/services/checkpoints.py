@@ -1,7 +1,7 @@
 """Incremental publishing: the states stored at checkpoints (month and day starts, and the head
 after the last match), where a run may pick up instead of rating the whole history
-(`resume_point`), the rewrite of the checkpoints after a rerun, and the history's account (a
-count and checksum) that tells whether the published ratings answer the history as it stands.
+(`resume_point`), and the rewrite of the checkpoints after a rerun. Whether the published ratings
+answer the history as it stands is the history's account's to tell (`account`).
 
 A change that reaches back reruns from the latest checkpoint before it; a result at the end of
 history resumes at the head. Anything the account cannot vouch for rates in full."""
@@ -34,7 +34,8 @@ from ..models import (
     RunStatus,
 )
 from ..systems.resume import PiecewiseRun
-from .history import UNIX_EPOCH, RatedHistory, micros_of, moment_at, rated_matches
+from .account import HistoryAccount, account_of_results, history_account
+from .history import RatedHistory, micros_of, moment_at, rated_matches
 from .writing import (
     STATE_COLUMNS,
     delete_checkpoints,
@@ -46,86 +47,6 @@ from .writing import (
 )
 
 logger = logging.getLogger("ratings.recompute")
-
-
-# -- the history's account ----------------------------------------------------------------------
-
-
-ACCOUNT_MODULUS = 2_147_483_647
-"""Each match's term of the history checksum is below this prime, so a sum of ten million fits."""
-
-
-@dataclass(frozen=True)
-class HistoryAccount:
-    """What a rated history amounts to, cheaply: how many matches, and the sum of one term per
-    match (`account_term`) that changes with its id, players, winner, length and date. Terms add,
-    so the account of a history with some matches changed is the old one minus their old terms
-    plus their new ones."""
-
-    matches: int
-    checksum: int
-
-    def __add__(self, other: HistoryAccount) -> HistoryAccount:
-        return HistoryAccount(self.matches + other.matches, self.checksum + other.checksum)
-
-    def __sub__(self, other: HistoryAccount) -> HistoryAccount:
-        return HistoryAccount(self.matches - other.matches, self.checksum - other.checksum)
-
-
-ACCOUNT_WEIGHTS = (1_000_003, 10_007, 101, 7, 13)
-"""The weights of a match's checksum term: its id, its two players, its winner, its length and the
-second it was played. `account_term` and the SQL of `history_account` are both made from them."""
-
-
-def account_term(match_id, player_a, player_b, winner, length, seconds):
-    """One match's term of the checksum (numbers, or numpy arrays of them, term by term); `seconds`
-    since 1970 (UTC, rounded down) it was played."""
-    w_id, w_players, w_winner, w_length, w_seconds = ACCOUNT_WEIGHTS
-    return (match_id * w_id + (player_a + player_b) * w_players + winner * w_winner + length * w_length
-            + seconds * w_seconds) % ACCOUNT_MODULUS
-
-
-def account_of_arrays(history: RatedHistory) -> HistoryAccount:
-    """The account of a loaded history (numpy, as the SQL computes it)."""
-    if not len(history):
-        return HistoryAccount(0, 0)
-    a = history.players[history.player_a]
-    b = history.players[history.player_b]
-    winner = np.where(history.a_won, a, b)
-    seconds = np.floor_divide(history.played_on, 1_000_000)
-    terms = account_term(history.match_ids, a, b, winner, history.lengths, seconds)
-    return HistoryAccount(len(history), int(terms.sum()))
-
-
-def history_account() -> HistoryAccount:
-    """The account of the rated history as it stands, in one aggregate query."""
-    sql, params = rated_matches().order_by().values_list(
-        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id").query.sql_with_params()
-    if connection.vendor == "postgresql":
-        seconds = "floor(extract(epoch FROM h.played_on))::int8"
-    else:
-        seconds = "CAST(strftime('%%s', h.played_on) AS INTEGER)"
-    w_id, w_players, w_winner, w_length, w_seconds = ACCOUNT_WEIGHTS
-    term = (f"(h.id * {w_id} + (h.player_a_id + h.player_b_id) * {w_players} + h.winner_id * {w_winner} "
-            f"+ h.length * {w_length} + {seconds} * {w_seconds}) %% {ACCOUNT_MODULUS}")
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*), coalesce(sum({term}), 0) FROM ({sql}) AS h", params)
-        matches, checksum = cursor.fetchone()
-    return HistoryAccount(int(matches), int(checksum))
-
-
-def _account_of_results(results: dict[int, set]) -> HistoryAccount:
-    """The account of some matches' results, each given as the set of its two sides (player,
-    opponent, played_on, length, won), as `resume_point` reads them; a match with none is absent."""
-    total = HistoryAccount(0, 0)
-    for match_id, sides in results.items():
-        if not sides:
-            continue
-        player, opponent, on, length, won = next(iter(sides))
-        seconds = (on - UNIX_EPOCH) // timedelta(seconds=1)
-        term = account_term(match_id, player, opponent, player if won else opponent, length, seconds)
-        total += HistoryAccount(1, term)
-    return total
 
 
 # -- checkpoints ---------------------------------------------------------------------------------
@@ -279,7 +200,7 @@ def resume_point(run: RatingRun) -> Resume | None:
     if published[0] is None:
         _note(run, "The published run keeps no account of its history: rating in full.")
         return None
-    expected = HistoryAccount(*published) - _account_of_results(was) + _account_of_results(now)
+    expected = HistoryAccount(*published) - account_of_results(was) + account_of_results(now)
     if expected != account:
         _note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
                    f"with the changes owed, {account.matches} rated; checksum {expected.checksum} against "
