@@ -101,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "config.middleware.ConflictMiddleware",
+    # Rating runs and new-match e-mails a request asks for start once its response has gone out.
+    "ratings.background.AfterResponseMiddleware",
     # Last, as django-axes asks: it answers a locked-out login with its lockout page.
     "axes.middleware.AxesMiddleware",
 ]

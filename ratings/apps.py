@@ -6,7 +6,6 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from django.core.signals import request_finished, request_started
         from django.db.models.signals import post_delete, post_migrate
 
         from analysis.signals import analysis_stored
@@ -14,7 +13,7 @@ class RatingsConfig(AppConfig):
         from games.models import Match
         from games.signals import match_result_changed, results_import_finished, results_imported
 
-        from . import background, receivers, services
+        from . import receivers, services
 
         match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
         results_imported.connect(receivers.results_imported, dispatch_uid="ratings.results_imported")
@@ -23,6 +22,4 @@ class RatingsConfig(AppConfig):
                              dispatch_uid="ratings.history_account_install")
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
         analysis_stored.connect(receivers.analysis_stored, dispatch_uid="ratings.analysis_stored")
-        request_started.connect(background.request_started, dispatch_uid="ratings.background_started")
-        request_finished.connect(background.request_finished, dispatch_uid="ratings.background_finished")
         job_sweep_register("rating runs", lambda: len(services.rating_recompute_owed()))

@@ -1,18 +1,23 @@
-"""Rating work after the response: what a request that changed the rated history asks of the
-ratings waits until the response has gone out.
+"""Work after the response: what a request asks for that need not hold its answer up.
 
-A Save at the desk writes its change to the ratings' outbox (`RatingPending`) in its own
-transaction; asking for the runs that answer it (counters, a run row, a message to the broker)
-and, where there is no broker (the two-command install: SQLite, Celery tasks executed
-in-process), the run itself, are kept until the request has finished (`request_finished`: the
-response has gone out) and then done on a thread of its own, with its own database connection.
-Nothing is lost if the process ends first: the change is in the outbox, and the next run, or the
-sweep, rates it.
+`AfterResponseMiddleware` (listed in `settings.MIDDLEWARE`) opens a window for each request:
+while it lasts, `after_response(work)` keeps `work` instead of doing it. When Django has sent the
+response (its `request_finished` signal, which the middleware connects when it is loaded), the
+kept work runs on a thread of its own, "ratings-after-response", with its own database
+connection, so the answer never waits for it and the web process takes the next request.
 
-The new-match e-mails a Save asks for (`tournaments.services.notifications`) wait the same way.
+What is kept this way, and why:
 
-Outside a request (a management command, a shell, a Celery task) the work is done at once, as
-before. `RATINGS_AFTER_RESPONSE` turns this off (the tests do, to rate synchronously)."""
+- the rating runs a change asks for (`services.runs.RunsRequested`: counters, a run row, a
+  message to the broker; without a broker, the run itself): a Save at the desk writes its change
+  to the ratings' outbox (`RatingPending`) in its own transaction and answers at once;
+- the new-match e-mails a Save asks for (`tournaments.services.notifications`).
+
+Nothing is lost if the process ends first (the thread is a daemon: a web process that stops does
+not wait for it): the change is in the outbox and the next run, or the periodic sweep, rates it;
+the e-mails owed are found by the sweep too. Outside a request (a command, a shell, a Celery
+task), and with `RATINGS_AFTER_RESPONSE` off (the test settings), the work is done at once.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import threading
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.signals import request_finished
 from django.db import connections
 
 logger = logging.getLogger("ratings.recompute")
@@ -30,13 +36,21 @@ THREADS: list[threading.Thread] = []
 """The threads started so far that may still run (a bench or a test may wait for them)."""
 
 
-def request_started(**kwargs) -> None:
-    _request.deferred = [] if getattr(settings, "RATINGS_AFTER_RESPONSE", True) else None
+class AfterResponseMiddleware:
+    """Keeps the work a request asks for with `after_response` until its response has gone out."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        request_finished.connect(_start_kept_work, dispatch_uid="ratings.background.after_response")
+
+    def __call__(self, request):
+        _request.deferred = [] if settings.RATINGS_AFTER_RESPONSE else None
+        return self.get_response(request)
 
 
 def after_response(work: Callable[[], object]) -> bool:
-    """Keep `work` until the current request has finished; False when there is no request to
-    wait for (then the caller does it now)."""
+    """Keep `work` until the current request's response has gone out; False when there is no
+    request to wait for (then the caller does it now)."""
     deferred = getattr(_request, "deferred", None)
     if deferred is None:
         return False
@@ -44,7 +58,8 @@ def after_response(work: Callable[[], object]) -> bool:
     return True
 
 
-def request_finished(**kwargs) -> None:
+def _start_kept_work(**kwargs) -> None:
+    """The response has gone out: run what the request kept, on a thread of its own."""
     deferred, _request.deferred = getattr(_request, "deferred", None), None
     if not deferred:
         return
@@ -60,12 +75,12 @@ def _run(deferred: list[Callable[[], object]]) -> None:
             try:
                 work()
             except Exception:  # the outbox keeps the change: the next run rates it
-                logger.exception("rating work after the response failed")
+                logger.exception("work after the response failed")
     finally:
         connections.close_all()
 
 
 def wait(timeout: float = 60.0) -> None:
-    """Wait for the rating work started after responses so far."""
+    """Wait for the work started after responses so far."""
     for thread in list(THREADS):
         thread.join(timeout)

@@ -4,10 +4,11 @@ the worker's loop, and the periodic check that rates whatever is owed."""
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import datetime
 from functools import partial
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -15,6 +16,7 @@ from config.errors import ConflictError
 from games.jobs import stale_after
 from games.models import Match, MatchKindChoice
 
+from ..background import after_response
 from ..models import ChangeKind, RatingPending, RatingRun, RatingSystemState, RunStage, RunStatus, SystemChoice
 from .execute import rating_run_execute
 from .systems import enabled_systems, system_names
@@ -40,10 +42,9 @@ def _enqueue(run_id: int) -> None:
     tries again."""
     from kombu.exceptions import OperationalError as BrokerUnreachableError
 
-    from .. import background
     from ..tasks import ratings_recompute
 
-    if ratings_recompute.app.conf.task_always_eager and background.after_response(
+    if ratings_recompute.app.conf.task_always_eager and after_response(
         partial(ratings_recompute.apply, args=(run_id,))
     ):
         return
@@ -105,22 +106,34 @@ def _runs_queue(names: list[str]) -> list[RatingRun]:
     return queued
 
 
+_prompts = threading.local()
+"""The prompt the changes of this thread's open transaction share (`RunsRequested`)."""
+
+
 class RunsRequested:
     """What a transaction that changed the rated history does once it commits: queue a run of
     each system it changed (`_runs_queue`), once however many changes it made. Only a prompt: the
     changes are in the outbox already, and the periodic check finds them if this never runs.
     Within a request the prompt waits until the response has gone out (`background`): a Save at
-    the desk answers without waiting for the run's bookkeeping or the broker."""
+    the desk answers without waiting for the run's bookkeeping or the broker.
 
-    def __init__(self, names: list[str]) -> None:
+    The changes of one transaction share the open prompt of their thread: each adds its systems
+    and registers the prompt with `transaction.on_commit`; the first call after the commit makes
+    it, the later ones find it made, and the next change opens a new one. A prompt whose
+    transaction was rolled back stays open and is made by the next transaction that commits (its
+    systems then get a run with nothing new to rate, which costs nothing)."""
+
+    def __init__(self, names: list[str] = ()) -> None:
         self.names = list(names)
         self.made = False
 
     def __call__(self) -> None:
-        from .. import background
-
+        if self.made:
+            return
         self.made = True
-        if not background.after_response(self._queue):
+        if getattr(_prompts, "open", None) is self:
+            _prompts.open = None
+        if not after_response(self._queue):
             self._queue()
 
     def _queue(self) -> None:
@@ -137,12 +150,11 @@ def rating_change_record(*, match_ids: list[int] | None, kind: str, systems: lis
     names = systems or enabled_systems()
     with transaction.atomic():
         _pending_write(names, match_ids, kind)
-        if connection.in_atomic_block:
-            for _, func, _ in connection.run_on_commit:
-                if isinstance(func, RunsRequested) and not func.made:  # one prompt per transaction
-                    func.names += [name for name in names if name not in func.names]
-                    return
-        transaction.on_commit(RunsRequested(names))
+        prompt = getattr(_prompts, "open", None)
+        if prompt is None or prompt.made:
+            prompt = _prompts.open = RunsRequested()
+        prompt.names += [name for name in names if name not in prompt.names]
+        transaction.on_commit(prompt)
 
 
 def rating_recompute_for_match(*, match: Match, kind: str = ChangeKind.RESULT) -> None:

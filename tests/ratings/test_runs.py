@@ -55,7 +55,7 @@ def test_one_transaction_changing_many_results_makes_one_request(make_player, dj
             for _ in range(5):
                 match = games.match_create(player_a=a, player_b=b, length=1)
                 games.game_record(match=match, number=1, game=games.GameInput(winner=1))
-    assert sum(isinstance(callback, services.RunsRequested) for callback in callbacks) == 1
+    assert len({id(callback) for callback in callbacks if isinstance(callback, services.RunsRequested)}) == 1
     assert len(no_enqueue) == 2
     assert RatingSystemState.objects.get(system="crawford").requested == 1
 
@@ -202,3 +202,23 @@ def test_progress_is_readable_on_the_run_row(history, monkeypatch):
     monkeypatch.setattr(execute, "report_progress", watch)
     services.rating_recompute_now(system="fibs")
     assert seen == [(2, 2, "running")]
+
+
+def test_a_change_rolled_back_leaves_no_prompt_that_the_next_change_waits_on(make_player,
+                                                                              django_capture_on_commit_callbacks,
+                                                                              no_enqueue):
+    """The prompt of a transaction rolled back never runs; the next transaction that commits makes
+    it (with its own changes), so no committed change waits for the periodic check."""
+    from django.db import transaction
+
+    a, b = make_player(), make_player()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        match = games.match_create(player_a=a, player_b=b, length=1)
+        games.game_record(match=match, number=1, game=games.GameInput(winner=1))
+        raise RuntimeError("the Save was refused after its game was written")
+    assert RatingSystemState.objects.filter(requested__gt=0).count() == 0
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        match = games.match_create(player_a=a, player_b=b, length=1)
+        games.game_record(match=match, number=1, game=games.GameInput(winner=0))
+    assert len(no_enqueue) == 2
+    assert sorted(RatingSystemState.objects.values_list("system", "requested")) == [("crawford", 1), ("fibs", 1)]

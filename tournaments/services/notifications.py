@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.languages import in_language_of
+from ratings.background import after_response
 
 from ..models import Pairing, PairingStatus, PlayerAccount, ReportStatus, ResultReport
 
@@ -43,9 +44,7 @@ def _enqueue_after_response(pairing_ids: list[int]) -> None:
     after the response has gone out, as the rating runs are (`ratings.background`): without a
     broker the task runs in-process and would hold the answer up. Nothing is lost if the process
     ends first: the periodic sweep (`pairing_notices_owed`) sends what no task has claimed."""
-    from ratings import background
-
-    if not background.after_response(partial(_enqueue, pairing_ids)):
+    if not after_response(partial(_enqueue, pairing_ids)):
         _enqueue(pairing_ids)
 
 
