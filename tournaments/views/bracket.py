@@ -1,14 +1,15 @@
 """A knockout drawn as HTML boxes over an SVG of connector lines, from `bracket_layout`.
 
-Built in Python (not a template loop): a 256-player bracket has 255 boxes and as many lines.
-The boxes are absolutely placed on a wide screen; on a phone the stylesheet lays one round at a
-time as a list, chosen with the round tabs above it.
+Where each box, head and line goes is worked out here; `templates/tournaments/_bracket.html`
+writes them. The boxes are absolutely placed on a wide screen; on a phone the stylesheet lays one
+round at a time as a list, chosen with the round tabs above it.
 """
 
 from __future__ import annotations
 
 import html
 
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -21,6 +22,8 @@ def escape(text) -> SafeString:
     wrapper, which costs more than the escaping itself over the thousands of names of a bracket."""
     return SafeString(html.escape(str(text)))
 
+
+TEMPLATE = "tournaments/_bracket.html"
 
 BOX_W, COL_GAP, LABEL_H, SIDE_H, ROW_H, HEAD_H = 200, 40, 20, 24, 84, 34
 BOX_H = LABEL_H + 2 * SIDE_H + 2
@@ -94,15 +97,6 @@ def _from_words(kind: FeedKind | None, ref: str | None, prefix: str) -> str:
     return _("To be decided")
 
 
-def _side(p: dict | None, score, won: bool, waiting_words: str, player_url) -> str:
-    if p is None:
-        return f'<span class="bk-side tbd"><span class="nm">{escape(waiting_words)}</span></span>'
-    seed = f'<span class="sd">{p["seed"]}</span>' if p.get("seed") else '<span class="sd"></span>'
-    sc = "" if score is None else score
-    return (f'<span class="bk-side{" won" if won else ""}" data-p="{p["id"]}">{seed}'
-            f'<span class="nm">{escape(p["name"])}</span><span class="sc">{sc}</span></span>')
-
-
 def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_url) -> dict | None:
     """The drawn bracket of a flight with a fixed tree: {"html", "rounds"} (None without a tree).
 
@@ -156,9 +150,7 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
             g = group_of(m.slot, prefix)
             columns[(g, round_of(m.slot, prefix))] = m.column
     champion = view.champion if view is not None else None
-    parts = []
     heads = []
-    tabs = []
     # Round heads: one per (group, round) with a drawn box; the losers' heads sit above their group.
     for (g, r), col in sorted(columns.items(), key=lambda kv: (kv[1], kv[0][0] != "W")):
         name = names.get((g, r), _("Round %(round)s") % {"round": r})
@@ -173,17 +165,16 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
     for m in sorted((m for m in matches if m.drawn), key=lambda m: (m.column, plan.rows[m.slot])):
         key = (group_of(m.slot, prefix), round_of(m.slot, prefix))
         by_tab.setdefault(tab_of[key], []).append(m.slot)
+    drawn_columns = []
     for (g, r) in tab_keys:
         tab = tab_of[(g, r)]
         col, top, name = next((hc, ht, hn) for hc, ht, hn, hg, hr in heads if (hg, hr) == (g, r))
-        slot_len = next((by_slot[s]["length"] for s in by_tab[tab] if by_slot[s].get("length")), None)
-        length = f' <span class="ln">{escape(_("%(length)s pt") % {"length": slot_len})}</span>' if slot_len else ""
-        parts.append(f'<h4 class="bk-head" data-col="{tab}" style="left:{x(col)}px;top:{top}px">'
-                     f'{escape(name)}{length}</h4>')
-        for slot in by_tab[tab]:
-            s = by_slot[slot]
-            parts.append(_box_html(s, feeds[slot], prefix, x(col), y(plan.rows[slot]), tab, match_url, player_url))
-        tabs.append((tab, name))
+        drawn_columns.append({
+            "tab": tab, "left": x(col), "top": top, "name": name,
+            "length": next((by_slot[s]["length"] for s in by_tab[tab] if by_slot[s].get("length")), None),
+            "boxes": [_box(by_slot[slot], feeds[slot], prefix, x(col), y(plan.rows[slot]), tab, match_url)
+                      for slot in by_tab[tab]],
+        })
     # The final: the last drawn match of the last column that is not a reset left unplayed.
     roots = sorted((m for m in matches if m.drawn), key=lambda m: -m.column)
     final_slot = roots[0].slot if roots else None
@@ -196,35 +187,31 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
         tx = x(plan.columns[line.target])
         ty = y(plan.rows[line.target]) + LABEL_H + SIDE_H // 2 + line.side * SIDE_H
         mid = tx - COL_GAP // 2
-        who = winners.get(line.source)
-        data = f' data-p="{who}"' if who else ""
-        lines.append(f'<path d="M{sx} {sy}H{mid}V{ty}H{tx}"{data}/>')
+        lines.append({"d": f"M{sx} {sy}H{mid}V{ty}H{tx}", "p": winners.get(line.source)})
+    crowned = None
     if champion and final_slot:
         s = by_slot[final_slot]
         p = s["player_a"] if s["player_a"] and s["player_a"]["id"] == champion else s["player_b"]
         if p:
             left = x(plan.width)
-            top = y(plan.rows[final_slot]) + LABEL_H // 2
             sx = x(plan.columns[final_slot]) + BOX_W
             sy = y(plan.rows[final_slot]) + LABEL_H + SIDE_H
-            lines.append(f'<path d="M{sx} {sy}H{left}" data-p="{champion}"/>')
-            final_tab = tab_of[(group_of(final_slot, prefix), round_of(final_slot, prefix))]
-            parts.append(f'<div class="bk-champion" data-col="{final_tab}" style="left:{left}px;top:{top}px">'
-                         f'<span class="bk-trophy" aria-hidden="true">★</span> <span>Champion</span> '
-                         f'<a href="{player_url(p["id"])}" data-p="{p["id"]}">{escape(p["name"])}</a></div>')
+            lines.append({"d": f"M{sx} {sy}H{left}", "p": champion})
+            crowned = {"tab": tab_of[(group_of(final_slot, prefix), round_of(final_slot, prefix))],
+                       "left": left, "top": y(plan.rows[final_slot]) + LABEL_H // 2,
+                       "url": player_url(p["id"]), "id": p["id"], "name": p["name"]}
             width = left + BOX_W
     height = y(plan.height) - (ROW_H - BOX_H)
-    svg = (f'<svg class="bk-lines" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'aria-hidden="true" focusable="false">{"".join(lines)}</svg>')
     current = next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "ready" for s in by_tab[tab])),
                    next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "pending" for s in by_tab[tab])),
                         max(by_tab)))
-    tab_html = "".join(
-        f'<button type="button" class="bk-tab" data-col="{col}" aria-pressed="false">{escape(name)}</button>'
-        for col, name in tabs)
-    board = (f'<div class="bk" id="bk-{flight_pk}" data-current="{current}" data-keep="data-show" '
-             f'style="width:{width}px;height:{height}px">{svg}{"".join(parts)}</div>')
-    return {"html": board, "tabs": tab_html, "current": current}
+    board = render_to_string(f"{TEMPLATE}#board", {
+        "flight_pk": flight_pk, "current": current, "width": width, "height": height, "lines": lines,
+        "columns": drawn_columns, "champion": crowned,
+    })
+    tabs = render_to_string(f"{TEMPLATE}#tabs", {"tabs": [{"col": c["tab"], "name": c["name"]}
+                                                          for c in drawn_columns]})
+    return {"html": board, "tabs": tabs, "current": current}
 
 
 def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) -> dict:
@@ -234,7 +221,7 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
     numbers = sorted(set(drawn) | {p["round"] for p in plan})
     total = len(numbers)
     planned = {p["round"]: p for p in plan}
-    out, tabs, current = [], [], None
+    columns, current = [], None
     for i, number in enumerate(numbers):
         column = drawn.get(number)
         count = (sum(1 for s in column["slots"] if not s["bye"]) if column
@@ -242,14 +229,10 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
         left = total - 1 - i
         name = (_("Final") if left == 0 else _("Semi-finals") if left == 1 and count == 2
                 else _("Quarter-finals") if left == 2 and count == 4 else _("Round %(round)s") % {"round": number})
-        length = column["length"] if column else None
-        head = escape(name) + (f" <span class=ln>{escape(_('%(length)s pt') % {'length': length})}</span>" if length else "")
-        boxes = []
+        boxes, to_draw = [], []
         if column:
-            for s in column["slots"]:
-                if s["bye"]:
-                    continue
-                boxes.append(_box_html(s, ((None, None), (None, None)), "", None, None, i, match_url, player_url))
+            boxes = [_box(s, ((None, None), (None, None)), "", None, None, i, match_url)
+                     for s in column["slots"] if not s["bye"]]
         else:
             p = planned[number]
             for n in range(1, p["matches"] + 1):
@@ -261,41 +244,43 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
                         words.append(_("Loser from %(flight)s") % {"flight": p["from"]})
                     else:
                         words.append(_("To be decided"))
-                boxes.append(
-                    f'<div class="bk-box pending" data-col="{i}"><span class="bk-label">R{number}-{n} · to be drawn'
-                    f'</span><span class="bk-side tbd"><span class="nm">{escape(words[0])}</span></span>'
-                    f'<span class="bk-side tbd"><span class="nm">{escape(words[1])}</span></span></div>')
-        out.append(f'<div class="bk-col" data-col="{i}"><h4 class="bk-head">{head}</h4>{"".join(boxes)}</div>')
-        tabs.append(f'<button type="button" class="bk-tab" data-col="{i}" aria-pressed="false">{escape(name)}</button>')
+                to_draw.append({"match": f"R{number}-{n}", "sides": words})
+        columns.append({"col": i, "name": name, "length": column["length"] if column else None,
+                        "boxes": boxes, "planned": to_draw})
         if current is None and (not column or any(s["state"] in ("ready", "pending") for s in column["slots"])):
             current = i
     current = len(numbers) - 1 if current is None else current
-    return {"html": mark_safe(f'<div class="bk bk-flow" data-current="{current}">{"".join(out)}</div>'),
-            "tabs": mark_safe("".join(tabs))}
+    context = {"columns": columns, "current": current}
+    return {"html": render_to_string(f"{TEMPLATE}#flow", context),
+            "tabs": render_to_string(f"{TEMPLATE}#flow_tabs", context)}
 
 
-def _box_html(s, side_feeds, prefix, left, top, col, match_url, player_url) -> str:
+def _box(s, side_feeds, prefix, left, top, col, match_url) -> dict:
+    """One match's box: where it goes, its label and what a screen reader says of it."""
     a, b = s["player_a"], s["player_b"]
-    href = match_url(s["match"]) if s["match"] else f"#{escape(s['id'])}"
     score = s["score"] or [None, None]
     status = s["status"]
-    note = ("playing" if status == "playing" else "walkover" if status == "walkover"
-            else "to play" if s["state"] == "ready" else "")
-    table = f" · table {escape(s['table'])}" if s.get("table") else ""
-    label = f'{escape(_label(s["slot"], prefix))}{table}{f" · {note}" if note else ""}'
+    note = (_("playing") if status == "playing" else _("walkover") if status == "walkover"
+            else _("to play") if s["state"] == "ready" else "")
+    slot = _label(s["slot"], prefix)
+    label = slot
+    if s.get("table"):
+        label += " · " + _("table %(table)s") % {"table": s["table"]}
+    if note:
+        label += f" · {note}"
     words_a = _from_words(*side_feeds[0], prefix)
     words_b = _from_words(*side_feeds[1], prefix)
-    said = f"{_label(s['slot'], prefix)}: {a['name'] if a else words_a} v {b['name'] if b else words_b}"
+    said = _("%(match)s: %(player_a)s v %(player_b)s") % {
+        "match": slot, "player_a": a["name"] if a else words_a, "player_b": b["name"] if b else words_b}
     if s["score"]:
         said += f", {score[0]}–{score[1]}"
     elif note:
         said += f", {note}"
-    won_a = bool(a and s["winner"] == a["id"])
-    won_b = bool(b and s["winner"] == b["id"])
-    ids = " ".join(str(p["id"]) for p in (a, b) if p)
-    place = f' style="left:{left}px;top:{top}px"' if left is not None else ""
-    return (f'<a class="bk-box {s["state"]}{" live" if status == "playing" else ""}" id="box-{escape(s["id"])}" '
-            f'href="{href}" '
-            f'data-col="{col}" data-ps="{ids}"{place} aria-label="{escape(said)}">'
-            f'<span class="bk-label">{label}</span>'
-            f'{_side(a, score[0], won_a, words_a, player_url)}{_side(b, score[1], won_b, words_b, player_url)}</a>')
+    return {
+        "state": s["state"], "live": status == "playing", "id": s["id"],
+        "href": match_url(s["match"]) if s["match"] else f"#{s['id']}",
+        "col": col, "ids": " ".join(str(p["id"]) for p in (a, b) if p), "left": left, "top": top,
+        "said": said, "label": label,
+        "sides": ({"player": a, "score": score[0], "won": bool(a and s["winner"] == a["id"]), "words": words_a},
+                  {"player": b, "score": score[1], "won": bool(b and s["winner"] == b["id"]), "words": words_b}),
+    }

@@ -21,6 +21,9 @@ from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
@@ -29,7 +32,7 @@ from games import selectors as game_selectors
 from games.models import Match, MatchStatus, Player
 from ratings import selectors as rating_selectors
 from ratings import services as rating_services
-from ratings.models import Rating, SystemChoice
+from ratings.models import Rating
 from ratings.ranks import established_ratings
 from ratings.views import rank_of
 
@@ -68,9 +71,10 @@ def home(request):
         ).order_by("start_date", "id")[:12]
     )
     finished = list(Tournament.objects.filter(status=TournamentStatus.FINISHED).order_by("-end_date", "-id")[:5])
-    top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD, provisional=False)[:10])
+    system = rating_services.default_system()
+    top = list(rating_selectors.rating_list(system=system, provisional=False)[:10])
     if not top:  # a young list: everybody is still provisional
-        top = list(rating_selectors.rating_list(system=SystemChoice.CRAWFORD)[:10])
+        top = list(rating_selectors.rating_list(system=system)[:10])
     # The newest results by the played_on index alone, then their players and events by id.
     latest = list(
         Match.objects.filter(status__in=[MatchStatus.FINISHED, MatchStatus.FORFEITED])
@@ -129,7 +133,7 @@ def rating_chart(changes: list, *, width: int = 420, height: int = 220, pad: int
         ticks.append({"y": xy(0, value)[1], "label": f"{value:.0f}"})
     last = xy(len(values) - 1, values[-1])
     dates = [changes[0].played_on] + [c.played_on for c in changes]
-    points = ";".join(f"{x},{y},{v:.0f},{d:%-d %b %Y}"
+    points = ";".join(f"{x},{y},{v:.0f},{short_date(d)}"
                       for (x, y), v, d in zip((xy(i, v) for i, v in enumerate(values)), values, dates, strict=True))
     return {
         "points": points,
@@ -267,13 +271,15 @@ def performance_rating(changes: list) -> int | None:
     return round((low + high) / 2)
 
 
-CHART_RANGES = {"3m": ("3 months", 92), "1y": ("1 year", 366), "all": ("All", None)}
+CHART_RANGES = {"3m": (gettext_lazy("3 months"), 92), "1y": (gettext_lazy("1 year"), 366),
+                "all": (gettext_lazy("All"), None)}
 """The time ranges of a player's rating chart, counted back from his latest rated match."""
 
 
 def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
-    system = request.GET.get("system") if request.GET.get("system") in _systems() else SystemChoice.CRAWFORD.value
+    systems = _systems()
+    system = request.GET.get("system") if request.GET.get("system") in systems else rating_services.default_system()
     data = _read_player_page(player, system)
     span = request.GET.get("range") if request.GET.get("range") in CHART_RANGES else "all"
     shown = data["changes"]
@@ -284,12 +290,12 @@ def player_detail(request, pk: int):
         data,
         player=player,
         system=system,
-        system_label=_systems()[system],
+        system_label=systems[system],
         chart=rating_chart(shown),
         span=span,
-        ranges=[(key, label) for key, (label, _) in CHART_RANGES.items()],
+        ranges=[(key, label) for key, (label, _days) in CHART_RANGES.items()],
         recent_changes=data["changes"][-15:][::-1],
-        other_systems=list(_systems().items()),
+        other_systems=list(systems.items()),
     ))
 
 
@@ -302,7 +308,7 @@ def player_calendar(request, pk: int):
     host = request.get_host().split(":")[0] or "crawford"
     stamp = timezone.now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Crawford//Player calendar//EN", "CALSCALE:GREGORIAN",
-             f"X-WR-CALNAME:{selectors._ics_text(f'{player.name}: backgammon')}"]
+             f"X-WR-CALNAME:{selectors._ics_text(_('%(player)s: backgammon') % {'player': player.name})}"]
     events = Tournament.objects.filter(entries__player=player).distinct().order_by("start_date")
     for t in events:
         lines += ["BEGIN:VEVENT", f"UID:tournament-{t.pk}-player-{player.pk}@{host}", f"DTSTAMP:{stamp}",
@@ -318,11 +324,16 @@ def player_calendar(request, pk: int):
     for p in pairings:
         opponent = p.player_b if p.player_a_id == player.pk else p.player_a
         start = p.round.starts_at.astimezone(UTC)
-        what = f"{p.flight.tournament.name}: v {opponent.name} ({p.round.length} points)"
+        what = ngettext("%(event)s: v %(opponent)s (%(length)s point)", "%(event)s: v %(opponent)s (%(length)s points)",
+                        p.round.length) % {"event": p.flight.tournament.name, "opponent": opponent.name,
+                                           "length": p.round.length}
+        where = f"{p.flight.name} {p.slot}"
+        if p.table:
+            where = _("%(match)s, table %(table)s") % {"match": where, "table": p.table}
         lines += ["BEGIN:VEVENT", f"UID:pairing-{p.pk}-player-{player.pk}@{host}", f"DTSTAMP:{stamp}",
                   f"DTSTART:{start:%Y%m%dT%H%M%SZ}", f"DTEND:{start + timedelta(hours=2):%Y%m%dT%H%M%SZ}",
                   f"SUMMARY:{selectors._ics_text(what)}",
-                  f"DESCRIPTION:{selectors._ics_text(f'{p.flight.name} {p.slot}' + (f', table {p.table}' if p.table else ''))}"]
+                  f"DESCRIPTION:{selectors._ics_text(where)}"]
         if p.flight.tournament.venue:
             lines.append(f"LOCATION:{selectors._ics_text(p.flight.tournament.venue)}")
         lines.append("END:VEVENT")
@@ -338,15 +349,19 @@ def player_calendar(request, pk: int):
 KNOCKOUT_FORMATS = {FlightFormat.SINGLE_ELIMINATION, FlightFormat.DOUBLE_ELIMINATION}
 TABLE_FORMATS = {FlightFormat.SWISS, FlightFormat.ROUND_ROBIN, FlightFormat.SWISS_KNOCKOUT}
 TIE_BREAK_WORDS = {
-    "buchholz": ("Buchholz", "the sum of the points of every opponent played; a bye adds nothing"),
-    "median_buchholz": ("Median Buchholz", "Buchholz without the best and the worst opponent (three or more played)"),
-    "sonneborn_berger": ("Sonneborn-Berger", "the sum of the points of every opponent beaten"),
-    "head_to_head": ("Head to head", "wins against the other players still level at that point"),
-    "pr": ("PR", ("the average PR (Performance Rating, GNU Backgammon's analysis) over the player's analysed "
-                  "matches of this flight; lower is better, and a player with none ranks after those with one")),
-    "wins": ("Wins", "matches won"),
-    "point_difference": ("Point difference", "match points won minus match points lost"),
-    "points_for": ("Points won", "match points won"),
+    "buchholz": (gettext_lazy("Buchholz"),
+                 gettext_lazy("the sum of the points of every opponent played; a bye adds nothing")),
+    "median_buchholz": (gettext_lazy("Median Buchholz"),
+                        gettext_lazy("Buchholz without the best and the worst opponent (three or more played)")),
+    "sonneborn_berger": (gettext_lazy("Sonneborn-Berger"), gettext_lazy("the sum of the points of every opponent beaten")),
+    "head_to_head": (gettext_lazy("Head to head"),
+                     gettext_lazy("wins against the other players still level at that point")),
+    "pr": (gettext_lazy("PR"), gettext_lazy(
+        "the average PR (Performance Rating, GNU Backgammon's analysis) over the player's analysed matches of "
+        "this flight; lower is better, and a player with none ranks after those with one")),
+    "wins": (gettext_lazy("Wins"), gettext_lazy("matches won")),
+    "point_difference": (gettext_lazy("Point difference"), gettext_lazy("match points won minus match points lost")),
+    "points_for": (gettext_lazy("Points won"), gettext_lazy("match points won")),
 }
 
 
@@ -362,7 +377,8 @@ def event_list(request):
 
 def _feeder_words(flight: Flight, flights: list[Flight]) -> str:
     return "; ".join(
-        f"losers of {d['source']} round {d['source_round']} enter in round {d['entry_round']}"
+        _("losers of %(flight)s round %(round)s enter in round %(entry)s")
+        % {"flight": d["source"], "round": d["source_round"], "entry": d["entry_round"]}
         for d in draws.feeder_rules(flight, flights)
     )
 
@@ -381,7 +397,8 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
     def player(pid, seeded=seeds):
         if pid is None or pid not in names:
             return None
-        return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeded.get(pid)}
+        return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeded.get(pid),
+                "url": player_url(pid)}
 
     player_url, match_url = _address_of("player"), _address_of("match")
     out = {}
@@ -399,7 +416,7 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
             if tree is not None and s.slot.startswith(prefix):
                 name = round_names.get((bracket.group_of(s.slot, prefix), bracket.round_of(s.slot, prefix)), name)
                 if prefix:
-                    name = f"Knockout: {name}"
+                    name = _("Knockout: %(round)s") % {"round": name}
             column = columns.setdefault(s.round_number, {"round": s.round_number, "name": name,
                                                           "length": s.length, "slots": []})
             row = stored.get((flight.pk, s.slot))
@@ -411,13 +428,11 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
                 "status": row.status if row else "waiting",
                 "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,
                 "winner": s.winner, "length": s.length, "table": row.table if row else "",
-                "round_name": name,
+                "round_name": name, "match_url": match_url(row.match_id) if row and row.match_id else "",
             }
             column["slots"].append(slot)
             every.append(slot)
         rounds = [columns[n] for n in sorted(columns)]
-        for column in rounds:
-            column["list_html"] = mark_safe("".join(_list_html(s, player_url, match_url) for s in column["slots"]))
         drawn = bracket.bracket_html(flight_pk=flight.pk, view=view, slots=every, match_url=match_url,
                                      player_url=player_url) if tree is not None else None
         if drawn is not None:
@@ -435,71 +450,22 @@ def _address_of(name: str):
     return lambda pk: f"{head}{pk}{tail}"
 
 
-def _player_link(p: dict | None, player_url, fallback: str = "to be decided") -> str:
-    if p is None:
-        return fallback
-    seed = f' <span class="meta">({p["seed"]})</span>' if p["seed"] else ""
-    return f'<a href="{player_url(p["id"])}">{escape(p["name"])}</a>{seed}'
-
-
-def _list_html(s: dict, player_url, match_url) -> str:
-    """The same match in the round-by-round list."""
-    a, b = s["player_a"], s["player_b"]
-    if s["bye"]:
-        body = f"{escape(a['name']) if a else ''} has a bye."
-    elif not a or not b:
-        body = (f'{escape(s["slot"])}: {escape(a["name"]) if a else "to be decided"} v '
-                f'{escape(b["name"]) if b else "to be decided"} <span class="badge pending">pending</span>')
-    else:
-        verb = ("beat" if s["winner"] == a["id"] else "lost to") if s["winner"] else "v"
-        if s["score"]:
-            score = f"{s['score'][0]}–{s['score'][1]}"
-            result = f'<a href="{match_url(s["match"])}">{score}</a>' if s["match"] else score
-        elif s["status"] == "playing":
-            sheet = f' <a href="{match_url(s["match"])}">score sheet</a>' if s["match"] else ""
-            result = f'<span class="badge live">playing</span>{sheet}'
-        elif s["status"] == "walkover":
-            result = "(walkover)"
-        else:
-            result = '<span class="badge pending">to play</span>'
-        if s.get("table") and not s["winner"]:
-            result += f' <span class="meta">table {escape(s["table"])}</span>'
-        body = f"{_player_link(a, player_url)} {verb} {_player_link(b, player_url)} {result}"
-    return f'<li id="{escape(s["id"])}">{body}</li>'
-
-
-def _entries_html(flight: Flight, entries: list[Entry], player_url) -> str:
-    """A flight's entry list: seed, name (a link), country and club, withdrawn or checked in."""
-    items = []
-    for e in entries:
-        seed = f'<span class="meta">{e.seed}.</span> ' if e.seed else ""
-        meta = escape(e.player.country)
-        if e.player.club:
-            meta += f" · {escape(e.player.club)}"
-        if e.status == EntryStatus.WITHDRAWN:
-            meta += " · withdrawn"
-        elif e.status == EntryStatus.CHECKED_IN and flight.status == "draft":
-            meta += " · checked in"
-        items.append(f'<li>{seed}<a href="{player_url(e.player_id)}">{escape(e.player.name)}</a> '
-                     f'<span class="meta">{meta}</span></li>')
-    return mark_safe("".join(items))
-
-
 def _read_event(tournament: Tournament) -> dict:
     """The flights of an event with their draws, standings and entries.
 
     A fixed number of queries per flight, whatever the number of players.
     """
     flights = list(selectors.flight_list().filter(tournament=tournament))
+    player_url = _address_of("player")
     entries = defaultdict(list)
     for entry in Entry.objects.filter(tournament=tournament).select_related("player").only(
             "flight_id", "player_id", "seed", "status", "player__name", "player__country", "player__club",
     ).order_by("flight__position", "seed", "id"):
+        entry.url = player_url(entry.player_id)
         entries[entry.flight_id].append(entry)
     views, pairings = selectors.event_views(flights)
     seeds = {e.player_id: e.seed for rows in entries.values() for e in rows if e.seed is not None}
     brackets = _unit_brackets(flights, views, pairings, seeds)
-    player_url = _address_of("player")
     out = []
     for flight in flights:
         bracket_ = brackets[flight.pk]
@@ -517,7 +483,6 @@ def _read_event(tournament: Tournament) -> dict:
             "flight": flight,
             "feeders": _feeder_words(flight, flights),
             "entries": entries.get(flight.pk, []),
-            "entries_html": _entries_html(flight, entries.get(flight.pk, []), player_url),
             "checked_in": sum(1 for e in entries.get(flight.pk, []) if e.status == EntryStatus.CHECKED_IN),
             "bracket": bracket_,
             "graphic": graphic,
@@ -526,7 +491,7 @@ def _read_event(tournament: Tournament) -> dict:
                             if graphic and not bracket_["drawn"] and view is not None and view.engine is not None
                             else ""),
             "standings": standings,
-            "crosstable": _crosstable_html(standings, bracket_["slots"], player_url) if standings else "",
+            "crosstable": _crosstable(standings, bracket_["slots"], player_url) if standings else None,
             "round_count": len({s["round_name"] for s in bracket_["slots"]
                                 if not s["slot"].startswith(draws.KNOCKOUT_PREFIX)}),
             "tie_breaks": [{"name": TIE_BREAK_WORDS.get(k, (k.replace("_", " ").capitalize(), ""))[0],
@@ -535,9 +500,8 @@ def _read_event(tournament: Tournament) -> dict:
         })
     now = [(f["flight"], s) for f in out if f["flight"].status == "running"
            for s in f["bracket"]["slots"] if s["state"] == "ready" and s["player_b"]]
-    return {"flights": out, "live": tournament.status == TournamentStatus.RUNNING,
-            "now_html": _now_html(now, player_url, _address_of("match")), "now_count": len(now),
-            "multi": len(out) > 1}
+    return {"flights": out, "live": tournament.status == TournamentStatus.RUNNING, **_now(now),
+            "now_count": len(now), "multi": len(out) > 1}
 
 
 def _tie_value(kind: str, value: float | None) -> str:
@@ -560,7 +524,7 @@ def _skeleton(flight: Flight, views: dict) -> list[dict]:
         round_no, entry = int(feeder.get("source_round")), int(feeder.get("entry_round"))
         losers = sum(1 for s in source.slots if s.round_number == round_no and s.state in ("waiting", "ready", "played"))
         entrants[entry] = entrants.get(entry, 0) + losers
-        sources[entry] = f"{feeder.get('source')} round {round_no}"
+        sources[entry] = _("%(flight)s round %(round)s") % {"flight": feeder.get("source"), "round": round_no}
     if not entrants:
         return []
     last_entry, field, plan = max(entrants), 0, []
@@ -577,21 +541,22 @@ def _skeleton(flight: Flight, views: dict) -> list[dict]:
     return plan
 
 
-def _crosstable_html(standings: list[dict], slots: list[dict], player_url) -> str:
+def _crosstable(standings: list[dict], slots: list[dict], player_url) -> dict:
     """Every player's line of a Swiss or round robin: his opponent (by line number) and result in
     every round, as `+7` (beat line 7), `−7` (lost to line 7), `·7` (to play), `bye`."""
     line_of = {line["player"]["id"]: n for n, line in enumerate(standings, start=1)}
     rounds = sorted({s["round_name"] for s in slots if not s["slot"].startswith(draws.KNOCKOUT_PREFIX)},
                     key=lambda name: [int(t) if t.isdigit() else t for t in name.split()])
     column = {name: i for i, name in enumerate(rounds)}
-    cells: dict[int, list[str]] = {pid: ["<td></td>"] * len(rounds) for pid in line_of}
+    cells: dict[int, list[dict | None]] = {pid: [None] * len(rounds) for pid in line_of}
+    bye = {"kind": "x-bye", "text": _("bye")}
     for s in slots:
         if s["slot"].startswith(draws.KNOCKOUT_PREFIX) or s["round_name"] not in column:
             continue
         i = column[s["round_name"]]
         a, b = s["player_a"], s["player_b"]
         if s["bye"] and a and a["id"] in cells:
-            cells[a["id"]][i] = '<td class="x-bye">bye</td>'
+            cells[a["id"]][i] = bye
             continue
         if not a or not b:
             continue
@@ -601,51 +566,27 @@ def _crosstable_html(standings: list[dict], slots: list[dict], player_url) -> st
             n = line_of.get(other["id"], "")
             if s["winner"]:
                 won = s["winner"] == me["id"]
-                score = ""
-                if s["score"]:
-                    score = f' <span class="x-sc">{s["score"][mine]}–{s["score"][1 - mine]}</span>'
-                cells[me["id"]][i] = (f'<td class="{"x-w" if won else "x-l"}" title="{"Beat" if won else "Lost to"} '
-                                      f'{escape(other["name"])}">{"+" if won else "−"}{n}{score}</td>')
+                cells[me["id"]][i] = {
+                    "kind": "x-w" if won else "x-l", "text": f"{'+' if won else '−'}{n}",
+                    "title": (_("Beat %(player)s") if won else _("Lost to %(player)s")) % {"player": other["name"]},
+                    "score": f"{s['score'][mine]}–{s['score'][1 - mine]}" if s["score"] else "",
+                }
             else:
-                cells[me["id"]][i] = f'<td class="x-p" title="To play {escape(other["name"])}">·{n}</td>'
-    head = "".join(f'<th scope="col" class="num">R{i + 1}</th>' for i in range(len(rounds)))
-    body = []
-    for n, line in enumerate(standings, start=1):
-        pid = line["player"]["id"]
-        body.append(f'<tr><td class="num">{n}</td><th scope="row"><a href="{player_url(pid)}">'
-                    f'{escape(line["player"]["name"])}</a></th>{"".join(cells[pid])}'
-                    f'<td class="num">{line["points"]:g}</td></tr>')
-    return mark_safe(f'<thead><tr><th scope="col" class="num">No.</th><th scope="col">Player</th>{head}'
-                     f'<th scope="col" class="num">Points</th></tr></thead><tbody>{"".join(body)}</tbody>')
+                cells[me["id"]][i] = {"kind": "x-p", "text": f"·{n}",
+                                      "title": _("To play %(player)s") % {"player": other["name"]}}
+    return {"rounds": range(1, len(rounds) + 1), "rows": [
+        {"line": n, "url": player_url(line["player"]["id"]), "name": line["player"]["name"],
+         "cells": cells[line["player"]["id"]], "points": f"{line['points']:g}"}
+        for n, line in enumerate(standings, start=1)]}
 
 
-def _now_html(now: list, player_url, match_url) -> str:
-    """The matches to play now, one card each: table, players, length, status, the score sheet."""
-    items = []
-    tables = any(s["table"] for _, s in now)
-    for flight, s in now:
-        a, b = s["player_a"], s["player_b"]
-        names = escape(f"{a['name']} {b['name']}".lower())
-        table = ("" if not tables else f'<span class="now-table">Table {escape(s["table"])}</span>' if s["table"]
-                 else '<span class="now-table none">No table yet</span>')
-        if s["status"] == "playing":
-            state = '<span class="badge live">playing</span>'
-            if s["match"]:
-                state += f' <a href="{match_url(s["match"])}">score sheet</a>'
-        else:
-            state = ""
-        where = f"{escape(flight.name)} · {escape(s['round_name'])} · {escape(s['slot'])}"
-        length = f" · {s['length']} pt" if s["length"] else ""
-        items.append(
-            f'<li class="now-item{" tabled" if tables else ""}" id="now-{escape(s["id"])}" data-names="{names}">{table}<span class="now-who">'
-            f'{_player_link(a, player_url)} <span class="v">v</span> {_player_link(b, player_url)}</span>'
-            f'<span class="now-meta">{where}{length} {state}</span></li>')
-    if len(items) > NOW_SHOWN:
-        rest = len(items) - NOW_SHOWN
-        folded = "".join(items[NOW_SHOWN:])
-        items[NOW_SHOWN:] = [(f'<li class="now-more"><details id="now-more"><summary>{rest} more match'
-                              f'{"es" if rest > 1 else ""}</summary><ul class="now-list">{folded}</ul></details></li>')]
-    return mark_safe("".join(items))
+def _now(now: list) -> dict:
+    """The matches to play now, one card each: table, players, length, status, the score sheet;
+    past the first few, folded under "more matches"."""
+    cards = [{"flight": flight, "slot": s, "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()}
+             for flight, s in now]
+    return {"now_tables": any(s["table"] for _, s in now), "now_shown": cards[:NOW_SHOWN],
+            "now_folded": cards[NOW_SHOWN:] if len(cards) > NOW_SHOWN else []}
 
 
 NOW_SHOWN = 6
@@ -688,11 +629,22 @@ def _flight_sections(tournament: Tournament) -> str:
 
 
 def _event_description(tournament: Tournament) -> str:
-    dates = tournament.start_date.strftime("%-d %B %Y")
+    dates = long_date(tournament.start_date)
     if tournament.end_date and tournament.end_date != tournament.start_date:
-        dates += " – " + tournament.end_date.strftime("%-d %B %Y")
+        dates += " – " + long_date(tournament.end_date)
     where = f" · {tournament.venue}" if tournament.venue else ""
-    return f"Backgammon: {dates}{where} · {tournament.get_status_display()}. Brackets, standings and results."
+    return _("Backgammon: %(dates)s%(where)s · %(status)s. Brackets, standings and results.") % {
+        "dates": dates, "where": where, "status": tournament.get_status_display()}
+
+
+def long_date(day) -> str:
+    """A day as the reader's language writes it in full ("5 November 2026" in English)."""
+    return date_format(day, pgettext("long date format", "j F Y"))
+
+
+def short_date(day) -> str:
+    """A day as the reader's language writes it short ("5 Nov 2026" in English)."""
+    return date_format(day, pgettext("short date format", "j M Y"))
 
 
 def _draft_flights(request, tournament: Tournament) -> dict:
