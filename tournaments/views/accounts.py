@@ -18,6 +18,8 @@ from django.template import loader
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.fields import POSITIVE_INT_MAX, posted_number
 from config.languages import in_language_of
@@ -43,21 +45,23 @@ PLAYERS_FOUND = 20
 
 
 class SignupForm(forms.Form):
-    username = forms.CharField(label="User name", max_length=150, help_text="Letters, digits and @ . + - _ only.")
-    email = forms.EmailField(label="E-mail address", help_text="A link to confirm your login is sent there.")
-    password = forms.CharField(label="Password", widget=forms.PasswordInput, strip=False,
-                               help_text="At least 8 characters, not only digits, not like your name.")
+    username = forms.CharField(label=gettext_lazy("User name"), max_length=150,
+                               help_text=gettext_lazy("Letters, digits and @ . + - _ only."))
+    email = forms.EmailField(label=gettext_lazy("E-mail address"),
+                             help_text=gettext_lazy("A link to confirm your login is sent there."))
+    password = forms.CharField(label=gettext_lazy("Password"), widget=forms.PasswordInput, strip=False,
+                               help_text=gettext_lazy("At least 8 characters, not only digits, not like your name."))
 
 
 class CheckInWindowForm(forms.Form):
-    minutes = forms.IntegerField(label="Minutes", min_value=registration.CHECK_IN_MINUTES[0],
+    minutes = forms.IntegerField(label=gettext_lazy("Minutes"), min_value=registration.CHECK_IN_MINUTES[0],
                                  max_value=registration.CHECK_IN_MINUTES[1],
-                                 error_messages={"required": "Say for how many minutes check-in stays open."})
+                                 error_messages={"required": gettext_lazy("Say for how many minutes check-in stays open.")})
 
 
 class RegistrationOpenForm(forms.Form):
-    closes = forms.DateTimeField(label="Closes", required=False)
-    cap = forms.IntegerField(label="Places", min_value=2, max_value=POSITIVE_INT_MAX, required=False)
+    closes = forms.DateTimeField(label=gettext_lazy("Closes"), required=False)
+    cap = forms.IntegerField(label=gettext_lazy("Places"), min_value=2, max_value=POSITIVE_INT_MAX, required=False)
 
 
 def _refusals(form, error: ValidationError) -> None:
@@ -96,7 +100,7 @@ def signup_confirm(request, uid: str, token: str):
     except ValidationError as error:
         return render(request, "registration/signup_invalid.html", {"reason": error_text(error)}, status=400)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    messages.success(request, "Your e-mail address is confirmed. Welcome!")
+    messages.success(request, _("Your e-mail address is confirmed. Welcome!"))
     return redirect("account")
 
 
@@ -123,7 +127,7 @@ def account(request):
         except (ValidationError, PermissionDenied) as error:
             messages.error(request, error_text(error))
         else:
-            messages.success(request, f"Your claim on {player.name} is sent: a TD will confirm it.")
+            messages.success(request, _("Your claim on %(player)s is sent: a TD will confirm it.") % {"player": player.name})
         return redirect("account")
     if request.method == "POST" and request.POST.get("action") == "public_name":
         try:
@@ -131,12 +135,12 @@ def account(request):
         except ValidationError as error:
             messages.error(request, error_text(error))
         else:
-            messages.success(request, f"You are shown as {shown} in public.")
+            messages.success(request, _("You are shown as %(name)s in public.") % {"name": shown})
         return redirect("account")
     if request.method == "POST" and request.POST.get("action") == "match_emails" and mine:
         registration.account_match_emails_set(account=mine, by=user, on=request.POST.get("match_emails") == "on")
-        messages.success(request, "You will get an e-mail for each new match." if request.POST.get("match_emails") == "on"
-                         else "You will get no more e-mails about new matches.")
+        messages.success(request, _("You will get an e-mail for each new match.") if request.POST.get("match_emails") == "on"
+                         else _("You will get no more e-mails about new matches."))
         return redirect("account")
     claims = list(PlayerClaim.objects.filter(user=user).select_related("player").order_by("-created_at")[:5])
     pending = next((c for c in claims if c.status == ClaimStatus.PENDING), None)
@@ -161,10 +165,11 @@ def claims(request):
         try:
             if request.POST.get("action") == "approve":
                 registration.claim_approve(claim=claim, by=request.user)
-                messages.success(request, f"{claim.user.get_username()} is now {claim.player.name}.")
+                messages.success(request, _("%(login)s is now %(player)s.") % {"login": claim.user.get_username(),
+                                                                                 "player": claim.player.name})
             else:
                 registration.claim_refuse(claim=claim, by=request.user, reason=request.POST.get("reason", ""))
-                messages.success(request, f"The claim on {claim.player.name} is refused.")
+                messages.success(request, _("The claim on %(player)s is refused.") % {"player": claim.player.name})
         except (ValidationError, PermissionDenied) as error:
             messages.error(request, error_text(error))
         back = request.POST.get("next", "")
@@ -174,7 +179,7 @@ def claims(request):
         return redirect("claims")
     waiting = list(registration.claims_to_decide(request.user))
     if not waiting and not runs_events(request.user):
-        raise PermissionDenied("Only site admins and TDs decide claims.")
+        raise PermissionDenied(_("Only site admins and TDs decide claims."))
     return render(request, "registration/claims.html", {"nav": "account", "claims": waiting})
 
 
@@ -188,7 +193,7 @@ def check_in_window(request, slug: str):
     try:
         if request.POST.get("action") == "close":
             registration.check_in_window_close(flight=flight, by=request.user)
-            messages.success(request, f"Check-in from the phone for {flight.name} is closed.")
+            messages.success(request, _("Check-in from the phone for %(flight)s is closed.") % {"flight": flight.name})
         else:
             form = CheckInWindowForm(request.POST)
             if not form.is_valid():
@@ -196,8 +201,8 @@ def check_in_window(request, slug: str):
                                        for name, errors in form.errors.get_json_data().items()})
             flight = registration.check_in_window_open(flight=flight, by=request.user,
                                                        minutes=form.cleaned_data["minutes"])
-            messages.success(request, f"Players of {flight.name} can check in from their phones until "
-                                      f"{timezone.localtime(flight.check_in_closes):%H:%M}.")
+            messages.success(request, _("Players of %(flight)s can check in from their phones until %(time)s.") % {
+                "flight": flight.name, "time": f"{timezone.localtime(flight.check_in_closes):%H:%M}"})
     except (ValidationError, PermissionDenied) as error:
         messages.error(request, error_text(error))
     return back
@@ -221,17 +226,17 @@ def event_registration(request, slug: str):
                                        for name, errors in form.errors.get_json_data().items()})
             registration.registration_open(flight=flight, by=request.user, closes=form.cleaned_data["closes"],
                                            cap=form.cleaned_data["cap"])
-            messages.success(request, f"Online registration for {flight.name} is open.")
+            messages.success(request, _("Online registration for %(flight)s is open.") % {"flight": flight.name})
         elif action == "cancel":
             registration.registration_cancel(flight=flight, by=request.user)
-            messages.success(request, f"Your registration for {flight.name} is taken back.")
+            messages.success(request, _("Your registration for %(flight)s is taken back.") % {"flight": flight.name})
         else:
             made = registration.registration_enter(flight=flight, by=request.user)
             if isinstance(made, WaitingEntry):
-                messages.success(request, f"{flight.name} is full: you are on the waiting list.")
+                messages.success(request, _("%(flight)s is full: you are on the waiting list.") % {"flight": flight.name})
             else:
-                messages.success(request, f"You are registered for {flight.name}. Check in when the TD opens "
-                                          "check-in.")
+                messages.success(request, _("You are registered for %(flight)s. Check in when the TD opens "
+                                            "check-in.") % {"flight": flight.name})
     except (ValidationError, PermissionDenied) as error:
         messages.error(request, error_text(error))
     return back

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games.engine.errors import ScoringError
@@ -52,7 +53,7 @@ def report_typed_score(request, pairing: Pairing) -> ResultReport | None:
     message, when a field is missing. The services' refusals are raised to the caller."""
     form = ScoreForm(request.POST, prefix=f"p{pairing.pk}")
     if not form.is_valid():
-        messages.error(request, f"{pairing.slot}: give both players' points.")
+        messages.error(request, _("%(match)s: give both players' points.") % {"match": pairing.slot})
         return None
     data = form.cleaned_data
     return services.result_report(pairing=pairing, by=request.user, score_a=data["score_a"],

@@ -94,7 +94,7 @@ def _act(request, pairing: Pairing, report: ResultReport | None):
     code = form.cleaned_data["code"] or None
     signed_in = request.user.is_authenticated
     if code is None and not signed_in:
-        form.add_error("code", "Type the code printed on your half of the slip, or log in as yourself.")
+        form.add_error("code", _("Type the code printed on your half of the slip, or log in as yourself."))
         return 400, *forms_
     if code is not None:
         blocked = slip_code_blocked(request, pairing_id=pairing.pk)
@@ -106,13 +106,13 @@ def _act(request, pairing: Pairing, report: ResultReport | None):
     try:
         if answering:
             if report is None or report.pk != data["report"]:
-                raise ConflictError("That report has been replaced meanwhile: read the result again below.")
+                raise ConflictError(_("That report has been replaced meanwhile: read the result again below."))
             if data["answer"] == "confirm":
                 services.result_confirm(report=report, by=by, code=code)
-                messages.success(request, "Result confirmed: it counts now.")
+                messages.success(request, _("Result confirmed: it counts now."))
             else:
                 services.result_dispute(report=report, by=by, code=code, reason=data["reason"])
-                messages.success(request, "Result disputed: the TD will rule on it.")
+                messages.success(request, _("Result disputed: the TD will rule on it."))
         else:
             key = save_key(request)
             if key is None:
@@ -127,9 +127,12 @@ def _act(request, pairing: Pairing, report: ResultReport | None):
                     return answer.status, *forms_
                 scores = (answer.body["score_a"], answer.body["score_b"])
                 pending = answer.body["report_status"] == ReportStatus.PENDING
-            waits = (" It counts when your opponent confirms it." if pending else "")
-            messages.success(request, f"{pairing.player_a.name} {scores[0]}–{scores[1]} "
-                                      f"{pairing.player_b.name} reported.{waits}")
+            said = {"player_a": pairing.player_a.name, "player_b": pairing.player_b.name,
+                    "score_a": scores[0], "score_b": scores[1]}
+            messages.success(request, (
+                _("%(player_a)s %(score_a)s–%(score_b)s %(player_b)s reported. It counts when your opponent "
+                  "confirms it.") if pending
+                else _("%(player_a)s %(score_a)s–%(score_b)s %(player_b)s reported.")) % said)
     except WrongSlipCode as error:
         slip_code_failed(request, pairing_id=pairing.pk)
         form.add_error("code", str(error))

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.fields import ID, VERSION, posted_number
 from games.models import Player
@@ -56,7 +57,8 @@ def _my_action(request, player: Player):
             entry = get_object_or_404(Entry.objects.select_related("flight__tournament", "player", "tournament"),
                                       player=player, pk=_posted_id(request, "entry"))
             services.entry_check_in(entry=entry, by=user)
-            messages.success(request, f"You are checked in for {entry.tournament.name}, {entry.flight.name}.")
+            messages.success(request, _("You are checked in for %(event)s, %(flight)s.")
+                             % {"event": entry.tournament.name, "flight": entry.flight.name})
         elif action == "report":
             pairing = get_object_or_404(
                 Pairing.objects.select_related("flight__tournament", "round", "player_a", "player_b"), mine,
@@ -64,12 +66,15 @@ def _my_action(request, player: Player):
             _posted_id(request, f"p{pairing.pk}-version")
             made = report_typed_score(request, pairing)
             if made is not None:
-                waits = " It counts when your opponent confirms it." if made.status == ReportStatus.PENDING else ""
-                messages.success(request, f"{pairing.player_a.name} {made.score_a}–{made.score_b} "
-                                          f"{pairing.player_b.name} reported.{waits}")
+                said = {"player_a": pairing.player_a.name, "player_b": pairing.player_b.name,
+                        "score_a": made.score_a, "score_b": made.score_b}
+                messages.success(request, (
+                    _("%(player_a)s %(score_a)s–%(score_b)s %(player_b)s reported. It counts when your opponent "
+                      "confirms it.") if made.status == ReportStatus.PENDING
+                    else _("%(player_a)s %(score_a)s–%(score_b)s %(player_b)s reported.")) % said)
         elif action == "confirm":
             made = services.result_confirm(report=report(), by=user)
-            messages.success(request, f"{made.pairing.slot}: result confirmed.")
+            messages.success(request, _("%(match)s: result confirmed.") % {"match": made.pairing.slot})
         elif action == "dispute":
             target = report()
             form = DisputeForm(request.POST, prefix=f"r{target.pk}")
@@ -78,9 +83,9 @@ def _my_action(request, player: Player):
                 return back
             # An empty reason is the service's to refuse: the rule lives there.
             services.result_dispute(report=target, by=user, reason=form.cleaned_data["reason"])
-            messages.success(request, f"{target.pairing.slot}: disputed. The TD will rule on it.")
+            messages.success(request, _("%(match)s: disputed. The TD will rule on it.") % {"match": target.pairing.slot})
         else:
-            messages.error(request, "Unknown action.")
+            messages.error(request, _("Unknown action."))
     except REFUSALS as error:
         messages.error(request, error_text(error))
     return back
