@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games import services as games
@@ -39,24 +40,27 @@ def _results_changed(tournament_id: int) -> None:
     """
     changed = Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     if changed != 1:
-        raise ConflictError("The tournament is gone: reload the page.")
+        raise ConflictError(_("The tournament is gone: reload the page."))
 
 
 def _lock_pairing(pairing: Pairing, expected_version: int | None) -> Pairing:
     locked = (Pairing.objects.select_for_update(of=("self",))
               .select_related("round", "flight__tournament", "player_a", "player_b").get(pk=pairing.pk))
     if expected_version is not None and locked.version != expected_version:
-        raise ConflictError(f"{locked.flight.name} {locked.slot} was changed by someone else "
-                            f"(version {locked.version}, you had {expected_version}): reload it.")
+        raise ConflictError(_("%(flight)s %(match)s was changed by someone else (version %(version)s, you had "
+                  "%(expected_version)s): reload it.")
+                % {"flight": locked.flight.name, "match": locked.slot, "version": locked.version, "expected_version": expected_version})
     return locked
 
 
 def _check_playable(pairing: Pairing) -> None:
     if pairing.is_bye:
-        raise ValidationError({"non_field_errors": [f"{pairing.slot} is a bye: there is no match to report."]})
+        raise ValidationError({"non_field_errors": [_("%(match)s is a bye: there is no match to report.")
+                % {"match": pairing.slot}]})
     if pairing.round.status == RoundStatus.PENDING:
         raise ValidationError({"non_field_errors": [
-            f"Round {pairing.round.number} of {pairing.flight.name} has not been started by the TD yet."]})
+            _("Round %(number)s of %(flight)s has not been started by the TD yet.")
+                    % {"number": pairing.round.number, "flight": pairing.flight.name}]})
 
 
 def _next_version(pairing: Pairing) -> int:
@@ -100,5 +104,5 @@ def _lock_flight(flight: Flight, expected_version: int | None) -> tuple[Tourname
     _results_changed(tournament.pk)
     flight = Flight.objects.select_for_update().get(pk=flight.pk)
     if expected_version is not None and flight.version != expected_version:
-        raise ConflictError(f"{flight.name} was changed by someone else: reload it.")
+        raise ConflictError(_("%(flight)s was changed by someone else: reload it.") % {"flight": flight.name})
     return tournament, flight

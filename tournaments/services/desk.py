@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from config.fields import typed_text
@@ -45,20 +46,25 @@ def _clean_reserved(tournament: Tournament, count: int, reserved) -> list[dict]:
     out, seen = [], set()
     for item in reserved or []:
         if not isinstance(item, dict):
-            raise ValidationError({"reserved_tables": ["Each reservation names a table and a flight or a player."]})
+            raise ValidationError({"reserved_tables": [_("Each reservation names a table and a flight or a player.")]})
         table = item.get("table")
         if not isinstance(table, int) or isinstance(table, bool) or not 1 <= table <= count:
-            raise ValidationError({"reserved_tables": [f"Table {table} does not exist: tables run from 1 to {count}."]})
+            raise ValidationError({"reserved_tables": [_("Table %(table)s does not exist: tables run from 1 "
+                      "to %(count)s.")
+                    % {"table": table, "count": count}]})
         if table in seen:
-            raise ValidationError({"reserved_tables": [f"Table {table} is reserved twice."]})
+            raise ValidationError({"reserved_tables": [_("Table %(table)s is reserved twice.") % {"table": table}]})
         seen.add(table)
         flight, player = item.get("flight"), item.get("player")
         if bool(flight) == bool(player):
-            raise ValidationError({"reserved_tables": [f"Reserve table {table} for one flight or one player."]})
+            raise ValidationError({"reserved_tables": [_("Reserve table %(table)s for one flight or one player.")
+                    % {"table": table}]})
         if flight and flight not in flights:
-            raise ValidationError({"reserved_tables": [f"Table {table}: there is no flight called {flight}."]})
+            raise ValidationError({"reserved_tables": [_("Table %(table)s: there is no flight called %(flight)s.")
+                    % {"table": table, "flight": flight}]})
         if player and not Player.objects.filter(pk=player).exists():
-            raise ValidationError({"reserved_tables": [f"Table {table}: there is no player {player}."]})
+            raise ValidationError({"reserved_tables": [_("Table %(table)s: there is no player %(player)s.")
+                    % {"table": table, "player": player}]})
         out.append({"table": table, "flight": flight} if flight else {"table": table, "player": player})
     return sorted(out, key=lambda r: r["table"])
 
@@ -67,7 +73,7 @@ def tables_set(*, tournament: Tournament, count: int, reserved=None, by) -> Tour
     """How many tables the venue has, and which are kept for one flight or one player."""
     require_td(by, tournament)
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 500:
-        raise ValidationError({"tables": ["Give the number of tables, from 0 to 500."]})
+        raise ValidationError({"tables": [_("Give the number of tables, from 0 to 500.")]})
     with transaction.atomic():
         tournament = _lock_tournament(tournament)
         tournament.reserved_tables = _clean_reserved(tournament, count, reserved)
@@ -108,7 +114,7 @@ def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int
         _results_changed(tournament.pk)
         pairing = _lock_pairing(pairing, expected_version)
         if pairing.decided:
-            raise ValidationError({"table": [f"{pairing.slot} is over: it needs no table."]})
+            raise ValidationError({"table": [_("%(match)s is over: it needs no table.") % {"match": pairing.slot}]})
         if table:
             try:
                 number = forms.IntegerField(min_value=1, max_value=max(tournament.tables, 1)).clean(table)
@@ -116,12 +122,14 @@ def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int
                 number = None
             if number is None or not tournament.tables:
                 limit = f"tables run from 1 to {tournament.tables}" if tournament.tables else "set the number of tables first"
-                raise ValidationError({"table": [f"There is no table {table[:20]}: {limit}."]})
+                raise ValidationError({"table": [_("There is no table %(table)s: %(limit)s.")
+                        % {"table": table[:20], "limit": limit}]})
             table = str(number)
             busy = (Pairing.objects.filter(flight__tournament=tournament, table=table, status__in=OPEN)
                     .exclude(pk=pairing.pk).select_related("flight").first())
             if busy is not None:
-                raise ConflictError(f"Table {table} is taken by {busy.flight.name} {busy.slot}: free it first.")
+                raise ConflictError(_("Table %(table)s is taken by %(flight)s %(match)s: free it first.")
+                        % {"table": table, "flight": busy.flight.name, "match": busy.slot})
         pairing.table = table
         pairing.version += 1
         pairing._history_user = by
@@ -164,16 +172,17 @@ def pairing_walkover(*, pairing: Pairing, winner: Player, reason: str, by,
     require_td(by, pairing.flight.tournament)
     reason = " ".join(typed_text(reason, field="reason").split())
     if not reason:
-        raise ValidationError({"reason": ["Say why the match is given without play."]})
+        raise ValidationError({"reason": [_("Say why the match is given without play.")]})
     with transaction.atomic():
         tournament = _lock_tournament(pairing.flight.tournament)
         _results_changed(tournament.pk)
         pairing = _lock_pairing(pairing, expected_version)
         _check_playable(pairing)
         if pairing.status in DECIDED:
-            raise ConflictError(f"{pairing.slot} already has a result: correct it instead.")
+            raise ConflictError(_("%(match)s already has a result: correct it instead.") % {"match": pairing.slot})
         if winner.pk not in (pairing.player_a_id, pairing.player_b_id):
-            raise ValidationError({"winner": [f"{winner.name} does not play {pairing.slot}."]})
+            raise ValidationError({"winner": [_("%(winner)s does not play %(match)s.")
+                    % {"winner": winner.name, "match": pairing.slot}]})
         loser_id = pairing.player_b_id if winner.pk == pairing.player_a_id else pairing.player_a_id
         pairing._change_reason = reason[:200]
         _walkover(pairing, loser_id=loser_id, by=by)
@@ -263,10 +272,10 @@ def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | st
             line.typed = f"{cells[0]}, {cells[1]}"
             line.name, line.club = f"{cells[1]} {cells[0]}", ""
         if not line.name:
-            line.error = f"Line {number} has no name."
+            line.error = _("Line %(number)s has no name.") % {"number": number}
         lines.append(line)
         if len(lines) > 512:
-            raise ValidationError({"text": ["Paste at most 512 players at a time."]})
+            raise ValidationError({"text": [_("Paste at most 512 players at a time.")]})
     ids = {line.federation_id for line in lines if line.federation_id}
     by_fed = {p.federation_id: p for p in Player.objects.filter(federation_id__in=ids)} if ids else {}
     found = {}
@@ -312,11 +321,13 @@ def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | st
 def _question(line: PastedLine) -> str:
     """What the TD is asked about a line: which of the players is meant, or whether it is new."""
     if not line.near:
-        return f"{len(line.candidates)} players are called {line.name}: choose one."
+        return _("%(count)s players are called %(name)s: choose one.") % {"count": len(line.candidates),
+                                                                          "name": line.name}
     def one(player) -> str:
         about = ", ".join(str(x) for x in (player.club, getattr(player, "rating_shown", None)) if x)
         return f"{player.name} ({about})" if about else player.name
-    return f"did you mean {' or '.join(one(p) for p in line.candidates)}? Use one, or enter {line.name} as a new player."
+    return (_("did you mean %(players)s? Use one, or enter %(name)s as a new player.")
+            % {"players": _(" or ").join(one(p) for p in line.candidates), "name": line.name})
 
 
 def entries_paste(*, flight: Flight, text: str, choices: dict[int, int | str] | None = None, by) -> list[PastedLine]:
@@ -328,7 +339,7 @@ def entries_paste(*, flight: Flight, text: str, choices: dict[int, int | str] | 
     require_td(by, flight.tournament)
     lines = entries_paste_plan(flight=flight, text=text, choices=choices)
     if not lines:
-        raise ValidationError({"text": ["Paste one player per line."]})
+        raise ValidationError({"text": [_("Paste one player per line.")]})
     problems = [line.error for line in lines if line.error]
     problems += [f"Line {line.number}: {_question(line)}" for line in lines if line.ambiguous]
     if problems:

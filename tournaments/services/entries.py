@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.errors import ConflictError
 from games.models import Player
@@ -31,11 +33,11 @@ def _late_entries_allowed(flight: Flight) -> bool:
 
 
 FORMAT_AS_NOUN = {
-    FlightFormat.SINGLE_ELIMINATION: "a single elimination",
-    FlightFormat.DOUBLE_ELIMINATION: "a double elimination",
-    FlightFormat.SWISS: "a Swiss",
-    FlightFormat.ROUND_ROBIN: "a round robin",
-    FlightFormat.SWISS_KNOCKOUT: "a Swiss then knockout",
+    FlightFormat.SINGLE_ELIMINATION: gettext_lazy("a single elimination"),
+    FlightFormat.DOUBLE_ELIMINATION: gettext_lazy("a double elimination"),
+    FlightFormat.SWISS: gettext_lazy("a Swiss"),
+    FlightFormat.ROUND_ROBIN: gettext_lazy("a round robin"),
+    FlightFormat.SWISS_KNOCKOUT: gettext_lazy("a Swiss then knockout"),
 }
 
 
@@ -43,9 +45,10 @@ def entry_add(*, flight: Flight, player: Player, seed: int | None = None, by) ->
     """Enter a player. After the start only a Swiss takes late entries (he starts on 0 points)."""
     require_td(by, flight.tournament)
     if not flight.takes_entries:
-        raise ValidationError({"flight": [f"{flight.name} takes the losers of other flights, not entries."]})
+        raise ValidationError({"flight": [_("%(flight)s takes the losers of other flights, not entries.")
+                % {"flight": flight.name}]})
     if seed is not None and seed < 1:
-        raise ValidationError({"seed": ["Seeds start at 1 (the best player)."]})
+        raise ValidationError({"seed": [_("Seeds start at 1 (the best player).")]})
     with transaction.atomic():
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
@@ -57,13 +60,13 @@ def late_entry_refusal(flight: Flight) -> str | None:
     """Why `flight`, drawn already, cannot take a player in now; None when it can (a Swiss with a
     round still to draw: he starts on 0 points in the next round)."""
     if not _late_entries_allowed(flight):
-        return (f"{flight.name} has started: only a Swiss takes late entries, and {flight.name} is "
-                f"{FORMAT_AS_NOUN[flight.format]}.")
+        return (_("%(flight)s has started: only a Swiss takes late entries, and %(flight)s is %(format)s.")
+                % {"flight": flight.name, "format": FORMAT_AS_NOUN[flight.format]})
     if flight.status == FlightStatus.FINISHED:
-        return f"{flight.name} is finished."
+        return _("%(flight)s is finished.") % {"flight": flight.name}
     if flight.swiss_rounds and Round.objects.filter(flight=flight).count() >= flight.swiss_rounds:
-        return (f"{flight.name} has drawn all its {flight.swiss_rounds} rounds: a late entry would have no match "
-                "left to play.")
+        return (_("%(flight)s has drawn all its %(swiss_rounds)s rounds: a late entry would have no match left "
+                  "to play.") % {"flight": flight.name, "swiss_rounds": flight.swiss_rounds})
     return None
 
 
@@ -83,12 +86,15 @@ def _entry_take(flight: Flight, player: Player, *, seed: int | None = None, by, 
         raise ValidationError({"flight": [refusal]})
     entry = Entry.objects.filter(flight=flight, player=player).first()
     if entry is not None and not (again and not late and entry.status == EntryStatus.WITHDRAWN):
-        raise ValidationError({"player": [f"{player.name} is already entered in {flight.name}."]})
+        raise ValidationError({"player": [_("%(player)s is already entered in %(flight)s.")
+                % {"player": player.name, "flight": flight.name}]})
     if late and seed is not None:
-        raise ValidationError({"seed": [f"{flight.name} has started: a late entry is seeded after everyone "
-                                        "drawn so far; leave the seed out."]})
+        raise ValidationError({"seed": [_("%(flight)s has started: a late entry is seeded after everyone "
+                  "drawn so far; leave the seed out.")
+                % {"flight": flight.name}]})
     if seed is not None and Entry.objects.filter(flight=flight, seed=seed).exists():
-        raise ValidationError({"seed": [f"Seed {seed} is already given in {flight.name}."]})
+        raise ValidationError({"seed": [_("Seed %(seed)s is already given in %(flight)s.")
+                % {"seed": seed, "flight": flight.name}]})
     if late:
         seed = late_seed(flight)
     if entry is None:
@@ -102,7 +108,7 @@ def _entry_take(flight: Flight, player: Player, *, seed: int | None = None, by, 
         with transaction.atomic():
             entry.save()
     except IntegrityError:
-        raise ConflictError(f"{player.name} was just entered by someone else.") from None
+        raise ConflictError(_("%(player)s was just entered by someone else.") % {"player": player.name}) from None
     return entry
 
 
@@ -114,11 +120,13 @@ def entry_check_in(*, entry: Entry, by, now=None) -> Entry:
         _results_changed(entry.tournament_id)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status == EntryStatus.WITHDRAWN and entry.flight.status != FlightStatus.DRAFT:
-            raise ValidationError({"status": [f"{entry.player.name} withdrew from {entry.flight.name}, which has "
-                                              "started: a withdrawal is final once the draw is made."]})
+            raise ValidationError({"status": [_("%(player)s withdrew from %(flight)s, which has started: a "
+                      "withdrawal is final once the draw is made.")
+                    % {"player": entry.player.name, "flight": entry.flight.name}]})
         # Before the draw a withdrawn player who is back after all is simply checked in.
         if entry.flight.status != FlightStatus.DRAFT and entry.status != EntryStatus.CHECKED_IN:
-            raise ValidationError({"status": [f"{entry.flight.name} has started: check-in is closed."]})
+            raise ValidationError({"status": [_("%(flight)s has started: check-in is closed.")
+                    % {"flight": entry.flight.name}]})
         if entry.status == EntryStatus.CHECKED_IN:
             return entry
         place_for_return(Flight.objects.select_for_update(of=("self",)).get(pk=entry.flight_id), entry)
@@ -141,13 +149,13 @@ def entries_check_in_all(*, flight: Flight, by) -> list[Entry]:
 def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
     """The player leaves (or did not show up): each match he still had to play is a walkover."""
     if not may_act_for_entry(by, entry):
-        raise PermissionDenied("Only the player himself or a TD of the event withdraws a player.")
+        raise PermissionDenied(_("Only the player himself or a TD of the event withdraws a player."))
     with transaction.atomic():
         tournament = _lock_tournament(entry.tournament)
         _results_changed(tournament.pk)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status == EntryStatus.WITHDRAWN:
-            raise ConflictError(f"{entry.player.name} has already withdrawn.")
+            raise ConflictError(_("%(player)s has already withdrawn.") % {"player": entry.player.name})
         entry.status = EntryStatus.WITHDRAWN
         entry._history_user = by
         entry._change_reason = reason or "withdrawn"

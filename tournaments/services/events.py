@@ -7,6 +7,7 @@ from datetime import date, datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games.engine.errors import ScoringError
@@ -50,26 +51,27 @@ def tournament_create(
 ) -> Tournament:
     """A new event; its creator is one of its TDs. Staff (or users allowed to add events) create."""
     if not may_create_tournament(by):
-        raise PermissionDenied("Only a site admin or a tournament director may create a tournament.")
+        raise PermissionDenied(_("Only a site admin or a tournament director may create a tournament."))
     name = " ".join((name or "").split())
     errors = {}
     if not name:
         errors["name"] = ["A tournament needs a name."]
     end_date = end_date or start_date
     if end_date < start_date:
-        errors["end_date"] = ["The event cannot end before it starts."]
+        errors["end_date"] = [_("The event cannot end before it starts.")]
     if cube_cap is not None:
         try:
             MatchRules(length=1, cube_cap=cube_cap)
         except ScoringError as error:
             errors["cube_cap"] = [error.message]
     if bye_policy not in ByePolicy.values:
-        errors["bye_policy"] = [f"The bye policy is one of: {', '.join(ByePolicy.values)}."]
+        errors["bye_policy"] = [_("The bye policy is one of: %(choices)s.") % {"choices": ", ".join(ByePolicy.values)}]
     if correction_policy not in CorrectionPolicy.values:
-        errors["correction_policy"] = [f"The correction policy is one of: {', '.join(CorrectionPolicy.values)}."]
+        errors["correction_policy"] = [_("The correction policy is one of: %(choices)s.")
+                                       % {"choices": ", ".join(CorrectionPolicy.values)}]
     slug = slugify(slug or f"{name}-{start_date.year}")[:80]
     if not slug:
-        errors["slug"] = ["Give the tournament a short name for its address (letters, digits, hyphens)."]
+        errors["slug"] = [_("Give the tournament a short name for its address (letters, digits, hyphens).")]
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
@@ -86,8 +88,9 @@ def tournament_create(
             existing = Tournament.objects.filter(slug=slug).first()
             if existing is None:
                 raise
-            raise ConflictError(f'The address "{slug}" is taken by another tournament ({existing.name}); '
-                                "choose another.", existing=existing) from None
+            raise ConflictError(_('The address "%(slug)s" is taken by another tournament (%(existing)s); '
+                      'choose another.')
+                    % {"slug": slug, "existing": existing.name}, existing=existing) from None
         tournament.organisers.add(by, *organisers)
     return tournament
 
@@ -112,17 +115,20 @@ def player_account_link(*, player: Player, user, by) -> PlayerAccount:
     with transaction.atomic():
         if not is_site_admin(by) and PlayerAccount.objects.filter(player=player, user__isnull=False).exclude(
                 user=user).exists():
-            raise ValidationError({"player": [f"{player.name} has a login already: only a site admin changes it."]})
+            raise ValidationError({"player": [_("%(player)s has a login already: only a site admin changes it.")
+                    % {"player": player.name}]})
         return account_link_store(player=player, user=user, by=by)
 
 
 def _clean_lengths(lengths) -> list[int]:
     if not isinstance(lengths, (list, tuple)) or not lengths:
-        raise ValidationError({"lengths": ["Give the match length of each round, e.g. [7, 7, 9, 9, 11, 11]."]})
+        raise ValidationError({"lengths": [_("Give the match length of each round, e.g. [7, 7, 9, 9, 11, 11].")]})
     out = []
     for number, length in enumerate(lengths, start=1):
         if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= 99:
-            raise ValidationError({"lengths": [f"Round {number}: a match is played to 1 to 99 points, not {length!r}."]})
+            raise ValidationError({"lengths": [_("Round %(number)s: a match is played to 1 to 99 points, not "
+                      "%(length)r.")
+                    % {"number": number, "length": length}]})
         out.append(length)
     return out
 
@@ -135,7 +141,8 @@ def _choice_errors(seeding: str, tie_breaks) -> dict[str, list[str]]:
     known = [t.value for t in fm.TieBreak]
     for tb in tie_breaks:
         if tb not in known:
-            errors["tie_breaks"] = [f"{tb} is not a tie-break; use {', '.join(known)}."]
+            errors["tie_breaks"] = [_("%(value)s is not a tie-break; use %(choices)s.")
+                                    % {"value": tb, "choices": ", ".join(known)}]
     return errors
 
 
@@ -145,17 +152,19 @@ SKILL_FORMATS = (FlightFormat.SWISS, FlightFormat.SWISS_KNOCKOUT)
 
 def _check_scoring(format: str, scoring) -> None:
     if scoring not in ScoringChoice.values:
-        raise ValidationError({"scoring": [f"Score {' or '.join(repr(v) for v in ScoringChoice.values)}."]})
+        raise ValidationError({"scoring": [_("Score %(choices)s.")
+                % {"choices": ' or '.join(repr(v) for v in ScoringChoice.values)}]})
     if scoring == ScoringChoice.WIN_AND_SKILL and format not in SKILL_FORMATS:
-        raise ValidationError({"scoring": [("Only a Swiss (or the Swiss of a Swiss then knockout) scores a point "
-                                            "for skill; score this flight by wins.")]})
+        raise ValidationError({"scoring": [(_("Only a Swiss (or the Swiss of a Swiss then knockout) scores a point "
+                                            "for skill; score this flight by wins."))]})
 
 
 def _check_rounds(format: str, swiss_rounds, out_after_losses, qualifiers) -> None:
     if format == FlightFormat.SWISS_KNOCKOUT and (not swiss_rounds or not qualifiers):
-        raise ValidationError({"qualifiers": ["Swiss then knockout needs the number of Swiss rounds and of qualifiers."]})
+        raise ValidationError({"qualifiers": [_("Swiss then knockout needs the number of Swiss rounds and of "
+                  "qualifiers.")]})
     if format == FlightFormat.SWISS and not swiss_rounds and not out_after_losses:
-        raise ValidationError({"swiss_rounds": ["Give the number of rounds, or the loss that puts a player out."]})
+        raise ValidationError({"swiss_rounds": [_("Give the number of rounds, or the loss that puts a player out.")]})
 
 
 FLIGHT_SETTINGS = ("lengths", "seeding", "random_seed", "swiss_rounds", "out_after_losses", "tie_breaks",
@@ -172,14 +181,14 @@ def flight_update(*, flight: Flight, by, expected_version: int | None = None, **
     require_td(by, flight.tournament)
     unknown = sorted(set(changes) - set(FLIGHT_SETTINGS))
     if unknown:
-        raise ValidationError({name: ["This cannot be changed: add the flight again instead."] for name in unknown})
+        raise ValidationError({name: [_("This cannot be changed: add the flight again instead.")] for name in unknown})
     with transaction.atomic():
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
         if expected_version is not None and flight.version != expected_version:
-            raise ConflictError(f"{flight.name} was changed by someone else: reload it.")
+            raise ConflictError(_("%(flight)s was changed by someone else: reload it.") % {"flight": flight.name})
         if flight.status != FlightStatus.DRAFT:
-            raise ConflictError(f"{flight.name} has started: its settings are fixed.")
+            raise ConflictError(_("%(flight)s has started: its settings are fixed.") % {"flight": flight.name})
         if "lengths" in changes:
             changes["lengths"] = _clean_lengths(changes["lengths"])
         errors = _choice_errors(changes.get("seeding", flight.seeding), changes.get("tie_breaks") or ())
@@ -225,9 +234,10 @@ def flight_create(
     if not name:
         errors["name"] = ["A flight needs a name, e.g. Main or Consolation."]
     if format not in FlightFormat.values:
-        errors["format"] = [f"The format is one of: {', '.join(FlightFormat.values)}."]
+        errors["format"] = [_("The format is one of: %(choices)s.") % {"choices": ", ".join(FlightFormat.values)}]
     if kind not in FlightKindChoice.values:
-        errors["kind"] = [f"The kind of flight is one of: {', '.join(FlightKindChoice.values)}."]
+        errors["kind"] = [_("The kind of flight is one of: %(choices)s.")
+                          % {"choices": ", ".join(FlightKindChoice.values)}]
     errors.update(_choice_errors(seeding, tie_breaks))
     if errors:
         raise ValidationError(errors)
@@ -235,21 +245,23 @@ def flight_create(
     fed = kind in (FlightKindChoice.CONSOLATION, FlightKindChoice.LAST_CHANCE)
     feeders = [dict(f) for f in feeders or ()]
     if fed and not feeders:
-        raise ValidationError({"feeders": [f"A {kind.replace('_', ' ')} flight needs feeders: the losers it takes."]})
+        raise ValidationError({"feeders": [_("A %(kind)s flight needs feeders: the losers it takes.")
+                % {"kind": kind.replace('_', ' ')}]})
     if feeders and not fed:
-        raise ValidationError({"feeders": ["Only a consolation or last chance flight takes losers of other flights."]})
+        raise ValidationError({"feeders": [_("Only a consolation or last chance flight takes losers of other flights.")]})
     if fed and format != FlightFormat.SINGLE_ELIMINATION:
-        raise ValidationError({"format": ["A consolation or last chance flight is a single elimination."]})
+        raise ValidationError({"format": [_("A consolation or last chance flight is a single elimination.")]})
     _check_rounds(format, swiss_rounds, out_after_losses, qualifiers)
     _check_scoring(format, scoring)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         _results_changed(tournament.pk)
         if tournament.status == TournamentStatus.FINISHED:
-            raise ValidationError({"non_field_errors": ["The tournament is finished: no flight can be added."]})
+            raise ValidationError({"non_field_errors": [_("The tournament is finished: no flight can be added.")]})
         existing = {f.name: f for f in tournament.flights.all()}
         if name in existing:
-            raise ValidationError({"name": [f"{tournament.name} already has a flight called {name}."]})
+            raise ValidationError({"name": [_("%(tournament)s already has a flight called %(name)s.")
+                    % {"tournament": tournament.name, "name": name}]})
         by_id = {f.pk: f for f in existing.values()}
         clean = []
         for number, feeder in enumerate(feeders, start=1):
@@ -258,23 +270,30 @@ def flight_create(
                 source = by_id.get(feeder["source_id"])
                 if source is None:
                     raise ValidationError({"feeders": [
-                        f"{where}: flight {feeder['source_id']} is not an earlier flight of {tournament.name}."]})
+                        _("%(where)s: flight %(source_id)s is not an earlier flight of %(tournament)s.")
+                                % {"where": where, "source_id": feeder['source_id'], "tournament": tournament.name}]})
             elif not feeder.get("source"):
-                raise ValidationError({"feeders": [f"{where}: name the flight whose losers enter (source)."]})
+                raise ValidationError({"feeders": [_("%(where)s: name the flight whose losers enter (source).")
+                        % {"where": where}]})
             else:
                 source = existing.get(feeder.get("source"))
             if source is None:
-                raise ValidationError({"feeders": [f"{where}: there is no earlier flight called {feeder.get('source')!r}."]})
+                raise ValidationError({"feeders": [_("%(where)s: there is no earlier flight called %(source)r.")
+                        % {"where": where, "source": feeder.get('source')}]})
             if source.format != FlightFormat.SINGLE_ELIMINATION:
-                raise ValidationError({"feeders": [f"{where}: only the losers of a knockout can feed a flight."]})
+                raise ValidationError({"feeders": [_("%(where)s: only the losers of a knockout can feed a flight.")
+                        % {"where": where}]})
             if source.status != FlightStatus.DRAFT:
-                raise ValidationError({"feeders": [f"{where}: {source.name} has started; add fed flights before it starts."]})
+                raise ValidationError({"feeders": [_("%(where)s: %(source)s has started; add fed flights "
+                          "before it starts.")
+                        % {"where": where, "source": source.name}]})
             try:
                 source_round, entry_round = int(feeder.get("source_round")), int(feeder.get("entry_round"))
             except (TypeError, ValueError):
-                raise ValidationError({"feeders": [f"{where}: give source_round and entry_round as numbers."]}) from None
+                raise ValidationError({"feeders": [_("%(where)s: give source_round and entry_round as numbers.")
+                        % {"where": where}]}) from None
             if source_round < 1 or entry_round < 1:
-                raise ValidationError({"feeders": [f"{where}: rounds are numbered from 1."]})
+                raise ValidationError({"feeders": [_("%(where)s: rounds are numbered from 1.") % {"where": where}]})
             clean.append({"source_id": source.pk, "source_round": source_round, "entry_round": entry_round})
         flight = Flight(
             tournament=tournament, name=name, kind=kind, format=format, position=len(existing), lengths=lengths,

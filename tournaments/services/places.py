@@ -17,6 +17,8 @@ Every function expects the flight locked by its caller (`select_for_update`).
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..models import Entry, EntryStatus, Flight, FlightStatus, WaitingEntry
 
@@ -40,10 +42,11 @@ def place_for_desk(flight: Flight, player) -> None:
     refused (raise its places first, or the player waits his turn)."""
     if _counts_places(flight) and _full(flight):
         waiting = list(WaitingEntry.objects.filter(flight=flight).values_list("player_id", flat=True))
-        turn = (f" {player.name} is number {waiting.index(player.pk) + 1} on the waiting list."
-                if player.pk in waiting else "")
-        raise ValidationError({"player": [f"{flight.name} is full: all {flight.registration_cap} places are "
-                                          f"taken.{turn} Raise the number of places to enter him."]})
+        turn = (" " + _("%(player)s is number %(place)s on the waiting list.")
+                % {"player": player.name, "place": waiting.index(player.pk) + 1} if player.pk in waiting else "")
+        raise ValidationError({"player": [_("%(flight)s is full: all %(registration_cap)s places are "
+                  "taken.%(turn)s Raise the number of places to enter him.")
+                % {"flight": flight.name, "registration_cap": flight.registration_cap, "turn": turn}]})
     WaitingEntry.objects.filter(flight=flight, player=player).delete()
 
 
@@ -54,10 +57,11 @@ def place_for_return(flight: Flight, entry: Entry) -> None:
         return
     if _full(flight):
         waiting = WaitingEntry.objects.filter(flight=flight).count()
-        ahead = f" and {waiting} player{'s' if waiting != 1 else ''} wait for one" if waiting else ""
-        raise ValidationError({"status": [f"{entry.player.name} withdrew from {flight.name}, whose "
-                                          f"{flight.registration_cap} places are all taken{ahead}: he can join "
-                                          "the waiting list, or the TD raises the number of places."]})
+        ahead = (ngettext(" and %(count)s player waits for one", " and %(count)s players wait for one", waiting)
+                 % {"count": waiting} if waiting else "")
+        raise ValidationError({"status": [_("%(player)s withdrew from %(flight)s, whose %(registration_cap)s "
+                  "places are all taken%(ahead)s: he can join the waiting list, or the TD raises the number of places.")
+                % {"player": entry.player.name, "flight": flight.name, "registration_cap": flight.registration_cap, "ahead": ahead}]})
 
 
 def place_or_wait(flight: Flight) -> bool:
@@ -72,8 +76,9 @@ def place_cap_check(flight: Flight, cap: int | None) -> None:
         return
     taken = places_taken(flight)
     if cap < taken:
-        raise ValidationError({"cap": [f"{taken} players are entered in {flight.name} already: give at least "
-                                       f"{taken} places (withdraw players first to have fewer)."]})
+        raise ValidationError({"cap": [_("%(taken)s players are entered in %(flight)s already: give at least "
+                  "%(taken)s places (withdraw players first to have fewer).")
+                % {"taken": taken, "flight": flight.name}]})
 
 
 def places_settle(flight: Flight, *, by) -> list[Entry]:

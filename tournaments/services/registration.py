@@ -178,7 +178,7 @@ def account_confirm(*, uid: str, token: str) -> object:
 def account_match_emails_set(*, account: PlayerAccount, by, on: bool) -> PlayerAccount:
     """The player turns the e-mails of his new matches on or off (only for his own login)."""
     if by is None or not by.is_authenticated or account.user_id != by.pk:
-        raise PermissionDenied("Only the player himself chooses his e-mails.")
+        raise PermissionDenied(_("Only the player himself chooses his e-mails."))
     PlayerAccount.objects.filter(pk=account.pk).update(match_emails=bool(on))
     account.match_emails = bool(on)
     return account
@@ -191,10 +191,11 @@ def account_public_name_set(*, user, by, name: str) -> str:
     """The person chooses the name his login shows in public (as an event's director); an empty
     name goes back to his player's name or the neutral title. Returns the name now shown."""
     if by is None or not by.is_authenticated or user.pk != by.pk:
-        raise PermissionDenied("Only the person himself chooses his public name.")
+        raise PermissionDenied(_("Only the person himself chooses his public name."))
     name = " ".join(typed_text(name, field="public_name").split())
     if len(name) > PUBLIC_NAME_MAX:
-        raise ValidationError({"public_name": [f"Keep the name to {PUBLIC_NAME_MAX} characters."]})
+        raise ValidationError({"public_name": [_("Keep the name to %(public_name_max)s characters.")
+                % {"public_name_max": PUBLIC_NAME_MAX}]})
     if name:
         PublicName.objects.update_or_create(user=user, defaults={"name": name})
     else:
@@ -206,11 +207,12 @@ def account_public_name_set(*, user, by, name: str) -> str:
 def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:
     """Ask to be recognised as `player`. One open claim at a time; a player with a login is taken."""
     if user is None or not user.is_authenticated:
-        raise PermissionDenied("Log in to claim a player.")
+        raise PermissionDenied(_("Log in to claim a player."))
     if PlayerAccount.objects.filter(user=user, user__isnull=False).exists():
-        raise ValidationError({"player": ["Your login already belongs to a player."]})
+        raise ValidationError({"player": [_("Your login already belongs to a player.")]})
     if PlayerAccount.objects.filter(player=player, user__isnull=False).exists():
-        raise ValidationError({"player": [f"{player.name} already has a login. If it is you, ask the TD."]})
+        raise ValidationError({"player": [_("%(player)s already has a login. If it is you, ask the TD.")
+                % {"player": player.name}]})
     note = typed_text(note, field="note").strip()[:300]
     try:
         with transaction.atomic():
@@ -218,7 +220,7 @@ def claim_request(*, user, player: Player, note: str = "") -> PlayerClaim:
             transaction.on_commit(lambda: _claim_enqueue(claim.pk))
             return claim
     except IntegrityError:
-        raise ValidationError({"player": ["You have a claim waiting already: a TD will look at it."]}) from None
+        raise ValidationError({"player": [_("You have a claim waiting already: a TD will look at it.")]}) from None
 
 
 def _claim_enqueue(claim_id: int) -> None:
@@ -281,7 +283,8 @@ def account_link_store(*, player: Player, user, by) -> PlayerAccount:
     previous = PlayerAccount.objects.filter(player=player).select_related("user").first()
     before = previous.user.email if previous and previous.user_id and previous.user_id != user.pk else ""
     if PlayerAccount.objects.filter(user=user).exclude(player=player).exists():
-        raise ValidationError({"user": [f"{user.get_username()} already belongs to another player."]})
+        raise ValidationError({"user": [_("%(login)s already belongs to another player.")
+                % {"login": user.get_username()}]})
     account, _ = PlayerAccount.objects.update_or_create(player=player, defaults={"user": user})
     addresses = sorted({a for a in (before, user.email) if a})
     if addresses:
@@ -333,10 +336,10 @@ def account_unlink(*, player: Player, by) -> None:
     from ..permissions import may_unlink_account
 
     if not may_unlink_account(by):
-        raise PermissionDenied("Only a site admin undoes the link between a login and a player.")
+        raise PermissionDenied(_("Only a site admin undoes the link between a login and a player."))
     with transaction.atomic():
         if not PlayerAccount.objects.filter(player=player, user__isnull=False).update(user=None):
-            raise ValidationError({"player": [f"{player.name} has no login linked."]})
+            raise ValidationError({"player": [_("%(player)s has no login linked.") % {"player": player.name}]})
 
 
 def _decide(claim_id: int, by, status: str, reason: str = "") -> PlayerClaim:
@@ -346,10 +349,12 @@ def _decide(claim_id: int, by, status: str, reason: str = "") -> PlayerClaim:
         if refusal is not None:
             raise PermissionDenied(refusal)
         if claim.status != ClaimStatus.PENDING:
-            raise ValidationError({"claim": [f"This claim was {claim.get_status_display().lower()} already."]})
+            raise ValidationError({"claim": [_("This claim was %(status)s already.")
+                    % {"status": claim.get_status_display().lower()}]})
         if status == ClaimStatus.APPROVED:
             if PlayerAccount.objects.filter(player=claim.player, user__isnull=False).exclude(user=claim.user).exists():
-                raise ValidationError({"claim": [f"{claim.player.name} has another login already."]})
+                raise ValidationError({"claim": [_("%(player)s has another login already.")
+                        % {"player": claim.player.name}]})
             account_link_store(player=claim.player, user=claim.user, by=by)
         claim.status, claim.decided_by, claim.decided_at, claim.reason = status, by, timezone.now(), reason
         claim.save(update_fields=["status", "decided_by", "decided_at", "reason"])
@@ -365,7 +370,7 @@ def claim_refuse(*, claim: PlayerClaim, by, reason: str) -> PlayerClaim:
     """Refuse a claim, saying why (the player reads it on his account page)."""
     reason = typed_text(reason, field="reason").strip()
     if not reason:
-        raise ValidationError({"reason": ["Say why, so that the player knows what to do."]})
+        raise ValidationError({"reason": [_("Say why, so that the player knows what to do.")]})
     return _decide(claim.pk, by, ClaimStatus.REFUSED, reason[:300])
 
 
@@ -378,13 +383,15 @@ def check_in_window_open(*, flight: Flight, by, minutes: int, now=None) -> Fligh
     require_td(by, flight.tournament)
     low, high = CHECK_IN_MINUTES
     if not isinstance(minutes, int) or not low <= minutes <= high:
-        raise ValidationError({"minutes": [f"Open check-in for {low} to {high} minutes."]})
+        raise ValidationError({"minutes": [_("Open check-in for %(low)s to %(high)s minutes.")
+                % {"low": low, "high": high}]})
     now = now or timezone.now()
     with transaction.atomic():
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).get(pk=flight.pk)
         if flight.status != FlightStatus.DRAFT:
-            raise ValidationError({"flight": [f"{flight.name} has been drawn: check-in is over."]})
+            raise ValidationError({"flight": [_("%(flight)s has been drawn: check-in is over.")
+                    % {"flight": flight.name}]})
         flight.check_in_opens, flight.check_in_closes = now, now + timedelta(minutes=minutes)
         flight._history_user = by
         flight.save(update_fields=["check_in_opens", "check_in_closes"])
@@ -411,18 +418,19 @@ def registration_open(*, flight: Flight, by, closes, cap: int | None = None, now
     now = now or timezone.now()
     errors = {}
     if closes is None or closes <= now:
-        errors["closes"] = ["Give a closing time in the future."]
+        errors["closes"] = [_("Give a closing time in the future.")]
     if cap is not None and (not isinstance(cap, int) or cap < 2):
         errors["cap"] = ["A flight takes at least 2 players; leave the places empty for no limit."]
     if not flight.takes_entries:
-        errors["flight"] = [f"{flight.name} takes the losers of other flights, not entries."]
+        errors["flight"] = [_("%(flight)s takes the losers of other flights, not entries.") % {"flight": flight.name}]
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).get(pk=flight.pk)
         if flight.status != FlightStatus.DRAFT:
-            raise ValidationError({"flight": [f"{flight.name} has been drawn: registration is over."]})
+            raise ValidationError({"flight": [_("%(flight)s has been drawn: registration is over.")
+                    % {"flight": flight.name}]})
         place_cap_check(flight, cap)
         flight.registration_closes, flight.registration_cap = closes, cap
         flight._history_user = by
@@ -439,7 +447,7 @@ def registration_is_open(flight: Flight, now=None) -> bool:
 def _player_of(user) -> Player:
     account = PlayerAccount.objects.filter(user=user).select_related("player").first() if user else None
     if account is None:
-        raise PermissionDenied("Claim your player record first: registration is for players.")
+        raise PermissionDenied(_("Claim your player record first: registration is for players."))
     return account.player
 
 
@@ -451,11 +459,13 @@ def registration_enter(*, flight: Flight, by, now=None) -> Entry | WaitingEntry:
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
         if not registration_is_open(flight, now):
-            raise ValidationError({"flight": [f"Online registration for {flight.name} is closed."]})
+            raise ValidationError({"flight": [_("Online registration for %(flight)s is closed.")
+                    % {"flight": flight.name}]})
         entry = Entry.objects.filter(flight=flight, player=player).first()
         if (entry and entry.status != EntryStatus.WITHDRAWN) or WaitingEntry.objects.filter(
                 flight=flight, player=player).exists():
-            raise ValidationError({"flight": [f"You are registered for {flight.name} already."]})
+            raise ValidationError({"flight": [_("You are registered for %(flight)s already.")
+                    % {"flight": flight.name}]})
         if not place_or_wait(flight):
             return WaitingEntry.objects.create(flight=flight, player=player)
         return _entry_take(flight, player, by=by, again=True)
@@ -469,12 +479,13 @@ def registration_cancel(*, flight: Flight, by) -> None:
         _results_changed(flight.tournament_id)
         flight = Flight.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=flight.pk)
         if flight.status != FlightStatus.DRAFT:
-            raise ValidationError({"flight": [f"{flight.name} has been drawn: ask the TD to withdraw you."]})
+            raise ValidationError({"flight": [_("%(flight)s has been drawn: ask the TD to withdraw you.")
+                    % {"flight": flight.name}]})
         if WaitingEntry.objects.filter(flight=flight, player=player).delete()[0]:
             return
         entry = Entry.objects.filter(flight=flight, player=player).exclude(status=EntryStatus.WITHDRAWN).first()
         if entry is None:
-            raise ValidationError({"flight": [f"You are not registered for {flight.name}."]})
+            raise ValidationError({"flight": [_("You are not registered for %(flight)s.") % {"flight": flight.name}]})
         entry.status = EntryStatus.WITHDRAWN
         entry._history_user = by
         entry.save()

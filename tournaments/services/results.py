@@ -47,12 +47,15 @@ def _games_input(pairing: Pairing, games_list) -> list[games.GameInput]:
     out = []
     for number, game in enumerate(games_list, start=1):
         if not isinstance(game, dict):
-            raise ValidationError({"games": [f"Game {number}: give winner, and optionally end, kind, cube."]})
+            raise ValidationError({"games": [_("Game %(number)s: give winner, and optionally end, kind, cube.")
+                    % {"number": number}]})
         if game.get("winner") not in sides:
-            raise ValidationError({"games": [f"Game {number}: the winner must be one of the two players (their id)."]})
+            raise ValidationError({"games": [_("Game %(number)s: the winner must be one of the two players (their id).")
+                    % {"number": number}]})
         owner = game.get("cube_owner")
         if owner is not None and owner not in sides:
-            raise ValidationError({"games": [f"Game {number}: the cube owner must be one of the two players."]})
+            raise ValidationError({"games": [_("Game %(number)s: the cube owner must be one of the two players.")
+                    % {"number": number}]})
         sheet_game = games.GameInput(
             winner=sides[game["winner"]], end=game.get("end", GameEnd.PLAYED_OUT.value), kind=game.get("kind", "single"),
             cube=int(game.get("cube", 1)), cube_owner=None if owner is None else sides[owner], points=game.get("points"),
@@ -61,7 +64,8 @@ def _games_input(pairing: Pairing, games_list) -> list[games.GameInput]:
             sheet_game.outcome()
         except ScoringError as error:
             message = error.message[0].lower() + error.message[1:]
-            raise ValidationError({"games": [f"Game {number}: {message}"]}) from None
+            raise ValidationError({"games": [_("Game %(number)s: %(message)s")
+                    % {"number": number, "message": message}]}) from None
         out.append(sheet_game)
     return out
 
@@ -76,16 +80,20 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
             try:
                 sheet.record(game.outcome())
             except ScoringError as error:
-                raise ValidationError({"games": [f"Game {number}: {error.message}"]}) from None
+                raise ValidationError({"games": [_("Game %(number)s: %(message)s")
+                        % {"number": number, "message": error.message}]}) from None
         if not sheet.finished:
             a, b = sheet.score
-            raise ValidationError({"games": [f"These games end {a}-{b}: the {length}-point match is not over."]})
+            raise ValidationError({"games": [_("These games end %(a)s-%(b)s: the %(length)s-point match is not over.")
+                    % {"a": a, "b": b, "length": length}]})
         final = sheet.score
         if (score_a, score_b) not in ((None, None), final):
-            raise ValidationError({"score_a": [f"The games add up to {final[0]}-{final[1]}, not {score_a}-{score_b}."]})
+            raise ValidationError({"score_a": [_("The games add up to %(final_a)s-%(final_b)s, not "
+                      "%(score_a)s-%(score_b)s.")
+                    % {"final_a": final[0], "final_b": final[1], "score_a": score_a, "score_b": score_b}]})
         return final[0], final[1], list(games_list)
     if score_a is None or score_b is None:
-        raise ValidationError({"score_a": ["Give the final score (score_a and score_b) or the games."]})
+        raise ValidationError({"score_a": [_("Give the final score (score_a and score_b) or the games.")]})
     try:
         check_final_score(length, (score_a, score_b), cube_cap=rules.cube_cap)
     except ScoringError as error:
@@ -159,14 +167,14 @@ def result_report(
             raise ConflictError(_decided_for_code(pairing))
         td, side = acting_side(by, pairing, code)
         if side is None and not td:
-            raise PermissionDenied("Only the two players of this match or a TD may report its result.")
+            raise PermissionDenied(_("Only the two players of this match or a TD may report its result."))
         _check_playable(pairing)
         if pairing.decided:
-            raise ConflictError(f"{pairing.slot} already has a result: ask a TD to correct it.")
+            raise ConflictError(_("%(match)s already has a result: ask a TD to correct it.") % {"match": pairing.slot})
         if not td and ResultReport.objects.filter(pairing=pairing).count() >= REPORTS_PER_PAIRING_MAX:
             raise ValidationError({"non_field_errors": [
-                f"{pairing.slot} already has {REPORTS_PER_PAIRING_MAX} reported versions: ask a TD to enter "
-                "the result."]})
+                _("%(match)s already has %(reports_per_pairing_max)s reported versions: ask a TD to enter the result.")
+                        % {"match": pairing.slot, "reports_per_pairing_max": REPORTS_PER_PAIRING_MAX}]})
         score_a, score_b, sheet = _check_result(pairing, score_a, score_b, games)
         _supersede_open(pairing)
         report = ResultReport(
@@ -193,12 +201,12 @@ def _save_report(report: ResultReport) -> None:
         with transaction.atomic():
             report.save()
     except IntegrityError:
-        raise ConflictError("Someone else reported this match at the same moment: reload it.") from None
+        raise ConflictError(_("Someone else reported this match at the same moment: reload it.")) from None
 
 
 def _decided_for_code(pairing: Pairing) -> str:
-    return (f"{pairing.flight.name} {pairing.slot} already has a result: the codes on its slip no longer work. "
-            "If the result is wrong, ask a TD to correct it.")
+    return (_("%(flight)s %(match)s already has a result: the codes on its slip no longer work. If the result is "
+              "wrong, ask a TD to correct it.") % {"flight": pairing.flight.name, "match": pairing.slot})
 
 
 def _mark_confirmed(report: ResultReport, *, by, with_code: bool = False) -> None:
@@ -227,11 +235,12 @@ def result_confirm(*, report: ResultReport, by=None, code: str | None = None) ->
         td, side = acting_side(by, pairing, code)
         reporter = None if report.submitted_for_id is None else (0 if report.submitted_for_id == pairing.player_a_id else 1)
         if not td and (side is None or side == reporter):
-            raise PermissionDenied("The opponent of the player who reported it (or a TD) confirms a result.")
+            raise PermissionDenied(_("The opponent of the player who reported it (or a TD) confirms a result."))
         if pairing.decided:
             raise ConflictError(_decided_meanwhile(pairing))
         if report.status != ReportStatus.PENDING and not (td and report.status == ReportStatus.DISPUTED):
-            raise ConflictError(f"This report is {report.get_status_display().lower()}: it cannot be confirmed.")
+            raise ConflictError(_("This report is %(status)s: it cannot be confirmed.")
+                    % {"status": report.get_status_display().lower()})
         _confirm(report, pairing, by=None if code is not None else by, with_code=code is not None)
         pairing.version += 1
         pairing.save(update_fields=["version"])
@@ -240,8 +249,9 @@ def result_confirm(*, report: ResultReport, by=None, code: str | None = None) ->
 
 def _decided_meanwhile(pairing: Pairing) -> str:
     result = f" ({pairing.score_a}-{pairing.score_b})" if pairing.score_a is not None else ""
-    return (f"{pairing.flight.name} {pairing.slot} has a result{result} entered after this report, which no longer"
-            " counts: if that result is wrong, ask a TD to correct it.")
+    return (_("%(flight)s %(match)s has a result%(result)s entered after this report, which no longer counts: if "
+              "that result is wrong, ask a TD to correct it.")
+            % {"flight": pairing.flight.name, "match": pairing.slot, "result": result})
 
 
 def result_dispute(*, report: ResultReport, by=None, code: str | None = None, reason: str = "") -> ResultReport:
@@ -256,13 +266,14 @@ def result_dispute(*, report: ResultReport, by=None, code: str | None = None, re
         _td, side = acting_side(by, pairing, code)
         reporter = None if report.submitted_for_id is None else (0 if report.submitted_for_id == pairing.player_a_id else 1)
         if side is None or side == reporter:
-            raise PermissionDenied("Only the opponent of the player who reported it can dispute a result.")
+            raise PermissionDenied(_("Only the opponent of the player who reported it can dispute a result."))
         if pairing.decided and report.status != ReportStatus.CONFIRMED:
             raise ConflictError(_decided_meanwhile(pairing))
         if report.status != ReportStatus.PENDING:
-            raise ConflictError(f"This report is {report.get_status_display().lower()}: it cannot be disputed.")
+            raise ConflictError(_("This report is %(status)s: it cannot be disputed.")
+                    % {"status": report.get_status_display().lower()})
         if not reason.strip():
-            raise ValidationError({"reason": ["Say what is wrong with the result, for the TD."]})
+            raise ValidationError({"reason": [_("Say what is wrong with the result, for the TD.")]})
         report.status = ReportStatus.DISPUTED
         report.disputed_by = None if code is not None else by
         report.dispute_reason = reason.strip()
@@ -289,7 +300,7 @@ def result_override(
         pairing = _lock_pairing(pairing, expected_version)
         _check_playable(pairing)
         if pairing.status == PairingStatus.WALKOVER:
-            raise ValidationError({"non_field_errors": ["A walkover stands: the player withdrew."]})
+            raise ValidationError({"non_field_errors": [_("A walkover stands: the player withdrew.")]})
         score_a, score_b, sheet = _check_result(pairing, score_a, score_b, games)
         winner_id = pairing.player_a_id if score_a > score_b else pairing.player_b_id
         if pairing.decided and winner_id != pairing.winner_id:
@@ -298,8 +309,9 @@ def result_override(
             if started and not apply_downstream:
                 listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
                 raise ValidationError({"apply_downstream": [
-                    f"This correction changes matches already started ({listed}): look at the preview and"
-                    " confirm with apply_downstream."]})
+                    _("This correction changes matches already started (%(listed)s): look at the preview and "
+                              "confirm with apply_downstream.")
+                            % {"listed": listed}]})
             _drop_downstream(affected, by=by)
         if pairing.decided:
             pairing.reports.filter(status=ReportStatus.CONFIRMED).update(status=ReportStatus.SUPERSEDED)
@@ -328,7 +340,7 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
                         match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
             else:
                 raise ValidationError({"games": [
-                    f"Games are being entered on match {match.pk}: finish the match there."]})
+                    _("Games are being entered on match %(pk)s: finish the match there.") % {"pk": match.pk}]})
         if match is None:
             match = _match_for(pairing, by=by)
         with keeper_writes(match):
@@ -339,7 +351,8 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
         match = pairing.match
         if match is not None and match.games.exists():
             raise ValidationError({"games": [
-                f"Match {pairing.match_id} was recorded game by game: correct it with its games."]})
+                _("Match %(match_id)s was recorded game by game: correct it with its games.")
+                        % {"match_id": pairing.match_id}]})
         if match is None:
             match = _match_for(pairing, by=by)
         with keeper_writes(match):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 
@@ -62,13 +63,14 @@ def flight_start(
     require_td(by, flight.tournament)
     if first_round and (seeds is not None or apart or fixed):
         raise ValidationError({"first_round": [
-            "Give either a hand-made draw or seeds and pairs kept apart or fixed, not both."]})
+            _("Give either a hand-made draw or seeds and pairs kept apart or fixed, not both.")]})
     with transaction.atomic():
         tournament, flight = _lock_flight(flight, None)
         draws.check_startable(flight)
         if expected_version is not None and flight.version != expected_version:
-            raise ConflictError(f"The settings of {flight.name} were changed by someone else since this draw was "
-                                "shown: look at the draw again before you confirm it.")
+            raise ConflictError(_("The settings of %(flight)s were changed by someone else since this draw "
+                      "was shown: look at the draw again before you confirm it.")
+                    % {"flight": flight.name})
         entries = list(Entry.objects.select_for_update().filter(flight=flight).select_related("player").order_by("id"))
         random_seed = draws.random_seed_for(flight, random_seed)
         present = [e.player_id for e in entries if e.status == EntryStatus.CHECKED_IN]
@@ -162,8 +164,9 @@ def _advance(tournament: Tournament, flight: Flight, *, by=None) -> None:
                 if row is not None:
                     if (row.player_a_id, row.player_b_id) != (slot.a, slot.b):
                         raise ValidationError({"non_field_errors": [
-                            f"{f.name} {slot.slot}: the stored pairing no longer follows from the results;"
-                            " a TD must correct the result that changed it."]})
+                            _("%(flight)s %(match)s: the stored pairing no longer follows from the results; a TD "
+                                      "must correct the result that changed it.")
+                                    % {"flight": f.name, "match": slot.slot}]})
                     continue
                 rnd = _round_for(f, slot.round_number, slot.round_name, slot.length, rounds)
                 pairing = Pairing(flight=f, round=rnd, slot=slot.slot, player_a_id=slot.a, player_b_id=slot.b)
@@ -261,28 +264,34 @@ def round_start(*, flight: Flight, by, pairings=None, expected_version: int | No
     with transaction.atomic():
         tournament, flight = _lock_flight(flight, expected_version)
         if flight.status == FlightStatus.DRAFT:
-            raise ValidationError({"non_field_errors": [f"{flight.name} has not started: start the flight first."]})
+            raise ValidationError({"non_field_errors": [_("%(flight)s has not started: start the flight first.")
+                    % {"flight": flight.name}]})
         flights = draws.unit_of(flight)
         rounds = {(r.flight_id, r.number): r for r in Round.objects.filter(flight__in=flights)}
         waiting = Round.objects.filter(flight=flight, status=RoundStatus.PENDING).order_by("number").first()
         if waiting is not None and waiting.pairings.exists():
             if pairings:
-                raise ValidationError({"pairings": [f"Round {waiting.number} is drawn already."]})
+                raise ValidationError({"pairings": [_("Round %(number)s is drawn already.")
+                        % {"number": waiting.number}]})
             rnd = waiting
         else:
             entries, stored, withdrawn = draws.load(flights)
             view = draws.unit_views(flights, entries, stored, withdrawn)[flight.pk]
             swiss = draws.swiss_engine(view)
             if swiss is None:
-                raise ConflictError(f"{flight.name}: every round drawn so far has started already.")
+                raise ConflictError(_("%(flight)s: every round drawn so far has started already.")
+                        % {"flight": flight.name})
             if not swiss.round_complete:
-                raise ConflictError(f"{flight.name}: round {swiss.rounds_paired} is still being played.")
+                raise ConflictError(_("%(flight)s: round %(rounds_paired)s is still being played.")
+                        % {"flight": flight.name, "rounds_paired": swiss.rounds_paired})
             if swiss.is_finished:
-                raise ValidationError({"non_field_errors": [f"{flight.name} is finished: there is no round to start."]})
+                raise ValidationError({"non_field_errors": [_("%(flight)s is finished: there is no round to start.")
+                        % {"flight": flight.name}]})
             created = _store_swiss_round(flight, swiss, pairings, rounds, by=by)
             rnd = created[0].round
         if rnd.status != RoundStatus.PENDING:
-            raise ConflictError(f"Round {rnd.number} of {flight.name} has already started.")
+            raise ConflictError(_("Round %(number)s of %(flight)s has already started.")
+                    % {"number": rnd.number, "flight": flight.name})
         rnd.status = RoundStatus.RUNNING
         rnd.started_at = timezone.now()
         rnd._history_user = by
@@ -300,7 +309,7 @@ def flight_advance(*, flight: Flight, by) -> Flight:
         tournament = _lock_tournament(flight.tournament)
         _results_changed(tournament.pk)
         if flight.status == FlightStatus.DRAFT:
-            raise ValidationError({"non_field_errors": [f"{flight.name} has not started."]})
+            raise ValidationError({"non_field_errors": [_("%(flight)s has not started.") % {"flight": flight.name}]})
         _advance(tournament, flight, by=by)
     return Flight.objects.get(pk=flight.pk)
 
@@ -311,10 +320,11 @@ def pairing_start(*, pairing: Pairing, by, expected_version: int | None = None) 
         _results_changed(pairing.flight.tournament_id)
         pairing = _lock_pairing(pairing, expected_version)
         if side_of(by, pairing) is None and not is_td(by, pairing.flight.tournament):
-            raise PermissionDenied("Only the two players of this match or a TD may start it.")
+            raise PermissionDenied(_("Only the two players of this match or a TD may start it."))
         _check_playable(pairing)
         if pairing.status != PairingStatus.PENDING:
-            raise ConflictError(f"{pairing.slot} is {pairing.get_status_display().lower()} already.")
+            raise ConflictError(_("%(match)s is %(status)s already.")
+                    % {"match": pairing.slot, "status": pairing.get_status_display().lower()})
         pairing.match = _match_for(pairing, by=by)
         pairing.status = PairingStatus.PLAYING
         pairing.version += 1

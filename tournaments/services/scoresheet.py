@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games import services as games
@@ -40,7 +41,8 @@ def _lock_pairing_of(match: Match) -> Pairing | None:
     _results_changed(tournament_id)
     pairing = _lock_pairing(Pairing(pk=pairing_id), None)
     if pairing.match_id != match.pk:
-        raise ConflictError(f"{pairing.flight.name} {pairing.slot} was changed by someone else: reload the match.")
+        raise ConflictError(_("%(flight)s %(match)s was changed by someone else: reload the match.")
+                % {"flight": pairing.flight.name, "match": pairing.slot})
     return pairing
 
 
@@ -49,12 +51,14 @@ def _follow(pairing: Pairing, match: Match, *, by) -> None:
     if pairing.decided:
         if pairing.status == PairingStatus.WALKOVER and match.status != MatchStatus.FORFEITED:
             raise ValidationError({"non_field_errors": [
-                f"This match is the walkover of {pairing.flight.name} {pairing.slot}: a TD undoes the walkover through"
-                " the tournament (walkover-undo), which shows what it changes downstream."]})
+                _("This match is the walkover of %(flight)s %(match)s: a TD undoes the walkover through the "
+                          "tournament (walkover-undo), which shows what it changes downstream.")
+                        % {"flight": pairing.flight.name, "match": pairing.slot}]})
         if match.winner_id != pairing.winner_id:
             raise ValidationError({"non_field_errors": [
-                f"This match decides {pairing.flight.name} {pairing.slot}: a TD corrects its result through the"
-                " tournament (result override), which shows what it changes downstream."]})
+                _("This match decides %(flight)s %(match)s: a TD corrects its result through the tournament "
+                          "(result override), which shows what it changes downstream.")
+                        % {"flight": pairing.flight.name, "match": pairing.slot}]})
         if (match.score_a, match.score_b) != (pairing.score_a, pairing.score_b):
             pairing.score_a, pairing.score_b = match.score_a, match.score_b
             pairing._history_user = by

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 
@@ -24,7 +25,7 @@ def slip_codes_issue(*, tournament: Tournament, pairing_ids, by, renew: bool = F
     issues new ones. Codes of a player no longer in the match are revoked either way.
     """
     if not may_issue_slip_codes(by, tournament):
-        raise PermissionDenied(f"Only a TD of {tournament.name} prints its slips.")
+        raise PermissionDenied(_("Only a TD of %(tournament)s prints its slips.") % {"tournament": tournament.name})
     players, stale, held = _plan(tournament, pairing_ids, renew)
     if not stale and all((pk, player_id) in held for pk, pair in players.items() for player_id in pair):
         return {}  # slips printed again: nothing to write, and the event is not locked for it
@@ -47,7 +48,7 @@ def slip_codes_issue(*, tournament: Tournament, pairing_ids, by, renew: bool = F
                 with transaction.atomic():
                     SlipCode.objects.bulk_create(rows)
         except IntegrityError:
-            raise ConflictError("Someone printed these slips at the same moment: open them again.") from None
+            raise ConflictError(_("Someone printed these slips at the same moment: open them again.")) from None
     return issued
 
 

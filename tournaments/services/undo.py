@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games import services as games
@@ -68,8 +69,9 @@ class DownstreamStarted(ValidationError):
     def __init__(self, pairing: Pairing, started: list[dict]):
         self.started = [f"{a['flight']} {a['slot']}" for a in started]
         super().__init__({"apply_downstream": [
-            f"Matches drawn from {pairing.flight.name} {pairing.slot} have started ({', '.join(self.started)}):"
-            " look at the preview and confirm with apply_downstream to take them away too."]})
+            _("Matches drawn from %(flight)s %(match)s have started (%(listed)s): look at the preview and confirm "
+              "with apply_downstream to take them away too.")
+            % {"flight": pairing.flight.name, "match": pairing.slot, "listed": ", ".join(self.started)}]})
 
 
 def _check_downstream(pairing: Pairing, affected: list[dict], apply_downstream: bool) -> None:
@@ -121,7 +123,8 @@ def _reopen(pairing: Pairing, *, by, reason: str) -> Pairing:
 
 
 def _refused(pairing: Pairing, message: str) -> ValidationError:
-    return ValidationError({"non_field_errors": [f"{pairing.flight.name} {pairing.slot} {message}"]})
+    """`message` names the match as %(match)s."""
+    return ValidationError({"non_field_errors": [message % {"match": f"{pairing.flight.name} {pairing.slot}"}]})
 
 
 def _undo(pairing: Pairing, *, by, reason: str, apply_downstream: bool, expected_version: int | None,
@@ -150,13 +153,14 @@ def pairing_walkover_undo(*, pairing: Pairing, by, reason: str = "", apply_downs
 
     def check(pairing: Pairing) -> None:
         if pairing.status != PairingStatus.WALKOVER:
-            raise _refused(pairing, "is not a walkover: there is no walkover to undo.")
+            raise _refused(pairing, _("%(match)s is not a walkover: there is no walkover to undo."))
         loser_id = pairing.player_b_id if pairing.winner_id == pairing.player_a_id else pairing.player_a_id
         withdrawn = Entry.objects.filter(flight__in=draws.unit_of(pairing.flight), player_id=loser_id,
                                          status=EntryStatus.WITHDRAWN).select_related("player").first()
         if withdrawn is not None:
             raise ValidationError({"non_field_errors": [
-                f"{withdrawn.player.name} has withdrawn: undo the withdrawal, which brings this match back too."]})
+                _("%(player)s has withdrawn: undo the withdrawal, which brings this match back too.")
+                        % {"player": withdrawn.player.name}]})
 
     return _undo(pairing, by=by, reason=reason or "walkover undone", apply_downstream=apply_downstream,
                  expected_version=expected_version, check=check)
@@ -169,9 +173,9 @@ def result_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: boo
 
     def check(pairing: Pairing) -> None:
         if pairing.status == PairingStatus.WALKOVER:
-            raise _refused(pairing, "is a walkover: undo the walkover instead.")
+            raise _refused(pairing, _("%(match)s is a walkover: undo the walkover instead."))
         if pairing.status != PairingStatus.FINISHED:
-            raise _refused(pairing, "has no result to undo.")
+            raise _refused(pairing, _("%(match)s has no result to undo."))
 
     return _undo(pairing, by=by, reason=reason or "result undone", apply_downstream=apply_downstream,
                  expected_version=expected_version, check=check)
@@ -199,22 +203,24 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
         _results_changed(tournament.pk)
         entry = Entry.objects.select_for_update(of=("self",)).select_related("flight", "player").get(pk=entry.pk)
         if entry.status != EntryStatus.WITHDRAWN:
-            raise ConflictError(f"{entry.player.name} has not withdrawn: there is no withdrawal to undo.")
+            raise ConflictError(_("%(player)s has not withdrawn: there is no withdrawal to undo.")
+                    % {"player": entry.player.name})
         since = (entry.history.filter(status=EntryStatus.WITHDRAWN).order_by("-history_date", "-history_id")
                  .values_list("history_date", flat=True).first())
         before = (entry.history.exclude(status=EntryStatus.WITHDRAWN).order_by("-history_date", "-history_id")
                   .values_list("status", flat=True).first())
         if entry.flight.status == FlightStatus.DRAFT:
             raise ValidationError({"non_field_errors": [
-                f"{entry.flight.name} has not been drawn: enter {entry.player.name} again instead."]})
+                _("%(flight)s has not been drawn: enter %(player)s again instead.")
+                        % {"flight": entry.flight.name, "player": entry.player.name}]})
         flights = draws.unit_of(entry.flight)
         drawn = Pairing.objects.filter(Q(player_a=entry.player) | Q(player_b=entry.player), flight__in=flights)
         if not drawn.exists():
             refusal = late_entry_refusal(entry.flight)
             if refusal:
                 raise ValidationError({"non_field_errors": [
-                    f"{entry.player.name} withdrew before {entry.flight.name} was drawn and is in none of its"
-                    f" matches. {refusal}"]})
+                    _("%(player)s withdrew before %(flight)s was drawn and is in none of its matches. %(refusal)s")
+                            % {"player": entry.player.name, "flight": entry.flight.name, "refusal": refusal}]})
             entry.status, entry.late, entry.seed = EntryStatus.CHECKED_IN, True, late_seed(entry.flight, entry)
             entry._history_user = by
             entry._change_reason = f"{reason}: a late entry"[:100]
@@ -234,8 +240,9 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
         if started and not apply_downstream:
             listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
             raise ValidationError({"apply_downstream": [
-                f"Matches drawn after {entry.player.name}'s withdrawal have started ({listed}): look at the"
-                " undo-preview of his walkovers and confirm with apply_downstream to take them away too."]})
+                _("Matches drawn after %(player)s's withdrawal have started (%(listed)s): look at the "
+                          "undo-preview of his walkovers and confirm with apply_downstream to take them away too.")
+                        % {"player": entry.player.name, "listed": listed}]})
         entry.status = before or EntryStatus.CHECKED_IN
         entry._history_user = by
         entry._change_reason = reason
