@@ -14,7 +14,7 @@ from .models import FlightFormat, FlightKindChoice, ScoringChoice, SeedingChoice
 
 ROUND = forms.IntegerField(min_value=1, max_value=30)
 
-CUBE_CAPS = [("", "No cap"), (2, "2"), (4, "4"), (8, "8"), (16, "16"), (32, "32"), (64, "64")]
+CUBE_CAPS = [("", gettext_lazy("No cap")), (2, "2"), (4, "4"), (8, "8"), (16, "16"), (32, "32"), (64, "64")]
 
 
 class DateInput(forms.DateInput):
@@ -22,51 +22,55 @@ class DateInput(forms.DateInput):
 
 
 class EventForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=200)
-    start_date = forms.DateField(label="First day", widget=DateInput)
-    end_date = forms.DateField(label="Last day", widget=DateInput, required=False,
-                               help_text="Leave empty for a one-day event.")
-    venue = forms.CharField(label="Venue", max_length=200, required=False)
-    cube_cap = forms.TypedChoiceField(label="Cube cap", choices=CUBE_CAPS, coerce=int, empty_value=None,
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=200)
+    start_date = forms.DateField(label=gettext_lazy("First day"), widget=DateInput)
+    end_date = forms.DateField(label=gettext_lazy("Last day"), widget=DateInput, required=False,
+                               help_text=gettext_lazy("Leave empty for a one-day event."))
+    venue = forms.CharField(label=gettext_lazy("Venue"), max_length=200, required=False)
+    cube_cap = forms.TypedChoiceField(label=gettext_lazy("Cube cap"), choices=CUBE_CAPS, coerce=int, empty_value=None,
                                       required=False)
-    clock = forms.CharField(label="Clock", max_length=120, required=False,
-                            help_text='As announced, e.g. "2 min + 12 s per move".')
+    clock = forms.CharField(label=gettext_lazy("Clock"), max_length=120, required=False,
+                            help_text=gettext_lazy('As announced, e.g. "2 min + 12 s per move".'))
 
 
 class FlightForm(forms.Form):
-    name = forms.CharField(label="Flight name", max_length=80, help_text="Main, Consolation, Last chance …")
-    format = forms.ChoiceField(label="Format", choices=FlightFormat.choices)
-    kind = forms.ChoiceField(label="Kind", choices=FlightKindChoice.choices)
-    lengths = forms.CharField(label="Match lengths by round", max_length=200, initial="7, 7, 9, 11",
-                              help_text="Points per round, separated by commas; the last one repeats.")
+    name = forms.CharField(label=gettext_lazy("Flight name"), max_length=80,
+                           help_text=gettext_lazy("Main, Consolation, Last chance …"))
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=FlightFormat.choices)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=FlightKindChoice.choices)
+    lengths = forms.CharField(label=gettext_lazy("Match lengths by round"), max_length=200, initial="7, 7, 9, 11",
+                              help_text=gettext_lazy("Points per round, separated by commas; the last one repeats."))
     feeder_source = forms.ChoiceField(
-        label="Takes the losers of", required=False,
-        help_text="Consolation and last chance flights: the flight their players come from.")
+        label=gettext_lazy("Takes the losers of"), required=False,
+        help_text=gettext_lazy("Consolation and last chance flights: the flight their players come from."))
     feeder_rounds = forms.CharField(
-        label="Losers of its rounds", max_length=60, required=False,
-        help_text="For example 1, or 1, 2: the losers of later rounds enter later rounds.")
-    feeder_entry_round = forms.IntegerField(label="Entering in round", min_value=1, max_value=30, required=False,
+        label=gettext_lazy("Losers of its rounds"), max_length=60, required=False,
+        help_text=gettext_lazy("For example 1, or 1, 2: the losers of later rounds enter later rounds."))
+    feeder_entry_round = forms.IntegerField(label=gettext_lazy("Entering in round"), min_value=1, max_value=30,
+                                            required=False,
                                             initial=1)
-    seeding = forms.ChoiceField(label="Seeding", choices=SeedingChoice.choices, initial=SeedingChoice.RATING)
-    swiss_rounds = forms.IntegerField(label="Swiss rounds", required=False, min_value=1, max_value=30)
-    qualifiers = forms.IntegerField(label="Qualifiers for the knockout", required=False, min_value=2)
-    scoring = forms.ChoiceField(label="Scoring", choices=ScoringChoice.choices, initial=ScoringChoice.WINS,
-                                required=False, help_text="Swiss: the skill point goes to the player whose PR is at least 1.0 "
-                                          "better, else half each.")
+    seeding = forms.ChoiceField(label=gettext_lazy("Seeding"), choices=SeedingChoice.choices,
+                                initial=SeedingChoice.RATING)
+    swiss_rounds = forms.IntegerField(label=gettext_lazy("Swiss rounds"), required=False, min_value=1, max_value=30)
+    qualifiers = forms.IntegerField(label=gettext_lazy("Qualifiers for the knockout"), required=False, min_value=2)
+    scoring = forms.ChoiceField(label=gettext_lazy("Scoring"), choices=ScoringChoice.choices,
+                                initial=ScoringChoice.WINS,
+                                required=False, help_text=gettext_lazy("Swiss: the skill point goes to the player whose PR is at least 1.0 "
+                                          "better, else half each."))
 
     def clean_lengths(self):
         text = self.cleaned_data["lengths"]
         try:
             return whole_numbers(text)
         except forms.ValidationError:
-            raise forms.ValidationError("Write whole numbers separated by commas, for example 7, 7, 9.") from None
+            raise forms.ValidationError(_("Write whole numbers separated by commas, for example 7, 7, 9.")) from None
 
     def clean_scoring(self):
         return self.cleaned_data.get("scoring") or ScoringChoice.WINS
 
     def __init__(self, *args, flights=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["feeder_source"].choices = [("", "None: it takes entries")] + [(n, n) for n in flights]
+        self.fields["feeder_source"].choices = [("", _("None: it takes entries"))] + [(n, n) for n in flights]
 
     def clean(self):
         data = super().clean()
@@ -74,12 +78,13 @@ class FlightForm(forms.Form):
         data["feeders"] = []
         if not source:
             if rounds_text:
-                self.add_error("feeder_source", "Choose the flight whose losers it takes.")
+                self.add_error("feeder_source", _("Choose the flight whose losers it takes."))
             return data
         try:
             rounds = sorted(set(whole_numbers(rounds_text, field=ROUND)))
         except forms.ValidationError:
-            self.add_error("feeder_rounds", f"Write the rounds of {source} whose losers it takes, e.g. 1 or 1, 2.")
+            self.add_error("feeder_rounds", _("Write the rounds of %(flight)s whose losers it takes, e.g. 1 or 1, 2.")
+                           % {"flight": source})
             return data
         entry = data.get("feeder_entry_round") or 1
         data["feeders"] = [{"source": source, "source_round": r, "entry_round": entry + r - rounds[0]}
@@ -118,45 +123,48 @@ class FlightSettingsForm(forms.Form):
 class DisputeForm(forms.Form):
     """A player's reason for disputing the opponent's report (the service requires one)."""
 
-    reason = forms.CharField(label="What is wrong with it", max_length=500, required=False)
+    reason = forms.CharField(label=gettext_lazy("What is wrong with it"), max_length=500, required=False)
 
 
 class PlayerSearchForm(forms.Form):
-    q = forms.CharField(label="Find a player", max_length=120, required=False)
+    q = forms.CharField(label=gettext_lazy("Find a player"), max_length=120, required=False)
 
 
 class NewPlayerForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=120)
-    country = forms.CharField(label="Country code", max_length=2, required=False, help_text="Two letters, e.g. DK.")
-    club = forms.CharField(label="Club", max_length=120, required=False)
-    confirm_duplicate = forms.BooleanField(label="This is a different person with the same name", required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    country = forms.CharField(label=gettext_lazy("Country code"), max_length=2, required=False,
+                              help_text=gettext_lazy("Two letters, e.g. DK."))
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    confirm_duplicate = forms.BooleanField(label=gettext_lazy("This is a different person with the same name"),
+                                           required=False)
 
 
 class ScoreForm(forms.Form):
     """A final score typed at the desk (both players' points)."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
-    score_a = forms.IntegerField(label="Points of player A", min_value=0, max_value=999)
-    score_b = forms.IntegerField(label="Points of player B", min_value=0, max_value=999)
-    note = forms.CharField(label="Note", required=False, max_length=500)
+    score_a = forms.IntegerField(label=gettext_lazy("Points of player A"), min_value=0, max_value=999)
+    score_b = forms.IntegerField(label=gettext_lazy("Points of player B"), min_value=0, max_value=999)
+    note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=500)
 
 
 class PasteForm(forms.Form):
     """An entry list pasted from a spreadsheet or an e-mail."""
 
     text = forms.CharField(
-        label="Players, one per line", max_length=60_000,
+        label=gettext_lazy("Players, one per line"), max_length=60_000,
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
-        help_text="A name per line, or CSV: name, club, country, rating id.")
+        help_text=gettext_lazy("A name per line, or CSV: name, club, country, rating id."))
 
 
 class TablesForm(forms.Form):
     """The venue's tables and the ones kept for a flight or a player."""
 
-    count = forms.IntegerField(label="Number of tables", min_value=0, max_value=500)
+    count = forms.IntegerField(label=gettext_lazy("Number of tables"), min_value=0, max_value=500)
     reserved = forms.CharField(
-        label="Reserved tables", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="One per line: a table and a flight or a player's number, e.g. 1 Consolation, or 2 player 17.")
+        label=gettext_lazy("Reserved tables"),
+                           required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=gettext_lazy("One per line: a table and a flight or a player's number, e.g. 1 Consolation, or 2 player 17."))
 
     def __init__(self, *args, flights=(), **kwargs):
         super().__init__(*args, **kwargs)

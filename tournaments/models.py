@@ -9,6 +9,7 @@ and `tournaments.selectors`.
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from games.models import Match, Player
@@ -16,50 +17,62 @@ from games.people import DIRECTOR_FALLBACK, public_name  # noqa: F401 (the event
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    OPEN = "open", "Open for entries"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    DRAFT = "draft", _("Draft")
+    OPEN = "open", _("Open for entries")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class ByePolicy(models.TextChoices):
-    TOP_SEEDS = "top_seeds", "Byes to the top seeds"
+    TOP_SEEDS = "top_seeds", _("Byes to the top seeds")
     """Knockouts give byes to the best seeds; Swiss to the lowest player who has had none."""
 
 
 class CorrectionPolicy(models.TextChoices):
-    TD_AFTER_NEXT_ROUND = "td_after_next_round", "A TD corrects once a later match has started"
-    TD_ONLY = "td_only", "Only a TD corrects a confirmed result"
+    TD_AFTER_NEXT_ROUND = "td_after_next_round", _("A TD corrects once a later match has started")
+    TD_ONLY = "td_only", _("Only a TD corrects a confirmed result")
 
 
 class Tournament(models.Model):
     """An event and its public rule profile."""
 
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=80, unique=True)
-    venue = models.CharField(max_length=200, blank=True)
-    start_date = models.DateField()
-    end_date = models.DateField()
-    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments")
-    cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text="Highest cube value; empty for none.")
-    clock = models.CharField(max_length=120, blank=True, help_text='The clock as announced, e.g. "2 min + 12 s/move".')
-    clock_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Reserve time per player, seconds.")
-    bye_policy = models.CharField(max_length=20, choices=ByePolicy.choices, default=ByePolicy.TOP_SEEDS)
+    name = models.CharField(max_length=200, verbose_name=_("name"))
+    slug = models.SlugField(max_length=80, unique=True, verbose_name=_("slug"))
+    venue = models.CharField(max_length=200, blank=True, verbose_name=_("venue"))
+    start_date = models.DateField(verbose_name=_("start date"))
+    end_date = models.DateField(verbose_name=_("end date"))
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments",
+                                        verbose_name=_("organisers"))
+    cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text=_("Highest cube value; empty for none."),
+                                           verbose_name=_("cube cap"))
+    clock = models.CharField(max_length=120, blank=True,
+                             help_text=_('The clock as announced, e.g. "2 min + 12 s/move".'),
+                             verbose_name=_("clock"))
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True,
+                                                help_text=_("Reserve time per player, seconds."),
+                                                verbose_name=_("clock seconds"))
+    bye_policy = models.CharField(max_length=20, choices=ByePolicy.choices, default=ByePolicy.TOP_SEEDS,
+                                  verbose_name=_("bye policy"))
     correction_policy = models.CharField(
-        max_length=30, choices=CorrectionPolicy.choices, default=CorrectionPolicy.TD_AFTER_NEXT_ROUND
+        max_length=30, choices=CorrectionPolicy.choices, default=CorrectionPolicy.TD_AFTER_NEXT_ROUND,
+        verbose_name=_("correction policy"),
     )
-    status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN)
-    tables = models.PositiveSmallIntegerField(default=0, help_text="How many tables the venue has (numbered from 1).")
+    status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN,
+                              verbose_name=_("status"))
+    tables = models.PositiveSmallIntegerField(default=0,
+                                              help_text=_("How many tables the venue has (numbered from 1)."),
+                                              verbose_name=_("tables"))
     reserved_tables = models.JSONField(
         default=list, blank=True,
-        help_text='Tables kept for one flight or one player: [{"table": 1, "flight": "Consolation"}, '
-                  '{"table": 2, "player": 17}].',
+        help_text=_('Tables kept for one flight or one player: [{"table": 1, "flight": "Consolation"}, '
+                  '{"table": 2, "player": 17}].'), verbose_name=_("reserved tables"),
     )
-    version = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     history = HistoricalRecords(excluded_fields=["version"])
 
     class Meta:
+        verbose_name = _("tournament")
         ordering = ["-start_date", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_ends_after_start"),
@@ -82,37 +95,37 @@ class Tournament(models.Model):
 
 
 class FlightFormat(models.TextChoices):
-    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
-    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    SWISS_KNOCKOUT = "swiss_knockout", "Swiss, then knockout"
+    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    SWISS_KNOCKOUT = "swiss_knockout", _("Swiss, then knockout")
 
 
 class FlightKindChoice(models.TextChoices):
-    MAIN = "main", "Main"
-    CONSOLATION = "consolation", "Consolation"
-    LAST_CHANCE = "last_chance", "Last chance"
-    SIDE = "side", "Side event"
+    MAIN = "main", _("Main")
+    CONSOLATION = "consolation", _("Consolation")
+    LAST_CHANCE = "last_chance", _("Last chance")
+    SIDE = "side", _("Side event")
 
 
 class SeedingChoice(models.TextChoices):
-    MANUAL = "manual", "The TD's order"
-    RANDOM = "random", "Random draw"
-    RATING = "rating", "By rating"
+    MANUAL = "manual", _("The TD's order")
+    RANDOM = "random", _("Random draw")
+    RATING = "rating", _("By rating")
 
 
 class ScoringChoice(models.TextChoices):
-    WINS = "wins", "A point per win"
-    WIN_AND_SKILL = "win_and_skill", "A point for the win and one for skill (PR)"
+    WINS = "wins", _("A point per win")
+    WIN_AND_SKILL = "win_and_skill", _("A point for the win and one for skill (PR)")
     """The skill point goes to the player whose PR in the match is at least 1.0 lower, else half
     to each (`tournaments.formats.Scoring`)."""
 
 
 class FlightStatus(models.TextChoices):
-    DRAFT = "draft", "Not started"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    DRAFT = "draft", _("Not started")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class Flight(models.Model):
@@ -124,39 +137,56 @@ class Flight(models.Model):
     flight without feeders takes entries.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="flights")
-    name = models.CharField(max_length=80)
-    kind = models.CharField(max_length=12, choices=FlightKindChoice.choices, default=FlightKindChoice.MAIN)
-    format = models.CharField(max_length=20, choices=FlightFormat.choices)
-    position = models.PositiveSmallIntegerField(default=0, help_text="Order of the flights in the event.")
-    lengths = models.JSONField(default=list, help_text="Match length per round, e.g. [7, 7, 9, 9, 11, 11].")
-    feeders = models.JSONField(default=list, blank=True)
-    seeding = models.CharField(max_length=8, choices=SeedingChoice.choices, default=SeedingChoice.MANUAL)
-    random_seed = models.BigIntegerField(null=True, blank=True, help_text="The number the random draw used.")
-    first_round = models.JSONField(null=True, blank=True, help_text="The draw: [[player, player or null], ...].")
-    draw_rules = models.JSONField(default=dict, blank=True, help_text="What the TD asked of round 1 when he drew it: "
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="flights",
+                                   verbose_name=_("tournament"))
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    kind = models.CharField(max_length=12, choices=FlightKindChoice.choices, default=FlightKindChoice.MAIN,
+                            verbose_name=_("kind"))
+    format = models.CharField(max_length=20, choices=FlightFormat.choices, verbose_name=_("format"))
+    position = models.PositiveSmallIntegerField(default=0, help_text=_("Order of the flights in the event."),
+                                                verbose_name=_("position"))
+    lengths = models.JSONField(default=list, help_text=_("Match length per round, e.g. [7, 7, 9, 9, 11, 11]."),
+                               verbose_name=_("lengths"))
+    feeders = models.JSONField(default=list, blank=True, verbose_name=_("feeders"))
+    seeding = models.CharField(max_length=8, choices=SeedingChoice.choices, default=SeedingChoice.MANUAL,
+                               verbose_name=_("seeding"))
+    random_seed = models.BigIntegerField(null=True, blank=True, help_text=_("The number the random draw used."),
+                                         verbose_name=_("random seed"))
+    first_round = models.JSONField(null=True, blank=True, help_text=_("The draw: [[player, player or null], ...]."),
+                                   verbose_name=_("first round"))
+    draw_rules = models.JSONField(default=dict, blank=True,
+                                  help_text=_("What the TD asked of round 1 when he drew it: "
                                   '{"apart": [[player, player], ...], "fixed": [[player, player], ...], "moved": '
-                                  "true when he moved seeds}.")
-    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    out_after_losses = models.PositiveSmallIntegerField(null=True, blank=True)
-    tie_breaks = models.JSONField(default=list, blank=True)
+                                  "true when he moved seeds}."), verbose_name=_("draw rules"))
+    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("swiss rounds"))
+    out_after_losses = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("out after losses"))
+    tie_breaks = models.JSONField(default=list, blank=True, verbose_name=_("tie breaks"))
     scoring = models.CharField(max_length=16, choices=ScoringChoice.choices, default=ScoringChoice.WINS,
-                               help_text="Swiss: a point per win, or one for the win and one for skill.")
-    qualifiers = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss then knockout: how many.")
-    auto_pair = models.BooleanField(default=True, help_text="Pair the next Swiss round when the last match ends.")
-    check_in_opens = models.DateTimeField(null=True, blank=True, help_text="Players may check in from their phones "
-                                          "from this time...")
-    check_in_closes = models.DateTimeField(null=True, blank=True, help_text="...until this time.")
+                               help_text=_("Swiss: a point per win, or one for the win and one for skill."),
+                                           verbose_name=_("scoring"))
+    qualifiers = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Swiss then knockout: how many."),
+                                                  verbose_name=_("qualifiers"))
+    auto_pair = models.BooleanField(default=True, help_text=_("Pair the next Swiss round when the last match ends."),
+                                    verbose_name=_("auto pair"))
+    check_in_opens = models.DateTimeField(null=True, blank=True, help_text=_("Players may check in from their phones "
+                                          "from this time..."), verbose_name=_("check in opens"))
+    check_in_closes = models.DateTimeField(null=True, blank=True, help_text=_("...until this time."),
+                                           verbose_name=_("check in closes"))
     registration_closes = models.DateTimeField(null=True, blank=True,
-                                               help_text="Players register online until this time (empty: closed).")
+                                               help_text=_("Players register online until this time (empty: closed)."),
+                                                           verbose_name=_("registration closes"))
     registration_cap = models.PositiveIntegerField(null=True, blank=True,
-                                                   help_text="Places; later registrations join the waiting list.")
-    status = models.CharField(max_length=10, choices=FlightStatus.choices, default=FlightStatus.DRAFT)
-    champion = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    version = models.PositiveIntegerField(default=0)
+                                                   help_text=_("Places; later registrations join the waiting list."),
+                                                       verbose_name=_("registration cap"))
+    status = models.CharField(max_length=10, choices=FlightStatus.choices, default=FlightStatus.DRAFT,
+                              verbose_name=_("status"))
+    champion = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                 verbose_name=_("champion"))
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
     history = HistoricalRecords(excluded_fields=["version"])
 
     class Meta:
+        verbose_name = _("flight")
         ordering = ["tournament", "position", "id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "name"], name="flight_name_unique_in_tournament"),
@@ -178,26 +208,31 @@ class Flight(models.Model):
 
 
 class EntryStatus(models.TextChoices):
-    REGISTERED = "registered", "Registered"
-    CHECKED_IN = "checked_in", "Checked in"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    REGISTERED = "registered", _("Registered")
+    CHECKED_IN = "checked_in", _("Checked in")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
 class Entry(models.Model):
     """A player entered in a flight that takes entries, with his seed."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
-    seed = models.PositiveIntegerField(null=True, blank=True, help_text="1 is the best; set at the draw.")
-    status = models.CharField(max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
-    late = models.BooleanField(default=False, help_text="Entered after the flight started.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries",
+                                   verbose_name=_("tournament"))
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="entries", verbose_name=_("flight"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries",
+                               verbose_name=_("player"))
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text=_("1 is the best; set at the draw."),
+                                       verbose_name=_("seed"))
+    status = models.CharField(max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED,
+                              verbose_name=_("status"))
+    late = models.BooleanField(default=False, help_text=_("Entered after the flight started."), verbose_name=_("late"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("entry")
         ordering = ["flight", "seed", "id"]
-        verbose_name_plural = "entries"
+        verbose_name_plural = _("entries")
         constraints = [
             models.UniqueConstraint(fields=["flight", "player"], name="entry_player_once_per_flight"),
             models.UniqueConstraint(
@@ -211,21 +246,25 @@ class Entry(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    PENDING = "pending", "Not started"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    PENDING = "pending", _("Not started")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class Round(models.Model):
-    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    length = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Match length in this round.")
-    status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.PENDING)
-    starts_at = models.DateTimeField(null=True, blank=True, help_text="Announced start, for the schedule.")
-    started_at = models.DateTimeField(null=True, blank=True)
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("flight"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    length = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Match length in this round."),
+                                              verbose_name=_("length"))
+    status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.PENDING,
+                              verbose_name=_("status"))
+    starts_at = models.DateTimeField(null=True, blank=True, help_text=_("Announced start, for the schedule."),
+                                     verbose_name=_("starts at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("round")
         ordering = ["flight", "number"]
         constraints = [
             models.UniqueConstraint(fields=["flight", "number"], name="round_number_unique_in_flight"),
@@ -237,11 +276,11 @@ class Round(models.Model):
 
 
 class PairingStatus(models.TextChoices):
-    PENDING = "pending", "To play"
-    PLAYING = "playing", "Playing"
-    FINISHED = "finished", "Finished"
-    WALKOVER = "walkover", "Walkover"
-    BYE = "bye", "Bye"
+    PENDING = "pending", _("To play")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+    WALKOVER = "walkover", _("Walkover")
+    BYE = "bye", _("Bye")
 
 
 DECIDED = (PairingStatus.FINISHED, PairingStatus.WALKOVER, PairingStatus.BYE)
@@ -250,25 +289,34 @@ DECIDED = (PairingStatus.FINISHED, PairingStatus.WALKOVER, PairingStatus.BYE)
 class Pairing(models.Model):
     """A match of a draw (slot `R<round>-<n>`), a bye when `player_b` is empty."""
 
-    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="pairings")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
-    slot = models.CharField(max_length=12)
-    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="pairing")
-    status = models.CharField(max_length=10, choices=PairingStatus.choices, default=PairingStatus.PENDING)
-    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    score_a = models.PositiveIntegerField(null=True, blank=True)
-    score_b = models.PositiveIntegerField(null=True, blank=True)
-    table = models.CharField(max_length=20, blank=True)
-    walkover_reason = models.CharField(max_length=200, blank=True, help_text="Why a walkover was given.")
-    decided_at = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0, help_text="Raised by every write; guards against lost updates.")
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("flight"))
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("round"))
+    slot = models.CharField(max_length=12, verbose_name=_("slot"))
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player a"))
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                 verbose_name=_("player b"))
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="pairing",
+                                 verbose_name=_("match"))
+    status = models.CharField(max_length=10, choices=PairingStatus.choices, default=PairingStatus.PENDING,
+                              verbose_name=_("status"))
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("winner"))
+    score_a = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("score a"))
+    score_b = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("score b"))
+    table = models.CharField(max_length=20, blank=True, verbose_name=_("table"))
+    walkover_reason = models.CharField(max_length=200, blank=True, help_text=_("Why a walkover was given."),
+                                       verbose_name=_("walkover reason"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
+    version = models.PositiveIntegerField(default=0,
+                                          help_text=_("Raised by every write; guards against lost updates."),
+                                          verbose_name=_("version"))
     notified_at = models.DateTimeField(null=True, blank=True,
-                                       help_text="When its players were e-mailed that it is theirs to play.")
+                                       help_text=_("When its players were e-mailed that it is theirs to play."),
+                                                   verbose_name=_("notified at"))
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("pairing")
         ordering = ["flight", "round__number", "id"]
         constraints = [
             models.UniqueConstraint(fields=["flight", "slot"], name="pairing_slot_unique_in_flight"),
@@ -303,10 +351,10 @@ class Pairing(models.Model):
 
 
 class ReportStatus(models.TextChoices):
-    PENDING = "pending", "Awaiting the opponent"
-    CONFIRMED = "confirmed", "Confirmed"
-    DISPUTED = "disputed", "Disputed: for the TD"
-    SUPERSEDED = "superseded", "Replaced by a later version"
+    PENDING = "pending", _("Awaiting the opponent")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed: for the TD")
+    SUPERSEDED = "superseded", _("Replaced by a later version")
 
 
 # The players of a match may report (and re-report) its result this many times; then a TD enters
@@ -321,38 +369,49 @@ class ResultReport(models.Model):
     final-score-only report.
     """
 
-    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="reports")
-    version = models.PositiveIntegerField()
-    score_a = models.PositiveIntegerField()
-    score_b = models.PositiveIntegerField()
-    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    games = models.JSONField(null=True, blank=True)
-    status = models.CharField(max_length=12, choices=ReportStatus.choices, default=ReportStatus.PENDING)
-    by_td = models.BooleanField(default=False, help_text="Entered or overridden by a TD (or staff).")
-    override = models.BooleanField(default=False, help_text="A TD's ruling that replaces earlier versions.")
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="reports", verbose_name=_("pairing"))
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    score_a = models.PositiveIntegerField(verbose_name=_("score a"))
+    score_b = models.PositiveIntegerField(verbose_name=_("score b"))
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("winner"))
+    games = models.JSONField(null=True, blank=True, verbose_name=_("games"))
+    status = models.CharField(max_length=12, choices=ReportStatus.choices, default=ReportStatus.PENDING,
+                              verbose_name=_("status"))
+    by_td = models.BooleanField(default=False, help_text=_("Entered or overridden by a TD (or staff)."),
+                                verbose_name=_("by td"))
+    override = models.BooleanField(default=False, help_text=_("A TD's ruling that replaces earlier versions."),
+                                   verbose_name=_("override"))
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-        help_text="The login that reported it; empty when a player reported with his slip code.",
+        help_text=_("The login that reported it; empty when a player reported with his slip code."),
+                    verbose_name=_("submitted by"),
     )
-    submitted_with_code = models.BooleanField(default=False, help_text="Reported with the code on the player's slip.")
+    submitted_with_code = models.BooleanField(default=False,
+                                              help_text=_("Reported with the code on the player's slip."),
+                                              verbose_name=_("submitted with code"))
     submitted_for = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-        help_text="The player of the match who reported it (empty for a TD).",
+        help_text=_("The player of the match who reported it (empty for a TD)."), verbose_name=_("submitted for"),
     )
-    submitted_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(auto_now_add=True, verbose_name=_("submitted at"))
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+            verbose_name=_("confirmed by")
     )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
-    confirmed_with_code = models.BooleanField(default=False, help_text="Confirmed with the code on the player's slip.")
+    confirmed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("confirmed at"))
+    confirmed_with_code = models.BooleanField(default=False,
+                                              help_text=_("Confirmed with the code on the player's slip."),
+                                              verbose_name=_("confirmed with code"))
     disputed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+            verbose_name=_("disputed by")
     )
-    dispute_reason = models.TextField(blank=True)
-    note = models.TextField(blank=True)
+    dispute_reason = models.TextField(blank=True, verbose_name=_("dispute reason"))
+    note = models.TextField(blank=True, verbose_name=_("note"))
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("result report")
         ordering = ["pairing", "version"]
         constraints = [
             models.UniqueConstraint(fields=["pairing", "version"], name="report_version_unique"),
@@ -386,15 +445,17 @@ class SlipCode(models.Model):
     slips again keeps the codes handed out, new slips asked for explicitly revoke them.
     """
 
-    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="slip_codes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    digest = models.CharField(max_length=64)
-    issued_at = models.DateTimeField(auto_now_add=True)
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="slip_codes",
+                                verbose_name=_("pairing"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    digest = models.CharField(max_length=64, verbose_name=_("digest"))
+    issued_at = models.DateTimeField(auto_now_add=True, verbose_name=_("issued at"))
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                  related_name="+")
-    revoked_at = models.DateTimeField(null=True, blank=True)
+                                  related_name="+", verbose_name=_("issued by"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
 
     class Meta:
+        verbose_name = _("slip code")
         ordering = ["pairing", "id"]
         constraints = [
             models.UniqueConstraint(fields=["pairing", "player"], condition=Q(revoked_at__isnull=True),
@@ -408,14 +469,19 @@ class SlipCode(models.Model):
 class PlayerAccount(models.Model):
     """Links a login to the player it belongs to, so he can report his own matches."""
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="account")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="account", verbose_name=_("player"))
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="player_account"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="player_account",
+            verbose_name=_("user")
     )
-    match_emails = models.BooleanField(default=True, help_text="E-mail the player each new match drawn for him.")
+    match_emails = models.BooleanField(default=True, help_text=_("E-mail the player each new match drawn for him."),
+                                       verbose_name=_("match emails"))
 
     def __str__(self) -> str:
         return f"{self.player.name} = {self.user}"
+
+    class Meta:
+        verbose_name = _("player account")
 
 
 class PublicName(models.Model):
@@ -423,11 +489,16 @@ class PublicName(models.Model):
     the person. A login name is never shown: without a chosen name, the linked player's name is,
     or a neutral title (`public_name`)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="public_name")
-    name = models.CharField(max_length=80, help_text="Shown as the director of your events.")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="public_name",
+                                verbose_name=_("user"))
+    name = models.CharField(max_length=80, help_text=_("Shown as the director of your events."),
+                            verbose_name=_("name"))
 
     def __str__(self) -> str:
         return self.name
+
+    class Meta:
+        verbose_name = _("public name")
 
 
 ORGANISER_NAMES = ("organisers__public_name", "organisers__player_account__player")
@@ -435,9 +506,9 @@ ORGANISER_NAMES = ("organisers__public_name", "organisers__player_account__playe
 
 
 class ClaimStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for a TD"
-    APPROVED = "approved", "Approved"
-    REFUSED = "refused", "Refused"
+    PENDING = "pending", _("Waiting for a TD")
+    APPROVED = "approved", _("Approved")
+    REFUSED = "refused", _("Refused")
 
 
 class PlayerClaim(models.Model):
@@ -446,17 +517,22 @@ class PlayerClaim(models.Model):
     Staff, or a TD of an event the player has entered, approve it; approval links the login
     to the player (`PlayerAccount`)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
-    status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING)
-    note = models.CharField(max_length=300, blank=True, help_text="What the player says to help the TD.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims",
+                             verbose_name=_("user"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("player"))
+    status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING,
+                              verbose_name=_("status"))
+    note = models.CharField(max_length=300, blank=True, help_text=_("What the player says to help the TD."),
+                            verbose_name=_("note"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="+")
-    decided_at = models.DateTimeField(null=True, blank=True)
-    reason = models.CharField(max_length=300, blank=True, help_text="Why a claim was refused.")
+                                   related_name="+", verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
+    reason = models.CharField(max_length=300, blank=True, help_text=_("Why a claim was refused."),
+                              verbose_name=_("reason"))
 
     class Meta:
+        verbose_name = _("player claim")
         ordering = ["created_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["user"], condition=Q(status="pending"),
@@ -470,13 +546,14 @@ class PlayerClaim(models.Model):
 class WaitingEntry(models.Model):
     """A player who registered online for a full flight: he gets the next place that frees up."""
 
-    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="waiting")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="waiting", verbose_name=_("flight"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("waiting entry")
         ordering = ["created_at", "id"]
-        verbose_name_plural = "waiting entries"
+        verbose_name_plural = _("waiting entries")
         constraints = [models.UniqueConstraint(fields=["flight", "player"], name="waiting_player_once_per_flight")]
 
     def __str__(self) -> str:
@@ -489,13 +566,15 @@ class SaveKey(models.Model):
     dropped connection, a result kept offline and sent when the network returns) gets that answer
     again and stores nothing. Kept `SAVE_KEY_DAYS` days (`services.save_keys_prune`)."""
 
-    key = models.CharField(max_length=64, unique=True)
-    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="+")
-    status = models.PositiveSmallIntegerField(help_text="The HTTP status of the first answer.")
-    body = models.JSONField(help_text="The body of the first answer.")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    key = models.CharField(max_length=64, unique=True, verbose_name=_("key"))
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="+", verbose_name=_("pairing"))
+    status = models.PositiveSmallIntegerField(help_text=_("The HTTP status of the first answer."),
+                                              verbose_name=_("status"))
+    body = models.JSONField(help_text=_("The body of the first answer."), verbose_name=_("body"))
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("save key")
         constraints = [
             models.CheckConstraint(condition=Q(key__regex=r"^[A-Za-z0-9_-]{1,64}$"), name="save_key_characters"),
         ]
