@@ -3,13 +3,15 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import selectors
 from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = (
+    help = gettext_lazy(
         "Write the finished matches of an event (its address, e.g. harbour-cup-2026) as a results CSV that "
         "import_results reads: played_on,player_a,player_b,length,score_a,score_b,event,source_id. Run on the "
         "laptop an event was played on without internet, then import_results FILE on the club's server: each "
@@ -17,15 +19,16 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("event", help="the event's address (its slug, as in /events/<slug>/)")
+        parser.add_argument("event", help=gettext_lazy("the event's address (its slug, as in /events/<slug>/)"))
         parser.add_argument("file", type=Path, nargs="?", default=None,
-                            help="where to write (default: <event>-results.csv in this folder; - for the screen)")
+                            help=gettext_lazy("where to write (default: <event>-results.csv in this folder; - for the screen)"))
 
     def handle(self, *args, event: str, file: Path | None = None, **options):
         tournament = Tournament.objects.filter(slug=event).first()
         if tournament is None:
             known = ", ".join(Tournament.objects.order_by("-start_date").values_list("slug", flat=True)[:10])
-            raise CommandError(f"There is no event {event!r}. Events: {known or 'none yet'}.")
+            raise CommandError(_("There is no event %(event)r. Events: %(events)s.")
+                               % {"event": event, "events": known or _("none yet")})
         text = selectors.results_export_csv(tournament)
         if file is not None and str(file) == "-":
             self.stdout.write(text, ending="")
@@ -34,6 +37,7 @@ class Command(BaseCommand):
         try:
             file.write_text(text, encoding="utf-8")
         except OSError as error:
-            raise CommandError(f"Cannot write {file}: {error}") from None
-        self.stdout.write(f"{file}: {text.count(chr(10)) - 1} results of {tournament.name}. On the club's server: "
-                          f"manage.py import_results {file.name}")
+            raise CommandError(_("Cannot write %(file)s: %(error)s") % {"file": file, "error": error}) from None
+        self.stdout.write(_("%(file)s: %(count)s results of %(event)s. On the club's server: manage.py import_results "
+                            "%(name)s") % {"file": file, "count": text.count(chr(10)) - 1, "event": tournament.name,
+                                            "name": file.name})

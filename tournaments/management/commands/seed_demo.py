@@ -5,6 +5,8 @@ import random
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import demo as games_demo
 from games.models import Player
@@ -19,7 +21,7 @@ PLAYER_PASSWORD = "player-password"
 
 
 class Command(BaseCommand):
-    help = "Load demo data (players, matches, events, ratings) into an empty database. Safe to re-run."
+    help = gettext_lazy("Load demo data (players, matches, events, ratings) into an empty database. Safe to re-run.")
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=48)
@@ -28,7 +30,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, players, matches, seed, **options):
         if Player.objects.exists():
-            self.stdout.write("The database already holds players: demo data not loaded again.")
+            self.stdout.write(_("The database already holds players: demo data not loaded again."))
             return
         rng = random.Random(seed)
         with transaction.atomic():
@@ -42,10 +44,12 @@ class Command(BaseCommand):
             replay = games_demo.demo_replay(rng, cast[:2])
             player = self._player_login(admin)
         self.stdout.write(self.style.SUCCESS(
-            f"Demo loaded: {len(cast)} players, {len(history)} matches, {len(events)} events."
-            f" A game to replay: /matches/{replay.pk}/games/1/."
-            f" Admin login: {DEMO_USER} / {DEMO_PASSWORD}"
-            + (f"; {player.name}'s login: {PLAYER_USER} / {PLAYER_PASSWORD}" if player else "")
+            _("Demo loaded: %(players)s players, %(matches)s matches, %(events)s events. A game to replay: %(replay)s. "
+              "Admin login: %(user)s / %(password)s")
+            % {"players": len(cast), "matches": len(history), "events": len(events),
+               "replay": f"/matches/{replay.pk}/games/1/", "user": DEMO_USER, "password": DEMO_PASSWORD}
+            + (_("; %(player)s's login: %(user)s / %(password)s")
+               % {"player": player.name, "user": PLAYER_USER, "password": PLAYER_PASSWORD} if player else "")
         ))
 
     @staticmethod
