@@ -107,7 +107,7 @@ def test_a_player_who_withdrew_cannot_check_in_again_ahead_of_the_waiting_list(c
     services.entry_withdraw(entry=anna, by=td)
     assert entered(flight) == [f"Bo {n}", f"Cy {n}"]
     assert waiting(flight) == [f"Di {n}"]
-    message = (f"Anna {n} withdrew from Main, whose 2 places are all taken and 1 player wait for one: he can join "
+    message = (f"Anna {n} withdrew from Main, whose 2 places are all taken and 1 player waits for one: he can join "
                "the waiting list, or the TD raises the number of places.")
     response = client_for(td).post(f"{API}/entries/{anna.pk}/check-in/")
     assert response.status_code == 400

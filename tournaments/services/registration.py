@@ -285,7 +285,7 @@ def account_link_store(*, player: Player, user, by) -> PlayerAccount:
     if PlayerAccount.objects.filter(user=user).exclude(player=player).exists():
         raise ValidationError({"user": [_("%(login)s already belongs to another player.")
                 % {"login": user.get_username()}]})
-    account, _ = PlayerAccount.objects.update_or_create(player=player, defaults={"user": user})
+    account, _created = PlayerAccount.objects.update_or_create(player=player, defaults={"user": user})
     addresses = sorted({a for a in (before, user.email) if a})
     if addresses:
         transaction.on_commit(lambda: _announce(player.pk, user.pk, addresses, by.pk if by else None))

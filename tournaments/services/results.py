@@ -336,7 +336,7 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
         if match is not None and match.games.exists():
             if pairing.decided or match.finished:
                 with keeper_writes(match):
-                    for _ in range(match.games.count()):
+                    for _game in range(match.games.count()):
                         match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
             else:
                 raise ValidationError({"games": [

@@ -135,7 +135,7 @@ def _round_for(flight: Flight, number: int, name: str, length, rounds: dict) -> 
     key = (flight.pk, number)
     if key not in rounds:
         status = RoundStatus.RUNNING if flight.auto_pair else RoundStatus.PENDING
-        rnd, _ = Round.objects.get_or_create(
+        rnd, _created = Round.objects.get_or_create(
             flight=flight, number=number,
             defaults={"length": length, "status": status, "started_at": timezone.now() if flight.auto_pair else None},
         )
@@ -150,7 +150,7 @@ def _advance(tournament: Tournament, flight: Flight, *, by=None) -> None:
     flights = draws.unit_of(flight)
     rounds = {(r.flight_id, r.number): r for r in Round.objects.filter(flight__in=flights)}
     new_matches = []
-    for _ in range(200):
+    for _attempt in range(200):
         entries, pairings, withdrawn = draws.load(flights)
         views = draws.unit_views(flights, entries, pairings, withdrawn)
         stored = {(p.flight_id, p.slot): p for ps in pairings.values() for p in ps}

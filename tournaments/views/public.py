@@ -259,13 +259,13 @@ def performance_rating(changes: list) -> int | None:
         return None
     opponents = [(_opponent_rating(c), max(c.length, 1)) for c in changes]
     wins = sum(1 for c in changes if c.won)
-    average = sum(r for r, _ in opponents) / len(opponents)
+    average = sum(r for r, _length in opponents) / len(opponents)
     low, high = average - 800, average + 800
 
     def expected(rating):
         return sum(1 / (1 + 10 ** ((r - rating) * math.sqrt(n) / 2000)) for r, n in opponents)
 
-    for _ in range(40):
+    for _step in range(40):
         middle = (low + high) / 2
         low, high = (middle, high) if expected(middle) < wins else (low, middle)
     return round((low + high) / 2)
@@ -585,7 +585,7 @@ def _now(now: list) -> dict:
     past the first few, folded under "more matches"."""
     cards = [{"flight": flight, "slot": s, "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()}
              for flight, s in now]
-    return {"now_tables": any(s["table"] for _, s in now), "now_shown": cards[:NOW_SHOWN],
+    return {"now_tables": any(s["table"] for _flight, s in now), "now_shown": cards[:NOW_SHOWN],
             "now_folded": cards[NOW_SHOWN:] if len(cards) > NOW_SHOWN else []}
 
 
