@@ -36,7 +36,7 @@ from .api import official_list_csv_response
 from .calibration import describe
 from .models import RunStatus, SystemChoice
 from .permissions import may_publish_rating_list
-from .ranks import established_ratings, ratings_version
+from .ranks import established_ratings, list_countries, official_list_countries, ratings_version
 from .systems import CrawfordParameters, fibs, params
 
 PAGE_SIZE = 50
@@ -83,22 +83,24 @@ def rank_of(values: array, rating: float) -> int:
     return len(values) - bisect.bisect_right(values, rating) + 1
 
 
-def _ranks(system: str, ratings: list) -> dict[int, int]:
-    """Each listed established player's rank in the whole established list of the system."""
+def _ranks(system: str, ratings: list, version: str | None = None) -> dict[int, int]:
+    """Each listed established player's rank in the whole established list of the system (of the
+    published ratings' `version`, when the caller has it)."""
     if not any(not r.provisional for r in ratings):
         return {}
-    values = established_ratings(system)
+    values = established_ratings(system, version)
     return {r.pk: rank_of(values, r.rating) for r in ratings if not r.provisional}
 
 
-def _whole_order(ratings, system: str, group: str, sort: str, *, filtered: bool) -> list[int] | None:
+def _whole_order(ratings, system: str, group: str, sort: str, *, filtered: bool,
+                 version: str | None = None) -> list[int] | None:
     """The whole live list's ids in the order of `sort`, kept in the cache per published run, so a
     deep page is a slice rather than a sort of every rating; None for a filtered list or the rating
     order (which its index gives without sorting). Surnames are sorted here: names hold no surname
     column."""
     if filtered or sort == "rating":
         return None
-    key = f"{sort}-order:{system}:{ratings_version(system)}:{group}"
+    key = f"{sort}-order:{system}:{version or ratings_version(system)}:{group}"
     order = cache.get(key)
     if order is None:
         order = _order(ratings, sort)
@@ -145,11 +147,10 @@ def rating_list(request):
     sort = request.GET.get("sort") if request.GET.get("sort") in SORTS or request.GET.get("sort") == SURNAME \
         else "rating"
     reverse_ = request.GET.get("dir") == "reverse"
-    countries = list(
-        Player.objects.exclude(country="").order_by("country").values_list("country", flat=True).distinct()
-    )
     lists = list(selectors.official_lists(system=system))
     official = _official(lists, request.GET.get("list"))
+    version = ratings_version(system) if official is None else None
+    countries = list_countries(system, version) if official is None else official_list_countries(official.pk)
     previous = selectors.official_list_before(lists, official)
     form = RatingFilterForm(request.GET or None, countries=countries)
     form.is_valid()
@@ -170,7 +171,7 @@ def rating_list(request):
             return official_list_csv_response(official, previous)
         return _csv(ratings.order_by(*SORTS["rating"]), system)
     filtered = official is not None or any(filters.get(k) for k in ("q", "country", "club"))
-    order = _whole_order(ratings, system, group, sort, filtered=filtered)
+    order = _whole_order(ratings, system, group, sort, filtered=filtered, version=version)
     if order is not None or sort == SURNAME:
         order = _order(ratings, sort) if order is None else order
         order = order[::-1] if reverse_ else order
@@ -189,7 +190,7 @@ def rating_list(request):
     rows = {r.pk: r for r in ratings.model.objects.filter(pk__in=ids).select_related("player")}
     page.object_list = [rows[pk] for pk in ids if pk in rows]
     if official is None:  # an official list keeps its ranks
-        ranks = _ranks(system, page.object_list)
+        ranks = _ranks(system, page.object_list, version)
         for r in page.object_list:
             r.rank = ranks.get(r.pk)
     then = selectors.rating_changes_since(official_list=previous, ratings=page.object_list)

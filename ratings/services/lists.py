@@ -17,6 +17,7 @@ from games.permissions import is_rating_officer
 
 from ..calibrated import system_in_force
 from ..models import OfficialList, OfficialListRow, RatingChange, RatingCheckpoint, RatingSystemState, SystemChoice
+from ..ranks import official_list_countries_refresh
 from ..systems import PlayerRating
 from .systems import system_names
 from .writing import BULK_BATCH
@@ -97,6 +98,7 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
         OfficialListRow.objects.bulk_create(rows, batch_size=BULK_BATCH)
         official.players = len(rows)
         official.save(update_fields=["players"])
+    official_list_countries_refresh(official.pk)  # the list's country filter, before any reader asks
     logger.info("%s: official list of %s published with %d players", system, as_of, len(rows))
     return official
 

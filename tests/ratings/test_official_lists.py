@@ -434,3 +434,32 @@ def test_the_ratings_of_a_past_date_take_three_queries_whatever_the_players(club
     with django_assert_num_queries(3):
         many = lists.ratings_as_of(system="fibs", run_id=run_id, as_of=date(2025, 1, 21))
     assert (len(few), len(many)) == (6, 36)
+
+
+def test_the_list_reads_its_countries_and_ranks_as_the_publish_kept_them(
+    client, two_lists, make_player, finish, django_assert_num_queries
+):
+    """No reader builds them: the run that published the ratings kept the ranks and the countries
+    of the list's players, and the official list's publication kept its countries."""
+    from ratings.ranks import list_countries
+
+    _, november = two_lists
+    # The live list: the list menu, the published run, the count, the page's ids, its rows, the
+    # rows of the last official list, when the run finished.
+    with django_assert_num_queries(7):
+        html = client.get("/ratings/?system=fibs").content.decode()
+    assert "Anna</a>" in html
+    assert re.findall(r'<option value="(\w*)"', html.split('name="country"')[1].split("</select>")[0]) == [
+        "", "DK", "SE"]
+    with django_assert_num_queries(5):  # the official list as before, its countries kept
+        html = client.get(f"/ratings/?system=fibs&list={november.pk}").content.decode()
+    assert re.findall(r'<option value="(\w*)"', html.split('name="country"')[1].split("</select>")[0]) == [
+        "", "DK", "SE"]
+
+    make_player(name="Ida", country="IS")  # no rating: not a country of the list
+    finish(make_player(name="Nils", country="NO"), make_player(name="Olga", country=""), length=3, day=40)
+    services.rating_recompute_now(system="fibs")
+    with django_assert_num_queries(1):  # the published run: the countries were kept with it
+        assert list_countries("fibs") == ["DK", "NO", "SE"]
+    html = client.get("/ratings/?system=fibs&country=NO").content.decode()
+    assert "Nils</a>" in html and "Anna</a>" not in html
