@@ -8,7 +8,6 @@ CELERY_BROKER_URL=redis://..., ALLOWED_HOSTS, and HTTPS behind a proxy (SECURE_*
 
 import os
 import secrets
-import sys
 import tomllib
 from datetime import timedelta
 from pathlib import Path
@@ -46,22 +45,17 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DEBUG")
-# The test suite (pytest) runs without a SECRET_KEY of its own; nothing else may.
-TESTING = "pytest" in sys.modules
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
+    if not DEBUG:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. In production set SECRET_KEY to a long random value (see README, "
             "Production); to run Crawford on your own machine use `make run` (it writes local.env, which "
             "manage.py reads) or set DEBUG=1."
         )
     # Never a key from the repository: a random one, kept in a git-ignored file for local runs so
-    # that logins survive a restart, and a fresh one for each test run. Processes the tests start
-    # (a Celery worker) inherit it.
-    SECRET_KEY = local_secret_key(BASE_DIR / ".local-secret-key") if DEBUG else secrets.token_urlsafe(50)
-    if TESTING:
-        os.environ["SECRET_KEY"] = SECRET_KEY
+    # that logins survive a restart (the tests make a fresh one: config/test_settings.py).
+    SECRET_KEY = local_secret_key(BASE_DIR / ".local-secret-key")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -267,14 +261,12 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@lo
 # match drawn for a player). Required in production: a default would send players to localhost.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 if not SITE_URL:
-    if not (DEBUG or TESTING):
+    if not DEBUG:
         raise ImproperlyConfigured(
             "SITE_URL is not set. In production set SITE_URL to the address players open the site at, "
             "e.g. https://crawford.example.org (see README, Production)."
         )
     SITE_URL = "http://localhost:8000"
-    if TESTING:
-        os.environ["SITE_URL"] = SITE_URL  # processes the tests start (a Celery worker) run as production
 
 # The address the QR codes of the match slips point at, when it is not the one the TD opened the
 # desk at: at a venue without internet the TD opens http://localhost:8000 on his laptop and the
@@ -337,19 +329,11 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: no broker configured means tasks run eagerly, in-process.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
-_test_process = os.environ.get("PYTEST_XDIST_WORKER", "")
-if TESTING and CELERY_BROKER_URL.startswith("redis") and _test_process[2:].isdigit():
-    # The test suite in parallel (`pytest -n`): each test process, and the workers it starts, gets
-    # a Redis database of its own, so no worker takes another test's tasks.
-    _base, _, _number = CELERY_BROKER_URL.rpartition("/")
-    if _number.isdigit():
-        CELERY_BROKER_URL = f"{_base}/{(int(_number) - 1 - int(_test_process[2:])) % 16}"
-        os.environ["CELERY_BROKER_URL"] = CELERY_BROKER_URL  # Celery reads the variable before its settings
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-# Without a broker, rating runs a request asks for execute after its response, on a thread
-# (`ratings.background`), so a Save never waits for a recompute; the new-match notices a Save
-# asks for are sent the same way. Tests rate and send synchronously.
-RATINGS_AFTER_RESPONSE = env_bool("RATINGS_AFTER_RESPONSE", not TESTING)
+# Rating runs a request asks for (executed, without a broker) and the new-match notices a Save
+# asks for start after its response, on a thread (`ratings.background`), so a Save never waits
+# for them. Off, they are done inside the request (the tests: config/test_settings.py).
+RATINGS_AFTER_RESPONSE = env_bool("RATINGS_AFTER_RESPONSE", True)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 # A task is acknowledged when it ends, and given back when the process running it dies.
@@ -375,6 +359,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # their luck-adjusted result. Off by default: on the bot league it did not beat `crawford`
 # (bench/ratings_luck.py, docs/ratings.md). When on, the worker computes it like the others.
 RATINGS_LUCK_ADJUSTED = env_bool("RATINGS_LUCK_ADJUSTED", False)
+# The rating that stands for a player where the site shows one (the rating list, the TD's desk,
+# seeding by rating): `crawford`, `fibs`, or `skill` when it is on; one that is off means crawford.
+RATINGS_DEFAULT_SYSTEM = os.environ.get("RATINGS_DEFAULT_SYSTEM", "crawford")
 
 
 # Month checkpoints each rating system keeps: a correction reaching further back runs in full.
@@ -443,7 +430,7 @@ CELERY_BEAT_SCHEDULE["heartbeat"] = {
 }
 
 # Production hardening: on whenever DEBUG is off, except where a local run asks otherwise.
-SECURE_HTTPS = env_bool("SECURE_HTTPS", default=not (DEBUG or TESTING))
+SECURE_HTTPS = env_bool("SECURE_HTTPS", default=not DEBUG)
 if SECURE_HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -198,3 +198,22 @@ def test_every_environment_variable_crawford_reads_is_in_a_readme_table():
         if line.startswith("| `"):
             in_tables |= set(re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split(" | ")[0]))
     assert sorted(read - in_tables) == []
+
+
+def test_the_settings_of_every_process_know_nothing_of_tests_and_hold_every_default():
+    """config/settings.py is what manage.py, gunicorn and Celery read: no fork for a test run (the
+    tests read config/test_settings.py), and the one place a setting's default is written (no
+    module reads a setting with a default of its own)."""
+    from django.conf import settings
+
+    assert (os.environ["DJANGO_SETTINGS_MODULE"], settings.SECURE_HTTPS, settings.RATINGS_AFTER_RESPONSE) == (
+        "config.test_settings", False, False)
+    text = (PROJECT / "config" / "settings.py").read_text()
+    assert ("pytest" in text, "TESTING" in text) == (False, False)
+    own_defaults = []
+    for path in PROJECT.glob("*/**/*.py"):
+        if path.parts[len(PROJECT.parts)] in (".venv", "tests", "bench") or path.name == "settings.py":
+            continue
+        if re.search(r"getattr\(\s*settings\s*,", path.read_text()):
+            own_defaults.append(str(path.relative_to(PROJECT)))
+    assert own_defaults == []

@@ -12,8 +12,7 @@ from ..systems import SYSTEMS
 def enabled_systems() -> list[str]:
     """The systems this site computes and shows: fibs and crawford, and skill (crawford,
     luck-adjusted) where `RATINGS_LUCK_ADJUSTED` is on."""
-    luck = getattr(settings, "RATINGS_LUCK_ADJUSTED", False)
-    return [name for name in SYSTEMS if luck or name != SystemChoice.SKILL]
+    return [name for name in SYSTEMS if settings.RATINGS_LUCK_ADJUSTED or name != SystemChoice.SKILL]
 
 
 def system_labels() -> dict[str, str]:
@@ -25,7 +24,7 @@ def system_labels() -> dict[str, str]:
 def default_system() -> str:
     """The system the site shows where one rating stands for a player (the rating list, the TD's
     desk, seeding by rating): `RATINGS_DEFAULT_SYSTEM` when it is enabled, else crawford."""
-    wanted = getattr(settings, "RATINGS_DEFAULT_SYSTEM", SystemChoice.CRAWFORD.value)
+    wanted = settings.RATINGS_DEFAULT_SYSTEM
     return wanted if wanted in enabled_systems() else SystemChoice.CRAWFORD.value
 
 
