@@ -14,6 +14,42 @@
 (function () {
   "use strict";
   var FILTER_KEY = "crawford-desk-filter:" + window.location.pathname;
+
+  /* A string in the page's language: the page carries the translations of this file's strings,
+     made on the server with {% translate %} (templates/tournaments/_desk_words.html), each under
+     its English; a page without them (or a string not among them) says the English. */
+  var words = null;
+  var plurals = null;  // English singular -> {category: text}, the categories of the page's language
+  function readWords() {
+    words = {}; plurals = {};
+    var box = document.getElementById("desk-words");
+    if (!box) return;
+    var lang = document.documentElement.lang || "en";
+    var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+    box.content.querySelectorAll("[data-text]").forEach(function (el) {
+      if (el.dataset.count === undefined) { words[el.dataset.text] = el.textContent; return; }
+      // A plural: the message rendered for a few counts; each count names its plural category.
+      var n = parseInt(el.dataset.count, 10);
+      var category = rules ? rules.select(n) : (n === 1 ? "one" : "other");
+      var forms = plurals[el.dataset.text] = plurals[el.dataset.text] || {};
+      if (!(category in forms)) forms[category] = el.textContent;
+    });
+  }
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values && name in values ? values[name] : all; });
+  }
+  function T(text, values) {
+    if (words === null) readWords();
+    return fill(Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text, values);
+  }
+  function N(singular, plural, n, values) {
+    if (plurals === null) readWords();
+    var forms = plurals[singular];
+    var lang = document.documentElement.lang || "en";
+    var category = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang).select(n) : (n === 1 ? "one" : "other");
+    var text = forms && (forms[category] || forms.other) ? (forms[category] || forms.other) : (n === 1 ? singular : plural);
+    return fill(text, values);
+  }
   var SCORE_FIELDS = "form.q-score input.ia, form.q-score input.ib";
 
   function main() { return document.getElementById("desk-main"); }
@@ -153,7 +189,7 @@
       // Out of the Tab order while it saves: the keys go on to rows that can take them.
       form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.readOnly = true; i.tabIndex = -1; });
       var button = form.querySelector(".q-save");
-      if (button) button.textContent = "Saving…";
+      if (button) button.textContent = T("Saving…");
     });
   }
 
@@ -164,12 +200,12 @@
       var span = document.createElement("span");
       span.className = "msg error not-saved";
       span.setAttribute("role", "alert");
-      span.textContent = "Not saved: " + said(item) + ". " + item.why + " ";
+      span.textContent = T("Not saved: %(match)s. %(why)s", { match: said(item), why: item.why }) + " ";
       var dismiss = document.createElement("button");
       dismiss.type = "button";
       dismiss.className = "link small";
-      dismiss.textContent = "Dismiss";
-      dismiss.setAttribute("aria-label", "Dismiss: not saved " + item.label);
+      dismiss.textContent = T("Dismiss");
+      dismiss.setAttribute("aria-label", T("Dismiss: not saved %(match)s", { match: item.label }));
       dismiss.addEventListener("click", function () {
         notSaved.splice(index, 1);
         span.remove();
@@ -258,7 +294,7 @@
       var form = requestForm(e);
       if (form) delete saving[form.id];
       unsaved(e.detail.requestConfig && e.detail.requestConfig.elt,
-              "Not saved: the server answered " + xhr.status + ". What you typed is kept.");
+              T("Not saved: the server answered %(status)s. What you typed is kept.", { status: xhr.status }));
       markSaving();
     }
     if (!e.detail.shouldSwap || !isDesk(e)) { before = null; return; }
@@ -366,8 +402,8 @@
       var pk = id.slice(1);
       var row = document.getElementById("pairing-" + pk);
       item.why = row && row.classList.contains("is-finished")
-        ? "The match was recorded meanwhile: its row shows the result that stands."
-        : "The match changed meanwhile: enter it again if it still needs a result.";
+        ? T("The match was recorded meanwhile: its row shows the result that stands.")
+        : T("The match changed meanwhile: enter it again if it still needs a result.");
       delete saving[id];
       notSaved.push(item);
     });
@@ -381,7 +417,7 @@
       if (refused) {
         var err = refusedForm.querySelector(".q-err");
         if (keyAt <= sent.at) focusAsked();
-        else setStatus("error", "Not saved: " + said(sent) + ". " + err.textContent + " Its row keeps what you typed.");
+        else setStatus("error", T("Not saved: %(match)s. %(why)s Its row keeps what you typed.", { match: said(sent), why: err.textContent }));
         showNotSaved();
       } else if (was.active && document.activeElement === document.body) {
         focusField(document.getElementById(was.active));
@@ -436,13 +472,13 @@
     var form = scoreForm(e.detail.elt);
     if (form && form.dataset.kept) return;  // the offline queue has it
     if (form) { delete saving[form.id]; markSaving(); }
-    unsaved(e.detail.elt, "Not saved: no connection to the server. What you typed is kept: try again.");
+    unsaved(e.detail.elt, T("Not saved: no connection to the server. What you typed is kept: try again."));
     if (form) {
       form.querySelectorAll("input.ia, input.ib, .q-save").forEach(function (i) { i.readOnly = false; i.removeAttribute("tabindex"); });
       form.classList.remove("is-saving");
       form.removeAttribute("aria-busy");
       var button = form.querySelector(".q-save");
-      if (button) button.textContent = "Save";
+      if (button) button.textContent = T("Save");
     }
   });
   // htmx settles attributes after the swap: the filter's `hidden` and the saving rows' marks are
@@ -489,7 +525,7 @@
       var why = document.createElement("p");
       why.className = "help";
       why.id = "cube-why";
-      why.textContent = "Game " + number + " is the Crawford game: no doubling, so the cube stays at 1.";
+      why.textContent = T("Game %(number)s is the Crawford game: no doubling, so the cube stays at 1.", { number: number });
       cube.value = "1";
       cube.disabled = true;
       cube.setAttribute("aria-describedby", "cube-why");
@@ -516,7 +552,7 @@
       }
       var c = parseInt(cube ? cube.value : "1", 10) || 1;
       var points = end === "double_refused" ? c : c * (parseInt(value("kind"), 10) || 1);
-      if (worth) worth.textContent = "Game " + number + " is worth " + points + " point" + (points === 1 ? "" : "s") + ".";
+      if (worth) worth.textContent = N("Game %(number)s is worth %(points)s point.", "Game %(number)s is worth %(points)s points.", points, { number: number, points: points });
     }
     form.addEventListener("change", update);
     update();

@@ -185,7 +185,8 @@ class TablesForm(forms.Form):
                 continue
             found = re.fullmatch(r"(\d+)\s+(?:player\s+(\d+)|(.+))", line, flags=re.IGNORECASE)
             if not found:
-                raise forms.ValidationError(f'Line {number}: write a table and who it is for, e.g. "1 Consolation".')
+                raise forms.ValidationError(_('Line %(number)d: write a table and who it is for, e.g. "1 Consolation".')
+                                            % {"number": number})
             if found[2]:
                 out.append({"table": whole_number(found[1], field=SMALL), "player": whole_number(found[2])})
             else:

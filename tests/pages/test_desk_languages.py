@@ -1,0 +1,76 @@
+"""The desk in the TD's language: its Django templates, its Jinja2 queue rows, the strings of
+desk.js (carried by the page) and the messages of its actions, with plural forms, all from the
+catalogs; names and scores untouched."""
+
+import re
+
+import pytest
+
+from tournaments.models import Pairing
+
+from .conftest import build_knockout, make_players
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def event(td):
+    return build_knockout(td, make_players(8), name="Desk Open", results_rounds=0)
+
+
+def open_pairings(tournament):
+    return list(Pairing.objects.filter(flight__tournament=tournament, status="pending", player_b__isnull=False)
+                .select_related("player_a", "player_b", "round", "flight").order_by("id"))
+
+
+def test_the_desk_in_arabic_translates_its_templates_its_queue_rows_and_its_script_words(td_client, event):
+    first = open_pairings(event)[0]
+    html = td_client.get(f"/desk/{event.slug}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert '<html lang="ar" dir="rtl">' in html
+    # Django templates: the counters and the queue's heading.
+    assert '<b id="count-call">4</b> بانتظار الاستدعاء</li>' in html
+    assert '<h2 id="play-heading">قائمة المباريات</h2>' in html
+    # Jinja2 rows: the state, the score form's label and its Save, the players' names as they are.
+    row = html[html.index(f'id="pairing-{first.pk}"'):html.index(f'id="pairing-{first.pk}"') + 4000]
+    assert '<span class="pill is-call">بانتظار الاستدعاء</span>' in row
+    assert f'aria-label="النتيجة النهائية لـ {first.slot}"' in row
+    assert f'aria-label="حفظ نتيجة {first.slot}">حفظ</button>' in row
+    assert f">{first.player_a.name}</label>" in row
+    # desk.js's words, translated on the server; a plural for each count desk.js reads its forms from.
+    assert '<span data-text="Saving…">جارٍ الحفظ…</span>' in html
+    assert ('<span data-text="Game %(number)s is worth %(points)s point." data-count="3">'
+            "الشوط %(number)s قيمته %(points)s نقاط.</span>") in html
+    assert ('<span data-text="Game %(number)s is worth %(points)s point." data-count="11">'
+            "الشوط %(number)s قيمته %(points)s نقطة.</span>") in html
+
+
+def test_a_save_answers_in_danish_with_the_match_named_and_the_rounds_progress_in_plural(td_client, event):
+    first = open_pairings(event)[0]
+    response = td_client.post(f"/desk/{event.slug}/", {
+        "action": "score", "pairing": first.pk, f"p{first.pk}-version": first.version,
+        f"p{first.pk}-score_a": 5, f"p{first.pk}-score_b": 2}, headers=HX, HTTP_ACCEPT_LANGUAGE="da")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f"Main R1-1: {first.player_a.name} 5–2 {first.player_b.name} registreret." in html
+    assert re.search(r'id="progress-\d+-1" hx-swap-oob="true">5 point · 3 mangler<', html)
+    assert '<span class="pill is-finished">Afsluttet</span>' in html
+
+
+def test_the_desk_counts_in_greek_plurals_and_japanese_has_one_form(td_client, event):
+    greek = td_client.get("/desk/", HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    assert "· 8 συμμετοχές</span>" in greek
+    called = td_client.post(f"/desk/{event.slug}/", {"action": "tables", "tables-count": 6, "tables-reserved": ""},
+                            HTTP_ACCEPT_LANGUAGE="ja", follow=True).content.decode()
+    assert "テーブル 6 台。" in called
+    danish = td_client.post(f"/desk/{event.slug}/", {"action": "call_all"}, HTTP_ACCEPT_LANGUAGE="da",
+                            follow=True).content.decode()
+    assert "4 matcher kaldt til et bord." in danish
+
+
+def test_a_refused_form_of_the_desk_says_why_in_the_tds_language(td_client, event):
+    response = td_client.post(f"/desk/{event.slug}/", {
+        "action": "tables", "tables-count": 4, "tables-reserved": "somewhere"}, HTTP_ACCEPT_LANGUAGE="el")
+    assert response.status_code == 400
+    assert ("Γραμμή 1: γράψτε ένα τραπέζι και για ποιον είναι, π.χ. &quot;1 Consolation&quot;."
+            in response.content.decode())
