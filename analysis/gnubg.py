@@ -399,11 +399,3 @@ def analyse_files(
             else:
                 results[name] = _result(raw, plies)
         return results
-
-
-def analyse_file(text: str, **options) -> MatchAnalysisResult:
-    """Analyse one match file; raise `AnalysisError` if it cannot be analysed."""
-    result = analyse_files({"match": text}, **options)["match"]
-    if isinstance(result, AnalysisError):
-        raise result
-    return result

@@ -66,11 +66,6 @@ def file_digest(text: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()
 
 
-def check_match_file(text: str) -> MatchFileReport:
-    """Verify a match file; raise MatchFileRejected if it cannot be read or breaks the rules."""
-    return _checked(text)[1]
-
-
 def _checked(text: str) -> tuple[MatchFileText, MatchFileReport]:
     try:
         match_file = read_match_file(text)

@@ -508,14 +508,6 @@ def _fill_game(match: Match, record, *, moves, by, game: Game | None = None, rea
     return game
 
 
-def game_validate(*, match: Match, game: GameInput):
-    """Check `game` as the next game of `match` without storing it (for forms that explain first)."""
-    if match.status == MatchStatus.FORFEITED:
-        raise ScoringError("The match was forfeited: no game can be recorded.")
-    games = list(match.games.order_by("number"))
-    return _replay(match, [GameOutcome.from_row(g) for g in games]).record(game.outcome())
-
-
 def game_record(
     *, match: Match, number: int, game: GameInput, by=None, expected_version: int | None = None
 ) -> Match:
@@ -753,8 +745,3 @@ def match_void(*, match: Match, by=None, reason: str) -> Match:
     """The match no longer counts (its tournament pairing was undone): it leaves the rated
     history. Its games and result stay, and the change is kept in its history with `reason`."""
     return match_update(match=match, by=by, rated=False, reason=reason)
-
-
-def match_state(match: Match) -> MatchScore:
-    """The scored sheet of a stored match (for pages that show the score game by game)."""
-    return _replay(match, [GameOutcome.from_row(g) for g in match.games.all()])

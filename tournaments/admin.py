@@ -80,7 +80,7 @@ class TournamentAdmin(EventServiceAdmin):
     filter_horizontal = ["organisers"]
     inlines = [FlightInline]
     create_fields = ["name", "slug", "venue", "start_date", "end_date", "organisers", "cube_cap", "clock",
-                     "clock_seconds", "bye_policy", "correction_policy"]
+                     "clock_seconds"]
     optional_on_create = ["slug", "end_date"]
 
     def get_readonly_fields(self, request, obj=None):

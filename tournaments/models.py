@@ -23,16 +23,6 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
-class ByePolicy(models.TextChoices):
-    TOP_SEEDS = "top_seeds", _("Byes to the top seeds")
-    """Knockouts give byes to the best seeds; Swiss to the lowest player who has had none."""
-
-
-class CorrectionPolicy(models.TextChoices):
-    TD_AFTER_NEXT_ROUND = "td_after_next_round", _("A TD corrects once a later match has started")
-    TD_ONLY = "td_only", _("Only a TD corrects a confirmed result")
-
-
 class Tournament(models.Model):
     """An event and its public rule profile."""
 
@@ -51,12 +41,6 @@ class Tournament(models.Model):
     clock_seconds = models.PositiveIntegerField(null=True, blank=True,
                                                 help_text=_("Reserve time per player, seconds."),
                                                 verbose_name=_("clock seconds"))
-    bye_policy = models.CharField(max_length=20, choices=ByePolicy.choices, default=ByePolicy.TOP_SEEDS,
-                                  verbose_name=_("bye policy"))
-    correction_policy = models.CharField(
-        max_length=30, choices=CorrectionPolicy.choices, default=CorrectionPolicy.TD_AFTER_NEXT_ROUND,
-        verbose_name=_("correction policy"),
-    )
     status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.OPEN,
                               verbose_name=_("status"))
     tables = models.PositiveSmallIntegerField(default=0,

@@ -46,7 +46,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "slug", "name", "venue", "start_date", "end_date", "status", "organisers", "crawford",
-                  "cube_cap", "clock", "clock_seconds", "bye_policy", "correction_policy", "flight_count",
+                  "cube_cap", "clock", "clock_seconds", "flight_count",
                   "entry_count"]
 
     def get_organisers(self, tournament) -> list[str]:
@@ -64,8 +64,6 @@ class TournamentCreateSerializer(serializers.Serializer):
     clock = serializers.CharField(max_length=120, required=False, default="")
     clock_seconds = serializers.IntegerField(min_value=0, max_value=INTEGER_MAX, required=False, allow_null=True,
                                              default=None)
-    bye_policy = serializers.CharField(required=False, default="top_seeds")
-    correction_policy = serializers.CharField(required=False, default="td_after_next_round")
 
 
 class OrganiserSerializer(serializers.Serializer):

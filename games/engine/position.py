@@ -162,10 +162,6 @@ class Position:
         """(player on roll, opponent) pip counts."""
         return self.pip_count(0), self.pip_count(1)
 
-    def is_game_over(self) -> bool:
-        """True once a side has borne off all fifteen checkers."""
-        return not any(self.on_roll) or not any(self.opponent)
-
     def outcome(self) -> tuple[int, ResultKind] | None:
         """``(winner, kind)`` if the game is over, else None.
 

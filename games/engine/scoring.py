@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable
 
 from .errors import ScoringError, gettext_noop, ngettext
 
@@ -299,16 +298,6 @@ class MatchScore:
         elif crawford is CrawfordState.PLAYED:
             resumed._crawford_before_start = True
         return resumed
-
-    @classmethod
-    def from_outcomes(
-        cls, rules: Rules, outcomes: Iterable[GameOutcome], *, players: tuple[str, str] = ("Player 1", "Player 2")
-    ) -> MatchScore:
-        """Replay a whole score sheet; the first outcome that breaks the rules raises."""
-        score = cls(rules, players=players)
-        for outcome in outcomes:
-            score.record(outcome)
-        return score
 
     # -- state ---------------------------------------------------------------------------------
 

@@ -441,7 +441,3 @@ class ArrayRun:
     expected_b: np.ndarray | None = None
     state: dict | None = None
     """Per player, the engine's working state after the run, exactly (`RatingEngine.rate_state`)."""
-
-    @property
-    def kept_changes(self) -> bool:
-        return self.rating_before_a is not None

@@ -71,11 +71,6 @@ def g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + _THREE_OVER_PI_SQUARED * phi * phi)
 
 
-def expected_score(mu: float, opponent_mu: float, opponent_phi: float, length_factor: float = 1.0) -> float:
-    """E = 1 / (1 + exp(−k·g(φ_j)·(μ − μ_j)))."""
-    return 1.0 / (1.0 + math.exp(-length_factor * g(opponent_phi) * (mu - opponent_mu)))
-
-
 def new_volatility(
     phi: float,
     sigma: float,

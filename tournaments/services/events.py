@@ -17,8 +17,6 @@ from games.permissions import is_site_admin
 
 from .. import formats as fm
 from ..models import (
-    ByePolicy,
-    CorrectionPolicy,
     Flight,
     FlightFormat,
     FlightKindChoice,
@@ -45,8 +43,6 @@ def tournament_create(
     cube_cap: int | None = None,
     clock: str = "",
     clock_seconds: int | None = None,
-    bye_policy: str = ByePolicy.TOP_SEEDS,
-    correction_policy: str = CorrectionPolicy.TD_AFTER_NEXT_ROUND,
     by,
 ) -> Tournament:
     """A new event; its creator is one of its TDs. Staff (or users allowed to add events) create."""
@@ -64,11 +60,6 @@ def tournament_create(
             MatchRules(length=1, cube_cap=cube_cap)
         except ScoringError as error:
             errors["cube_cap"] = [error.message]
-    if bye_policy not in ByePolicy.values:
-        errors["bye_policy"] = [_("The bye policy is one of: %(choices)s.") % {"choices": ", ".join(ByePolicy.values)}]
-    if correction_policy not in CorrectionPolicy.values:
-        errors["correction_policy"] = [_("The correction policy is one of: %(choices)s.")
-                                       % {"choices": ", ".join(CorrectionPolicy.values)}]
     slug = slugify(slug or f"{name}-{start_date.year}")[:80]
     if not slug:
         errors["slug"] = [_("Give the tournament a short name for its address (letters, digits, hyphens).")]
@@ -77,7 +68,7 @@ def tournament_create(
     with transaction.atomic():
         tournament = Tournament(
             name=name, slug=slug, venue=venue, start_date=start_date, end_date=end_date, cube_cap=cube_cap,
-            clock=clock, clock_seconds=clock_seconds, bye_policy=bye_policy, correction_policy=correction_policy,
+            clock=clock, clock_seconds=clock_seconds,
         )
         tournament._history_user = by
         try:
