@@ -94,6 +94,7 @@
   }
 
   /* The bracket on a phone: one round at a time. */
+  function rtl(el) { return getComputedStyle(el).direction === "rtl"; }
   function syncTabs(frame) {
     var board = frame.querySelector(".bk");
     if (!board) return;
@@ -106,8 +107,12 @@
     frame.querySelectorAll(".bk-tab").forEach(function (tab) {
       var on = tab.dataset.col === shown;
       tab.setAttribute("aria-pressed", on ? "true" : "false");
-      if (on && tab.parentNode.scrollWidth > tab.parentNode.clientWidth) {
-        tab.parentNode.scrollLeft = tab.offsetLeft - tab.parentNode.offsetLeft - 16;
+      var strip = tab.parentNode;
+      if (on && strip.scrollWidth > strip.clientWidth) {
+        // Right to left, the strip starts at its right edge and scrolls to negative offsets.
+        strip.scrollLeft = rtl(strip)
+          ? -(strip.offsetLeft + strip.clientWidth - tab.offsetLeft - tab.offsetWidth - 16)
+          : tab.offsetLeft - strip.offsetLeft - 16;
       }
     });
   }
@@ -121,7 +126,9 @@
   document.addEventListener("keydown", function (e) {
     var tab = e.target.closest && e.target.closest(".bk-tab");
     if (!tab || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
-    var next = e.key === "ArrowRight" ? tab.nextElementSibling : tab.previousElementSibling;
+    // The next round is the next tab in reading order: to the left on a right-to-left page.
+    var forward = (e.key === "ArrowRight") !== rtl(tab);
+    var next = forward ? tab.nextElementSibling : tab.previousElementSibling;
     if (next) { next.focus(); next.click(); e.preventDefault(); }
   });
   /* A swipe sideways on the phone's bracket moves to the next or previous round. */
@@ -135,7 +142,8 @@
     var dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
     if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) {
       var current = touch.frame.querySelector('.bk-tab[aria-pressed="true"]');
-      var next = current && (dx < 0 ? current.nextElementSibling : current.previousElementSibling);
+      var forward = (dx < 0) !== rtl(touch.frame);
+      var next = current && (forward ? current.nextElementSibling : current.previousElementSibling);
       if (next) next.click();
     }
     touch = null;

@@ -2,12 +2,24 @@
 and the analysis's PR table on the event page, so that neither games nor the analysis reads events."""
 
 from django import template
+from django.utils import translation
+from django.utils.html import format_html
 
 from analysis import selectors as analysis_selectors
 
 from .. import selectors
 
 register = template.Library()
+
+
+@register.filter
+def isolated(value):
+    """Data (a name, a slot, a clock) kept whole inside a right-to-left line: in <bdi> on a page
+    that reads right to left, so that "R2-1 · 7" is not reordered with the words around it; as
+    it is on any other page."""
+    if not translation.get_language_bidi():
+        return value
+    return format_html("<bdi>{}</bdi>", value)
 
 
 @register.simple_tag
