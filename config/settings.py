@@ -173,6 +173,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction takes the write lock when it begins, so that one that read first waits
     # for a writer (the ratings after a response) instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    # Write-ahead logging: readers (pages, a rating run loading the history) never hold a writer
+    # up nor wait for one; only writers take turns. Kept in the file once set; `sqlite3 .backup`
+    # copies a database in this mode safely.
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL;"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # The event page keeps its drawn flights here, keyed by the event's results version (so never

@@ -156,11 +156,12 @@ def resume_point(run: RatingRun) -> Resume | None:
     result now and the one the published ratings hold (found by every player it ever had) are
     compared: the same, nothing to do; else both places in time order count. The run reruns
     from the latest checkpoint of the published run ordered before every such place (the head
-    when the result lands at the end of history). None, for a full run, when a change names no
-    match, no run is published, the published run has no checkpoints, the system's parameters
+    when the result lands at the end of history, or when it has no change left to answer: a
+    request whose changes an earlier run of a burst took). None, for a full run, when a change
+    names no match, no run is published, the published run has no checkpoints, the system's parameters
     changed since, or the change reaches into the matches that settle the system's parameters."""
     pending = list(RatingPending.objects.filter(system=run.system, run_id=run.pk).values_list("match_id", flat=True))
-    if not pending or None in pending:
+    if None in pending:
         _note(run, "A request for the whole history (an import, a recompute asked for, or a change that names no"
                    " match): rating in full.")
         return None

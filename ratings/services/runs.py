@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import datetime
 from functools import partial
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -61,8 +62,41 @@ def _enqueue(run_id: int) -> None:
             error=f"It could not be sent to a worker ({error}); the periodic check or the next result runs it.",
         )
         RatingSystemState.objects.filter(system=run["system"], queued_at=run["requested_at"]).update(queued_at=None)
+    except OperationalError as error:
+        if not database_locked(error):
+            logger.exception("rating run %s failed in-process", run_id)
+            return
+        _run_again_after_locked(run_id, error)
     except Exception:
         logger.exception("rating run %s failed in-process", run_id)
+
+
+def _run_again_after_locked(run_id: int, error: OperationalError) -> None:
+    """A run executed in-process met SQLite's "database is locked" (another writer held the file
+    past the connection's timeout) and marked itself failed: run its system again after a pause,
+    up to `LOCKED_RETRY_PAUSES`. The changes wait in the outbox meanwhile; after the last try the
+    periodic check, or the next result, rates them."""
+    from ..tasks import ratings_recompute
+
+    system = RatingRun.objects.filter(pk=run_id).values_list("system", flat=True).first()
+    for pause in LOCKED_RETRY_PAUSES:
+        logger.warning("%s run %s met a locked database (%s): trying again in %g s", system, run_id, error, pause)
+        time.sleep(pause)
+        run = None
+        try:
+            run = RatingRun.objects.create(system=system, requested_at=timezone.now())
+            ratings_recompute.delay(run.pk)
+            return
+        except OperationalError as again:
+            if not database_locked(again):
+                logger.exception("%s run %s failed in-process", system, run.pk if run else run_id)
+                return
+            run_id, error = (run.pk if run else run_id), again
+        except Exception:
+            logger.exception("%s run %s failed in-process", system, run.pk if run else run_id)
+            return
+    logger.error("%s run %s met a locked database at every try (%s): the periodic check or the next result rates"
+                 " what is owed", system, run_id, error)
 
 
 def _pending_write(names: list[str], matches: list[int] | None, kind: str) -> None:
@@ -137,10 +171,34 @@ class RunsRequested:
             self._queue()
 
     def _queue(self) -> None:
-        try:
-            _runs_queue(self.names)
-        except Exception:  # the change is committed and in the outbox: the check queues it
-            logger.exception("runs of %s could not be queued; the periodic check will", ", ".join(self.names))
+        """Queue the runs (without a broker: run them); a "database is locked" tries again after
+        a pause, up to `LOCKED_RETRY_PAUSES`. Whatever else goes wrong, or the last try, is
+        logged: the change is committed and in the outbox, and the periodic check queues it."""
+        for pause in (*LOCKED_RETRY_PAUSES, None):
+            try:
+                _runs_queue(self.names)
+                return
+            except OperationalError as error:
+                if pause is None or not database_locked(error):
+                    logger.exception("runs of %s could not be queued; the periodic check will", ", ".join(self.names))
+                    return
+                logger.warning("runs of %s met a locked database (%s): trying again in %g s",
+                               ", ".join(self.names), error, pause)
+            except Exception:
+                logger.exception("runs of %s could not be queued; the periodic check will", ", ".join(self.names))
+                return
+            time.sleep(pause)
+
+
+LOCKED_RETRY_PAUSES = (0.5, 1, 2, 4, 8, 15)
+"""Seconds between the tries of a prompt whose run met SQLite's "database is locked" (another
+writer held the file longer than the connection's timeout): half a minute in all, after which
+the periodic check finds the change in the outbox."""
+
+
+def database_locked(error: OperationalError) -> bool:
+    """Whether `error` is SQLite's "database is locked" (or "... table is locked")."""
+    return "is locked" in str(error)
 
 
 def rating_change_record(*, match_ids: list[int] | None, kind: str, systems: list[str] | None = None) -> None:

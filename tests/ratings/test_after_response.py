@@ -66,3 +66,79 @@ def test_with_a_broker_a_save_answers_before_its_rating_runs_are_asked_for(staff
     assert sorted(sent) == [("ratings-after-response", "crawford"), ("ratings-after-response", "fibs")]
     assert sorted(RatingPending.objects.filter(match_id=match["id"]).values_list("system", flat=True)) == [
         "crawford", "fibs"]
+
+
+def test_a_rating_run_that_meets_a_locked_database_after_a_save_is_tried_again_and_publishes(
+    staff_api, make_player, broker, settings, monkeypatch, caplog
+):
+    """SQLite answers "database is locked" when another writer held the file past the
+    connection's timeout: the run that met it fails, and the work after the response tries
+    again, so the result is rated without waiting for the periodic check."""
+    from django.db import OperationalError
+
+    from ratings.models import RatingRun, RunStatus
+    from ratings.services import execute, runs
+
+    settings.RATINGS_AFTER_RESPONSE = True
+    broker.none()
+    monkeypatch.setattr(runs, "LOCKED_RETRY_PAUSES", (0, 0))
+    anna, bo = make_player(name="Anna"), make_player(name="Bo")
+    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
+                           format="json").data
+    background.wait()
+    real, met = execute.resume_point, []
+
+    def locked_the_first_time(run):
+        met.append(run.system)
+        if len(met) == 1:
+            raise OperationalError("database is locked")
+        return real(run)
+
+    monkeypatch.setattr(execute, "resume_point", locked_the_first_time)
+    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
+                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
+                              format="json")
+    assert response.status_code == 201
+    background.wait()
+
+    assert met == ["fibs", "fibs", "crawford"]
+    assert list(RatingRun.objects.filter(status=RunStatus.FAILED).values_list("system", "error")) == [
+        ("fibs", "OperationalError: database is locked")]
+    failed = RatingRun.objects.get(status=RunStatus.FAILED).pk
+    assert f"fibs run {failed} met a locked database (database is locked): trying again in 0 s" in caplog.text
+    assert selectors.rating_list(system="fibs").get(player=anna).rating == pytest.approx(1510.0)
+    assert selectors.rating_list(system="crawford").get(player=bo).matches == 1
+    assert not RatingPending.objects.exists()
+
+
+def test_a_database_locked_at_every_try_leaves_the_result_in_the_outbox_for_the_next_run(
+    staff_api, make_player, broker, settings, monkeypatch
+):
+    from django.db import OperationalError
+
+    from ratings.services import execute, runs
+
+    settings.RATINGS_AFTER_RESPONSE = True
+    broker.none()
+    monkeypatch.setattr(runs, "LOCKED_RETRY_PAUSES", (0, 0))
+    anna, bo = make_player(name="Anna"), make_player(name="Bo")
+    first, second = (staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
+                                    format="json").data for _ in range(2))
+    background.wait()
+    real = execute.resume_point
+
+    def locked(run):
+        raise OperationalError("database is locked")
+
+    game = {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None}
+    monkeypatch.setattr(execute, "resume_point", locked)
+    assert staff_api.post(f"/api/v1/matches/{first['id']}/games/", game, format="json").status_code == 201
+    background.wait()
+    assert sorted(RatingPending.objects.values_list("system", "match_id")) == [
+        ("crawford", first["id"]), ("fibs", first["id"])]
+
+    monkeypatch.setattr(execute, "resume_point", real)
+    assert staff_api.post(f"/api/v1/matches/{second['id']}/games/", game, format="json").status_code == 201
+    background.wait()
+    assert selectors.rating_list(system="fibs").get(player=anna).matches == 2
+    assert not RatingPending.objects.exists()

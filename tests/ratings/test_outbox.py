@@ -161,6 +161,31 @@ def test_two_publishes_with_a_result_committed_between_the_first_ones_claim_and_
         assert differences_from_a_full_recompute(system) == []
 
 
+def test_a_run_asked_for_by_a_result_an_earlier_run_already_rated_rates_nothing_and_not_in_full(
+    club, finish, sent, committed
+):
+    """Results a few seconds apart: the second commits after the first's run was claimed, so that
+    run rates both, and the second's prompt queues a run with no change left to answer. It picks
+    up at the head and rates nothing (a whole history rerun after every burst held SQLite's write
+    lock for seconds)."""
+    players, _ = club
+    with committed():
+        finish(players[0], players[1], length=3, winner="a", day=80)
+    first = {system: RatingRun.objects.get(system=system, status=RunStatus.QUEUED) for system in SYSTEMS}
+    claimed = {system: services.rating_run_claim(run=run) for system, run in first.items()}
+    with committed():  # its prompt queues a second run of each system
+        finish(players[2], players[3], length=5, winner="b", day=81)
+    for run in claimed.values():
+        services.rating_run_execute(run=run)
+    assert not RatingPending.objects.exists()
+    worker(sent)
+
+    for system in SYSTEMS:
+        last = RatingRun.objects.filter(system=system).order_by("-id").first()
+        assert (last.status, last.published, last.matches_total, last.note) == (RunStatus.DONE, False, 0, "")
+        assert differences_from_a_full_recompute(system) == []
+
+
 # -- what the outbox owes, asked in three places -----------------------------------------------------
 
 OWING = {
