@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Avg, Count, Sum
+from django.template.loader import render_to_string
 
 from games.models import Game, Match
 
@@ -158,3 +159,16 @@ def replay_decisions(match: Match, game: int) -> dict[int, list[dict]]:
         if place["frame"] is not None:
             by_frame.setdefault(place["frame"], []).append({"decision": d, "player": names[d.side], **place})
     return by_frame
+
+
+def match_analysis_html(match) -> str:
+    """Both players' PR, luck and luck-adjusted result, and the worst plays, as a section of games'
+    match page (`games.pages`)."""
+    return render_to_string("analysis/_match.html", {"match": match, "view": match_analysis(match)})
+
+
+def replay_notes_html(match, game_number: int) -> dict[int, str]:
+    """The analysed decisions of one game by replay frame: what was played and what was right
+    (`games.pages`; empty when the game is not analysed)."""
+    return {frame: render_to_string("analysis/_replay_notes.html", {"notes": notes})
+            for frame, notes in replay_decisions(match, game_number).items()}

@@ -32,6 +32,7 @@ from .engine.position import Position
 from .forms import GameEntryForm, UndoForm
 from .keepers import match_writes
 from .models import Game, Match, MatchFile
+from .pages import match_context, match_panels, replay_notes
 from .permissions import may_enter_results
 
 END_WORDS = {"played_out": "", "resigned": "resigned", "double_refused": "double refused"}
@@ -106,6 +107,8 @@ def match_detail(request, pk: int):
         "lines": lines,
         "any_moves": any(line.has_moves for line in lines),
         "can_enter": may_enter_results(request.user, match),
+        "panels": match_panels(match),
+        **match_context(match),
     })
 
 
@@ -160,6 +163,8 @@ class Frame:
     dice_side: int = 0
     short: str = ""
     pieces: str = ""
+    notes: str = ""
+    """What the apps built on games say about this position (`games.pages.replay_notes`)."""
 
 
 def _checkers(a_side: tuple[int, ...], b_side: tuple[int, ...]) -> list[tuple[int, int, int, str]]:
@@ -297,11 +302,16 @@ def game_replay(request, pk: int, number: int):
     moves = Game.objects.filter(match=match, number=number).values_list("moves", flat=True).first() or []
     names = (match.player_a.name, match.player_b.name)
     game = games[number - 1]
+    frames = replay_frames(moves, names)
+    if len(frames) > 1:
+        notes = replay_notes(match, number)
+        for frame in frames:
+            frame.notes = notes.get(frame.index, "")
     return render(request, "games/replay.html", {
         "match": match,
         "game": game,
         "line": score_sheet(match)[number - 1],
-        "frames": replay_frames(moves, names),
+        "frames": frames,
         "points_svg": POINTS_SVG,
         "previous_game": games[number - 2] if number > 1 else None,
         "next_game": games[number] if number < len(games) else None,
@@ -396,4 +406,5 @@ def match_enter(request, pk: int):
         "next_number": next_number,
         "crawford_next": crawford_next,
         "nav": "desk",
+        **match_context(match),
     }, status=400 if form.is_bound and form.errors else 200)

@@ -10,10 +10,11 @@ class RatingsConfig(AppConfig):
 
         from analysis.signals import analysis_stored
         from games.jobs import job_sweep_register
+        from games.pages import match_panel_register
         from games.models import Match
         from games.signals import match_result_changed, results_import_finished, results_imported
 
-        from . import receivers, services
+        from . import receivers, selectors, services
 
         match_result_changed.connect(receivers.result_changed, dispatch_uid="ratings.result_changed")
         results_imported.connect(receivers.results_imported, dispatch_uid="ratings.results_imported")
@@ -23,3 +24,4 @@ class RatingsConfig(AppConfig):
         post_delete.connect(receivers.match_deleted, sender=Match, dispatch_uid="ratings.match_deleted")
         analysis_stored.connect(receivers.analysis_stored, dispatch_uid="ratings.analysis_stored")
         job_sweep_register("rating runs", lambda: len(services.rating_recompute_owed()))
+        match_panel_register("after_sheet", selectors.match_rating_changes_html)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
+from django.template.loader import render_to_string
 from django.db.models import (
     Case,
     Count,
@@ -536,3 +537,8 @@ def official_list_csv(*, official_list: OfficialList, previous: OfficialList | N
             "" if before is None else round(row.rating - before[0], 1) + 0.0,
         ])
     return out.getvalue()
+
+
+def match_rating_changes_html(match) -> str:
+    """How the match moved each player's rating, as a section of games' match page (`games.pages`)."""
+    return render_to_string("ratings/_match_changes.html", {"match": match, "rows": match_rating_changes(match=match)})

@@ -74,3 +74,37 @@ def test_the_removed_match_signal_and_context_variable_stay_removed():
     assert signals == {"match_result_changed", "results_imported", "results_import_finished"}
     for path in sources("tournaments"):
         assert "contextvars" not in imported(path), path
+
+
+LOAD = __import__("re").compile(r"{%\s*load\s+([^%]*?)\s*%}")
+
+
+def tag_libraries() -> dict[str, str]:
+    """Each template tag library of the apps, by the name `{% load %}` gives it: its app."""
+    return {path.stem: path.parts[len(PROJECT.parts)] for app in ORDER
+            for path in (PROJECT / app / "templatetags").glob("*.py") if path.stem != "__init__"}
+
+
+def loaded(text: str) -> set[str]:
+    """The libraries a template loads (`{% load a b %}`, `{% load tag from a %}`)."""
+    names = set()
+    for found in LOAD.findall(text):
+        words = found.split()
+        names.update(words[words.index("from") + 1:] if "from" in words else words)
+    return names
+
+
+def test_templates_load_no_tags_of_the_apps_built_on_theirs():
+    """A template under templates/<app>/ loads the tags of its app and of those before it, never
+    of an app built on it (games' match pages show events, ratings and the analysis through
+    `games.pages`); the site's own templates load no app's tags but the ones its base names."""
+    libraries = tag_libraries()
+    assert set(libraries.values()) >= {"games", "analysis", "tournaments"}
+    wrong = []
+    for path in sorted((PROJECT / "templates").rglob("*.html")):
+        folder = path.relative_to(PROJECT / "templates").parts[0]
+        allowed = set(ORDER[:ORDER.index(folder) + 1]) if folder in ORDER else set()
+        for name in sorted(loaded(path.read_text())):
+            if name in libraries and libraries[name] not in allowed:
+                wrong.append(f"{path.relative_to(PROJECT)} loads {name} ({libraries[name]})")
+    assert wrong == []

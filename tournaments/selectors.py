@@ -80,6 +80,11 @@ def pairing_of_match(match) -> Pairing | None:
             .filter(match_id=match.pk).first())
 
 
+def match_pages_context(match) -> dict:
+    """What games' match pages show of a match's event: `pairing` (`games.pages`)."""
+    return {"pairing": pairing_of_match(match)}
+
+
 def event_matches(tournament: Tournament) -> QuerySet[Match]:
     """The matches of an event's pairings, as a subquery for other apps' reads (the analysis's PR table)."""
     return Match.objects.filter(pairing__flight__tournament=tournament).values("pk")

@@ -1,16 +1,11 @@
-"""Template tags that put the analysis on pages owned by other apps (match, player)."""
+"""Template tags that put the analysis on pages owned by other apps (the player page); the match
+pages of games show it through `games.pages`."""
 
 from django import template
 
 from .. import selectors
 
 register = template.Library()
-
-
-@register.inclusion_tag("analysis/_match.html")
-def match_analysis(match):
-    """Both players' PR, luck and luck-adjusted result, and the worst plays, on the match page."""
-    return {"match": match, "view": selectors.match_analysis(match)}
 
 
 def _trend(points: list[dict], width: int = 320, height: int = 90, pad: int = 8) -> dict | None:
@@ -25,18 +20,6 @@ def _trend(points: list[dict], width: int = 320, height: int = 90, pad: int = 8)
         "dots": [{"x": f"{x:.1f}", "y": f"{y:.1f}", "point": p} for (x, y), p in zip(coords, points)],
         "top": top,
     }
-
-
-@register.simple_tag
-def replay_decisions(match, game: int) -> dict:
-    """The game's worst decisions by replay frame, for `decision_notes` (empty when not analysed)."""
-    return selectors.replay_decisions(match, game)
-
-
-@register.inclusion_tag("analysis/_replay_notes.html")
-def decision_notes(decisions: dict, frame: int):
-    """The analysed decisions shown on one replay frame: what was played and what was right."""
-    return {"notes": decisions.get(frame, [])}
 
 
 @register.inclusion_tag("analysis/_player.html")

@@ -1,5 +1,6 @@
-"""Template tags where events meet other apps' pages: a match's event on the match pages of games,
-and the analysis's PR table on the event page, so that neither games nor the analysis reads events."""
+"""Template tags of the event pages: data kept whole in a right-to-left line (`isolated`), and the
+analysis's PR table on the event page, so that the analysis never reads events. (A match's event
+reaches games' match pages through `games.pages`.)"""
 
 from django import template
 from django.utils import translation
@@ -20,12 +21,6 @@ def isolated(value):
     if not translation.get_language_bidi():
         return value
     return format_html("<bdi>{}</bdi>", value)
-
-
-@register.simple_tag
-def match_pairing(match):
-    """The pairing a match decides (its event, flight and round), or None: `{% match_pairing match as pairing %}`."""
-    return selectors.pairing_of_match(match)
 
 
 @register.inclusion_tag("analysis/_event.html")
