@@ -459,3 +459,23 @@ def test_a_save_that_frees_a_table_offers_it_to_the_matches_waiting_for_one(td_c
     assert html.count('aria-label="Call R1-3 to table 1"') == 1
     assert html.count(">Call to table 1</button>") == 1 and ">Call to table 2<" not in html
     assert all(f'id="pairing-{p.pk}"' in html for p in waiting)
+
+
+def test_the_undo_preview_of_a_swiss_result_names_the_later_rounds_it_leaves_standing(td_client, td, make_player):
+    import datetime
+
+    creator = get_user_model().objects.create_user("swiss-creator", is_staff=True, is_superuser=True)
+    swiss = events.tournament_create(name="Preview Swiss", start_date=datetime.date(2026, 6, 3), organisers=[td],
+                                     by=creator)
+    flight = events.flight_create(tournament=swiss, name="Main", format="swiss", lengths=[3], swiss_rounds=3, by=td)
+    for n in range(1, 5):
+        player = make_player(f"Standing {n}")
+        events.entry_check_in(entry=events.entry_add(flight=flight, player=player, seed=n, by=td), by=td)
+    events.flight_start(flight=flight, by=td)
+    for number in (1, 2):
+        for pairing in Pairing.objects.filter(flight=flight, round__number=number):
+            events.result_report(pairing=pairing, by=td, score_a=3, score_b=1)
+    first = Pairing.objects.filter(flight=flight, round__number=1).order_by("slot").first()
+    preview = td_client.post(f"/desk/{swiss.slug}/pairings/{first.pk}/", {"undo": "preview"}).content.decode()
+    assert ("<p>Later rounds were paired while this result stood and stay as they are: Main round 2, Main round 3.</p>"
+            in preview)
