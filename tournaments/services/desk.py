@@ -84,15 +84,24 @@ def tables_set(*, tournament: Tournament, count: int, reserved=None, by) -> Tour
     return tournament
 
 
+def _bracket_place(pairing: Pairing) -> tuple:
+    """A match's place in its bracket: its flight, its round (a flight's rounds are made in their
+    order), then its slot's number (R2-1 before R2-2 before R2-10), whenever its result arrived."""
+    number = pairing.slot.rpartition("-")[2]
+    return (pairing.flight.position, pairing.flight_id, pairing.round_id,
+            int(number) if number.isdigit() else 0, pairing.slot)
+
+
 def table_offers(tournament: Tournament, pairings: list[Pairing]) -> dict[int, str]:
-    """The table each open match without one would be given, in the order listed (pure: reads
-    only the rows passed in). A reserved table goes only to its flight or player; the others go
+    """The table each open match without one would be given, in bracket order (pure: reads only
+    the rows passed in), so a round's matches are seated R2-1, R2-2, … whatever order their
+    players' results came in. A reserved table goes only to its flight or player; the others go
     to anyone, lowest number first."""
     taken = {p.table for p in pairings if p.table}
     reserved = {str(r["table"]): r for r in tournament.reserved_tables or []}
     free = [str(n) for n in range(1, (tournament.tables or 0) + 1) if str(n) not in taken]
     offers = {}
-    for p in pairings:
+    for p in sorted(pairings, key=_bracket_place):
         if p.table or p.status not in OPEN or p.player_b_id is None:
             continue
         own = [t for t in free if t in reserved and (
