@@ -104,6 +104,22 @@
     applyFilter();
   }
 
+  /* The desk opened again (from a score sheet's *Next match*, after a confirmed correction, or
+     reloaded): a filter kept from before that now shows no match to play, while the room has
+     some, was typed for a match that is over. It is dropped, so the queue is whole again. */
+  function dropSpentFilter() {
+    var root = main();
+    if (!root) return;
+    var fields = root.querySelectorAll("[data-filter]");
+    var filtered = Array.prototype.some.call(fields, function (el) { return el.value !== ""; });
+    if (!filtered) return;
+    var open = root.querySelectorAll(".q-row:not(.is-finished)");
+    var shown = Array.prototype.some.call(open, function (row) { return !row.hidden && !row.closest("[hidden]"); });
+    if (!open.length || shown) return;
+    fields.forEach(function (el) { el.value = ""; });
+    applyFilter();
+  }
+
   function focusField(el) {
     if (!el) return;
     el.focus({ preventScroll: true });
@@ -582,7 +598,7 @@
   configure();
 
   function ready() {
-    restoreFilter(); focusAsked(); setupProjector(); focusNext(); stickyHeight();
+    restoreFilter(); dropSpentFilter(); focusAsked(); setupProjector(); focusNext(); stickyHeight();
     document.querySelectorAll("form[data-sheet]").forEach(setupSheet);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);

@@ -49,6 +49,40 @@ def _knockout(players: int):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def test_a_filter_typed_for_one_match_does_not_outlive_it(browser, live_server, width):
+    tournament, td = _knockout(8)
+    first, *others = _pending(tournament, 1)
+    context = _context(browser, width)
+    try:
+        page = context.new_page()
+        _log_in(page, live_server.url)
+        desk = f"{live_server.url}/desk/{tournament.slug}/"
+        page.goto(desk)
+        page.locator("#qf-find").fill(first.player_a.name)
+        assert page.evaluate(OPEN_ROWS_SHOWN) == 1
+        # Its result is entered on the score sheet (away from the desk), whose *Next match* leads
+        # back to the desk.
+        page.goto("about:blank")
+        events.result_report(pairing=first, by=td, score_a=3, score_b=1)
+        page.goto(f"{desk}#next")
+        assert page.locator("#qf-find").input_value() == ""
+        assert page.evaluate(OPEN_ROWS_SHOWN) == len(others) == 3
+        # Found again to be corrected: once the correction is confirmed, the queue is whole again.
+        page.locator("#qf-find").fill(first.player_b.name)
+        page.goto(f"{desk}pairings/{first.pk}/")
+        page.get_by_label(f"{first.player_a.name}'s points").fill("1")
+        page.get_by_label(f"{first.player_b.name}'s points").fill("3")
+        page.get_by_role("button", name="Show what it changes").click()
+        page.get_by_role("button", name="Confirm: record this result").click()
+        page.wait_for_url(desk)
+        assert page.locator("#qf-find").input_value() == ""
+        assert page.evaluate(OPEN_ROWS_SHOWN) == 3
+        assert page.locator("#count-call").inner_text() == "3"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_call_all_seats_a_round_in_bracket_order_whatever_order_its_results_came_in(browser, live_server, width):
     tournament, td = _knockout(16)
     events.tables_set(tournament=tournament, by=td, count=4, reserved=[])
