@@ -104,7 +104,8 @@ def desk_board(tournament: Tournament, *, decided_limit: int = 40) -> dict:
     far come as annotations); each row's flight is the one object read once (no join per row),
     which keeps a 256-player event's desk cheap to build.
     """
-    flights = list(Flight.objects.filter(tournament=tournament).defer("first_round").order_by("position", "id"))
+    flights = list(Flight.objects.filter(tournament=tournament).select_related("champion").defer("first_round")
+               .order_by("position", "id"))
     by_id = {f.pk: f for f in flights}
     for f in flights:
         f.tournament = tournament

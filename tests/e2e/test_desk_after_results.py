@@ -105,3 +105,25 @@ def test_call_all_seats_a_round_in_bracket_order_whatever_order_its_results_came
     finally:
         context.close()
 
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_desk_names_the_champion_when_the_final_is_saved(browser, live_server, width):
+    tournament, td = _knockout(4)
+    for pairing in _pending(tournament, 1):
+        events.result_report(pairing=pairing, by=td, score_a=3, score_b=2)
+    (final,) = _pending(tournament, 2)
+    context = _context(browser, width)
+    try:
+        page = context.new_page()
+        _log_in(page, live_server.url)
+        page.goto(f"{live_server.url}/desk/{tournament.slug}/")
+        page.locator(f"#p{final.pk}-a").fill("1")
+        page.locator(f"#p{final.pk}-b").fill("3")
+        page.locator(f"#p{final.pk}-b").press("Enter")
+        champion = page.get_by_text(f"Champion of Main: {final.player_b.name}")
+        champion.wait_for()
+        box = champion.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 800, "the champion is not in the desk's first screen"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    finally:
+        context.close()
