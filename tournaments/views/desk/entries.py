@@ -18,7 +18,7 @@ from games.models import Player
 
 from ... import selectors, services
 from ...forms import NewPlayerForm, PasteForm
-from ...models import Entry, EntryStatus, Flight, Tournament
+from ...models import Entry, Flight, Tournament
 from ..common import form_errors
 from .base import DeskPost, is_htmx, posted_int, td_event, td_page
 
@@ -82,10 +82,7 @@ def check_in(d: DeskPost):
 
 def check_in_all(d: DeskPost):
     target = d.flight()
-    waiting = list(Entry.objects.filter(flight=target, status=EntryStatus.REGISTERED).select_related(
-        "player", "flight__tournament"))
-    for item in waiting:
-        services.entry_check_in(entry=item, by=d.user)
+    waiting = services.entries_check_in_all(flight=target, by=d.user)
     messages.success(d.request, ngettext("%(count)d player checked in.", "%(count)d players checked in.",
                                          len(waiting)) % {"count": len(waiting)})
 

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from ... import qr, selectors, services, slipcodes
 from ...forms import TablesForm
-from ...models import Pairing, PairingStatus
+from ...models import Pairing
 from ..common import form_errors
 from ..match import match_url
 from .base import DeskPost, is_htmx, posted_int, td_event, td_page
@@ -48,8 +48,7 @@ def table(d: DeskPost):
 
 
 def call_all(d: DeskPost):
-    open_ = selectors.pairing_list().filter(flight__tournament=d.tournament, status=PairingStatus.PENDING,
-                                            player_b__isnull=False, table="")
+    open_ = selectors.pairings_without_a_table(d.tournament)
     called = services.tables_call(tournament=d.tournament, pairings=list(open_), by=d.user)
     messages.success(d.request, ngettext("%(count)d match called to a table.", "%(count)d matches called to a table.",
                                          called) % {"count": called})
@@ -100,13 +99,8 @@ def desk_slips(request, slug: str):
     a player whose code was printed before keeps it, and his half says so. *New slips* (a POST)
     revokes the codes of these matches and prints new ones."""
     tournament = td_event(request, slug)
-    pairings = selectors.pairing_list().filter(
-        flight__tournament=tournament, status__in=[PairingStatus.PENDING, PairingStatus.PLAYING]
-    ).exclude(player_b__isnull=True)
     round_id = request.POST.get("round") if request.method == "POST" else request.GET.get("round")
-    if round_id:
-        pairings = pairings.filter(round_id=posted_int(round_id, "round"))
-    pairings = list(pairings)
+    pairings = list(selectors.pairings_for_slips(tournament, posted_int(round_id, "round") if round_id else None))
     renew = request.method == "POST" and request.POST.get("action") == "renew"
     issued = services.slip_codes_issue(tournament=tournament, pairing_ids=[p.pk for p in pairings],
                                        by=request.user, renew=renew)
