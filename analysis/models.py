@@ -1,6 +1,7 @@
 """GNU Backgammon's analysis of a stored match: per player figures and the worst decisions."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -8,10 +9,10 @@ from games.models import Match, Player
 
 
 class AnalysisStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class MatchAnalysis(models.Model):
@@ -79,8 +80,8 @@ class PlayerAnalysis(models.Model):
 
 
 class DecisionKind(models.TextChoices):
-    CHEQUER = "chequer", "Chequer play"
-    CUBE = "cube", "Cube decision"
+    CHEQUER = "chequer", _("Chequer play")
+    CUBE = "cube", _("Cube decision")
 
 
 class Decision(models.Model):

@@ -120,7 +120,7 @@ def flag(value: str | None, name: str) -> bool | None:
         return True
     if value.lower() in {"0", "false", "no"}:
         return False
-    raise DjangoValidationError({name: ["Give true or false."]})
+    raise DjangoValidationError({name: [_("Give true or false.")]})
 
 
 class FlagFilter(django_filters.CharFilter):

@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .engine.scoring import GameEnd, ResultKind
 
@@ -13,34 +14,34 @@ class GameEntryForm(forms.Form):
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
-    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Winner")
+    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label=_("Winner"))
     end = forms.ChoiceField(
-        label="How it ended",
+        label=_("How it ended"),
         widget=forms.RadioSelect,
         initial=GameEnd.PLAYED_OUT.value,
         choices=[
-            (GameEnd.PLAYED_OUT.value, "Played out"),
-            (GameEnd.RESIGNED.value, "Resigned"),
-            (GameEnd.DOUBLE_REFUSED.value, "Double refused"),
+            (GameEnd.PLAYED_OUT.value, _("Played out")),
+            (GameEnd.RESIGNED.value, _("Resigned")),
+            (GameEnd.DOUBLE_REFUSED.value, _("Double refused")),
         ],
     )
     kind = forms.TypedChoiceField(
-        label="Won as",
+        label=_("Won as"),
         coerce=int,
         widget=forms.RadioSelect,
         initial=int(ResultKind.SINGLE),
-        choices=[(int(ResultKind.SINGLE), "Single"), (int(ResultKind.GAMMON), "Gammon"),
-                 (int(ResultKind.BACKGAMMON), "Backgammon")],
+        choices=[(int(ResultKind.SINGLE), pgettext_lazy("game result", "Single")), (int(ResultKind.GAMMON), pgettext_lazy("game result", "Gammon")),
+                 (int(ResultKind.BACKGAMMON), pgettext_lazy("game result", "Backgammon"))],
     )
     cube = forms.TypedChoiceField(
-        label="Cube value",
+        label=_("Cube value"),
         coerce=int,
         initial=1,
-        choices=[(v, "1 (centred, never turned)" if v == 1 else str(v)) for v in CUBE_VALUES],
-        help_text="For a refused double: the value before the double.",
+        choices=[(v, _("1 (centred, never turned)") if v == 1 else str(v)) for v in CUBE_VALUES],
+        help_text=_("For a refused double: the value before the double."),
     )
     cube_owner = forms.TypedChoiceField(
-        label="Cube owner", coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
+        label=_("Cube owner"), coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
     )
 
     def __init__(self, *args, names: tuple[str, str] = ("Player A", "Player B"), crawford_game: int | None = None,
@@ -51,8 +52,9 @@ class GameEntryForm(forms.Form):
             # The Crawford game has no doubling: its sheet does not offer a refused double.
             end = self.fields["end"]
             end.choices = [c for c in end.choices if c[0] != GameEnd.DOUBLE_REFUSED.value]
-            end.error_messages["invalid_choice"] = (
-                f"Game {crawford_game} is the Crawford game: nobody may double in it, so no double can be refused.")
+            end.error_messages["invalid_choice"] = _(
+                "Game %(number)s is the Crawford game: nobody may double in it, so no double can be refused."
+            ) % {"number": crawford_game}
         # Empty: a cube of 1 is centred; a turned cube has an owner the sheet may not have noted.
         self.fields["cube_owner"].choices = [("", _("Not recorded (centred if the cube is 1)")), (0, names[0]),
                                              (1, names[1])]

@@ -6,6 +6,8 @@ A match's score, Crawford game, winner and state are derived from its games by t
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.db.models import Q
 from django.db.models.functions import Lower
 from simple_history.models import HistoricalRecords
@@ -44,30 +46,34 @@ class Player(models.Model):
         return f"{self.name} ({self.club})" if self.club else self.name
 
 
+SIDES = [(0, _("Player A")), (1, _("Player B"))]
+"""A game's winner and cube owner: the match's first or second player."""
+
+
 class MatchKindChoice(models.TextChoices):
-    MATCH = MatchKind.MATCH.value, "Match to N points"
-    SESSION = MatchKind.SESSION.value, "Money session"
+    MATCH = MatchKind.MATCH.value, _("Match to N points")
+    SESSION = MatchKind.SESSION.value, _("Money session")
 
 
 class ResultKindChoice(models.TextChoices):
     """Result kinds by name, as the API spells them."""
 
-    SINGLE = "single", "Single"
-    GAMMON = "gammon", "Gammon"
-    BACKGAMMON = "backgammon", "Backgammon"
+    SINGLE = "single", pgettext_lazy("game result", "Single")
+    GAMMON = "gammon", pgettext_lazy("game result", "Gammon")
+    BACKGAMMON = "backgammon", pgettext_lazy("game result", "Backgammon")
 
 
 class VariationChoice(models.TextChoices):
     """The opening position the games start from."""
 
-    BACKGAMMON = "backgammon", "Backgammon"
-    NACKGAMMON = "nackgammon", "Nackgammon"
+    BACKGAMMON = "backgammon", _("Backgammon")
+    NACKGAMMON = "nackgammon", _("Nackgammon")
 
 
 class MatchStatus(models.TextChoices):
-    IN_PROGRESS = "in_progress", "In progress"
-    FINISHED = "finished", "Finished"
-    FORFEITED = "forfeited", "Forfeited"
+    IN_PROGRESS = "in_progress", _("In progress")
+    FINISHED = "finished", _("Finished")
+    FORFEITED = "forfeited", _("Forfeited")
 
 
 class Match(models.Model):
@@ -184,11 +190,16 @@ class Game(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
-    winner = models.PositiveSmallIntegerField(choices=[(0, "Player A"), (1, "Player B")])
-    end = models.CharField(max_length=16, choices=[(e.value, e.name.replace("_", " ").capitalize()) for e in GameEnd])
-    kind = models.PositiveSmallIntegerField(choices=[(k.value, k.name.title()) for k in ResultKind])
+    winner = models.PositiveSmallIntegerField(choices=SIDES)
+    end = models.CharField(max_length=16, choices=[(GameEnd.PLAYED_OUT.value, _("Played out")),
+                                                   (GameEnd.RESIGNED.value, _("Resigned")),
+                                                   (GameEnd.DOUBLE_REFUSED.value, _("Double refused"))])
+    kind = models.PositiveSmallIntegerField(choices=[(ResultKind.SINGLE.value, pgettext_lazy("game result", "Single")),
+                                                     (ResultKind.GAMMON.value, pgettext_lazy("game result", "Gammon")),
+                                                     (ResultKind.BACKGAMMON.value,
+                                                      pgettext_lazy("game result", "Backgammon"))])
     cube = models.PositiveIntegerField(default=1)
-    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True, choices=[(0, "Player A"), (1, "Player B")])
+    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True, choices=SIDES)
     beavered = models.BooleanField(default=False)
     raccooned = models.BooleanField(default=False)
     automatic_doubles = models.PositiveSmallIntegerField(default=0)
@@ -235,15 +246,15 @@ class MatchFile(models.Model):
 
 
 class ImportKind(models.TextChoices):
-    MATCH_FILE = "match_file", "Match file"
-    RESULTS = "results", "Results file"
+    MATCH_FILE = "match_file", _("Match file")
+    RESULTS = "results", _("Results file")
 
 
 class ImportStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class ImportJob(models.Model):

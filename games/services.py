@@ -15,6 +15,8 @@ import dataclasses
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models import Value
@@ -42,14 +44,23 @@ from .signals import match_result_changed
 
 # -- players -------------------------------------------------------------------------------------
 
+MONEY_ONLY = {
+    "jacoby": gettext_lazy("The Jacoby rule is never used in match play."),
+    "beavers": gettext_lazy("Beavers are never used in match play."),
+    "raccoons": gettext_lazy("Raccoons are never used in match play."),
+    "automatic_doubles": gettext_lazy("Automatic doubles are never used in match play."),
+}
+"""The money-play options a match refuses, each with its refusal."""
+
 
 def _clean_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
-        raise ValidationError({"name": ["A player needs a name."]})
+        raise ValidationError({"name": [_("A player needs a name.")]})
     longest = Player._meta.get_field("name").max_length
     if len(name) > longest:
-        raise ValidationError({"name": [f"A player's name is at most {longest} characters: {name[:40]}… has {len(name)}."]})
+        raise ValidationError({"name": [_("A player's name is at most %(longest)s characters: %(name)s… has %(length)s.")
+                                        % {"longest": longest, "name": name[:40], "length": len(name)}]})
     return name
 
 
@@ -78,7 +89,7 @@ def player_create(
     club = " ".join((club or "").split())
     country = (country or "").strip().upper()
     if country and (len(country) != 2 or not country.isalpha()):
-        raise ValidationError({"country": ["Give the country as its two-letter code, for example DK or US."]})
+        raise ValidationError({"country": [_("Give the country as its two-letter code, for example DK or US.")]})
     federation_id = (federation_id or "").strip() or None
     if ask_near:
         from .selectors import player_matcher
@@ -86,20 +97,19 @@ def player_create(
         found = [c for c in player_matcher().candidates(surname_first(name) or name, club=club)
                  if not same_name(c.name, name)]
         if found:
-            raise NearNamesError({name: found}, how=" Use that player, or send create to add a new one.")
+            raise NearNamesError({name: found}, how=" " + _("Use that player, or send create to add a new one."))
     with transaction.atomic():
         same = _same_name_and_club(name, club)
         twin = same.order_by("twin", "id").first()
         if twin and not confirm_duplicate:
-            where = f" of {club}" if club else " with no club"
-            raise ValidationError(
-                {
-                    "name": [
-                        f"{twin.name}{where} is already player {twin.pk}. If this is a different person,"
-                        " confirm the duplicate (confirm_duplicate) or tell them apart by club or federation id."
-                    ]
-                }
-            )
+            if club:
+                said = _("%(name)s of %(club)s is already player %(id)s.") % {"name": twin.name, "club": club,
+                                                                               "id": twin.pk}
+            else:
+                said = _("%(name)s with no club is already player %(id)s.") % {"name": twin.name, "id": twin.pk}
+            raise ValidationError({"name": [said + " " + _(
+                "If this is a different person, confirm the duplicate (confirm_duplicate) or tell them apart by club "
+                "or federation id.")]})
         twin_number = 0 if twin is None else 1 + max(same.values_list("twin", flat=True))
         player = Player(name=name, country=country, club=club, federation_id=federation_id, twin=twin_number)
         player._history_user = by
@@ -124,12 +134,14 @@ def _save_player(player: Player) -> None:
         if player.federation_id:
             holder = others.filter(federation_id=player.federation_id).first()
             if holder is not None:
-                raise ConflictError(f"Federation id {player.federation_id} belongs to player {holder.pk} "
-                                    f"({holder.name}).", existing=holder) from None
+                raise ConflictError(_("Federation id %(federation_id)s belongs to player %(id)s (%(name)s).") % {
+                    "federation_id": player.federation_id, "id": holder.pk, "name": holder.name},
+                    existing=holder) from None
         twin = _same_name_and_club(player.name, player.club).filter(twin=player.twin).exclude(pk=player.pk).first()
         if twin is not None:
-            raise ConflictError(f"{twin.name} was added as player {twin.pk} at the same moment: check that it is "
-                                "not the same person before adding another.", existing=twin) from None
+            raise ConflictError(_("%(name)s was added as player %(id)s at the same moment: check that it is not the "
+                                  "same person before adding another.") % {"name": twin.name, "id": twin.pk},
+                                existing=twin) from None
         raise
 
 
@@ -137,13 +149,13 @@ def player_update(*, player: Player, by=None, **changes) -> Player:
     allowed = {"name", "country", "club", "federation_id"}
     unknown = set(changes) - allowed
     if unknown:
-        raise ValidationError({field: ["This field cannot be changed."] for field in sorted(unknown)})
+        raise ValidationError({field: [_("This field cannot be changed.")] for field in sorted(unknown)})
     if "name" in changes:
         changes["name"] = _clean_name(changes["name"])
     if "country" in changes:
         country = (changes["country"] or "").strip().upper()
         if country and (len(country) != 2 or not country.isalpha()):
-            raise ValidationError({"country": ["Give the country as its two-letter code, for example DK or US."]})
+            raise ValidationError({"country": [_("Give the country as its two-letter code, for example DK or US.")]})
         changes["country"] = country
     if "federation_id" in changes:
         changes["federation_id"] = (changes["federation_id"] or "").strip() or None
@@ -151,7 +163,8 @@ def player_update(*, player: Player, by=None, **changes) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         fed = changes.get("federation_id")
         if fed and Player.objects.filter(federation_id=fed).exclude(pk=player.pk).exists():
-            raise ValidationError({"federation_id": [f"Federation id {fed} belongs to another player."]})
+            raise ValidationError({"federation_id": [_("Federation id %(federation_id)s belongs to another player.")
+                                                     % {"federation_id": fed}]})
         renamed = {"name", "club"} & set(changes)
         for field, value in changes.items():
             setattr(player, field, value)
@@ -318,11 +331,11 @@ def match_create(
     `crawford_rule=False` is a match played without the Crawford rule (as some match files say);
     `variation` is "backgammon" or "nackgammon" (the opening position of every game)."""
     if player_a.pk == player_b.pk:
-        raise ValidationError({"player_b": ["A match needs two different players."]})
+        raise ValidationError({"player_b": [_("A match needs two different players.")]})
     try:
         kind = MatchKind(kind)
     except ValueError:
-        raise ValidationError({"kind": ['The kind is "match" (to N points) or "session" (money play).']}) from None
+        raise ValidationError({"kind": [_('The kind is "match" (to N points) or "session" (money play).')]}) from None
     if kind is MatchKind.MATCH:
         money = {
             "jacoby": jacoby,
@@ -331,9 +344,7 @@ def match_create(
             "automatic_doubles": automatic_doubles or automatic_double_cap,
         }
         errors = {
-            field: [f"{field.replace('_', ' ').capitalize()} are never used in match play."]
-            if field != "jacoby"
-            else ["The Jacoby rule is never used in match play."]
+            field: [MONEY_ONLY[field]]
             for field, on in money.items()
             if on
         }
@@ -342,13 +353,13 @@ def match_create(
         MatchRules(length=length, cube_cap=cube_cap)  # raises ScoringError with the field
     else:
         if length:
-            raise ValidationError({"length": ["A money session has no length: leave it at 0."]})
+            raise ValidationError({"length": [_("A money session has no length: leave it at 0.")]})
         if automatic_doubles and not automatic_double_cap:
             raise ValidationError({"automatic_double_cap": [
-                "Automatic doubles are on: say how many a game may have (1 or more); a cap of 0 allows none."
+                _("Automatic doubles are on: say how many a game may have (1 or more); a cap of 0 allows none.")
             ]})
         if not crawford_rule:
-            raise ValidationError({"crawford_rule": ["The Crawford rule belongs to match play: a session has none."]})
+            raise ValidationError({"crawford_rule": [_("The Crawford rule belongs to match play: a session has none.")]})
         SessionRules(
             jacoby=jacoby,
             beavers=beavers,
@@ -358,7 +369,7 @@ def match_create(
             cube_cap=cube_cap,
         )
     if variation not in VariationChoice.values:
-        raise ValidationError({"variation": ['The variation is "backgammon" or "nackgammon".']})
+        raise ValidationError({"variation": [_('The variation is "backgammon" or "nackgammon".')]})
     match = Match(
         player_a=player_a,
         player_b=player_b,
@@ -384,7 +395,7 @@ def match_create(
             match.save()
     except IntegrityError:
         if source_key and Match.objects.filter(source_key=source_key).exists():
-            raise ConflictError(f"This match was already imported ({source_key}).") from None
+            raise ConflictError(_("This match was already imported (%(source)s).") % {"source": source_key}) from None
         raise
     return match
 
@@ -424,8 +435,8 @@ def _lock(match: Match, expected_version: int | None) -> Match:
     keepers.refuse_unkept_write(locked)
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(
-            f"The match was changed by someone else (version {locked.version}, you had {expected_version}):"
-            " reload it and enter the game again if it is still missing."
+            _("The match was changed by someone else (version %(version)s, you had %(expected)s): reload it and enter "
+              "the game again if it is still missing.") % {"version": locked.version, "expected": expected_version}
         )
     return locked
 
@@ -521,17 +532,19 @@ def game_record(
         if number != expected:
             if number < expected:
                 raise ConflictError(
-                    f"Game {number} has already been recorded (the next game is game {expected}):"
-                    " correct it instead of entering it again."
+                    _("Game %(number)s has already been recorded (the next game is game %(expected)s): correct it "
+                      "instead of entering it again.") % {"number": number, "expected": expected}
                 )
-            raise ValidationError({"number": [f"The next game of this match is game {expected}, not game {number}."]})
+            raise ValidationError({"number": [_("The next game of this match is game %(expected)s, not game %(number)s.")
+                                              % {"expected": expected, "number": number}]})
         score = _replay(match, [GameOutcome.from_row(g) for g in games])
         record = score.record(game.outcome())
         try:
             with transaction.atomic():
                 _store_game(match, record, moves=game.moves, by=by)
         except IntegrityError:
-            raise ConflictError(f"Game {number} was just recorded by someone else: reload the match.") from None
+            raise ConflictError(_("Game %(number)s was just recorded by someone else: reload the match.")
+                                % {"number": number}) from None
         return _publish(match, score, by=by, reason=f"game {number} recorded")
 
 
@@ -544,7 +557,7 @@ def match_games_record(*, match: Match, games: list[GameInput], by=None, reason:
         if match.status == MatchStatus.FORFEITED:
             raise ScoringError("The match was forfeited: no game can be recorded.")
         if match.games.exists():
-            raise ValidationError({"number": ["This match already has games: record the next one by itself."]})
+            raise ValidationError({"number": [_("This match already has games: record the next one by itself.")]})
         score = _new_score(match)
         rows = []
         for game in games:
@@ -574,7 +587,7 @@ def game_correct(
         match = _lock(match, expected_version)
         games = list(match.games.order_by("number"))
         if not 1 <= number <= len(games):
-            raise ValidationError({"number": [f"This match has no game {number}."]})
+            raise ValidationError({"number": [_("This match has no game %(number)s.") % {"number": number}]})
         outcomes = [GameOutcome.from_row(g) for g in games]
         outcomes[number - 1] = game.outcome()
         score = _replay(match, outcomes, changed_from=number)
@@ -606,11 +619,12 @@ def game_delete_last(
         match = _lock(match, expected_version)
         games = list(match.games.order_by("number"))
         if not games:
-            raise ValidationError({"number": ["This match has no game to delete."]})
+            raise ValidationError({"number": [_("This match has no game to delete.")]})
         if number is not None and number != games[-1].number:
-            raise ValidationError({"number": [f"Only the last game (game {games[-1].number}) can be deleted."]})
+            raise ValidationError({"number": [_("Only the last game (game %(number)s) can be deleted.")
+                                                  % {"number": games[-1].number}]})
         if match.status == MatchStatus.FORFEITED:
-            raise ScoringError("The match was forfeited: undo the forfeit before changing its games.")
+            raise ScoringError(_("The match was forfeited: undo the forfeit before changing its games."))
         last = games.pop()
         last._history_user = by
         last._change_reason = reason or "deleted"
@@ -630,11 +644,11 @@ def match_final_score_record(
     with transaction.atomic():
         match = _lock(match, expected_version)
         if match.kind != MatchKind.MATCH:
-            raise ValidationError({"score_a": ["A money session has no final score: record its games."]})
+            raise ValidationError({"score_a": [_("A money session has no final score: record its games.")]})
         if match.status == MatchStatus.FORFEITED:
-            raise ValidationError({"score_a": ["The match was forfeited: it has no final score."]})
+            raise ValidationError({"score_a": [_("The match was forfeited: it has no final score.")]})
         if match.games.exists():
-            raise ValidationError({"score_a": ["This match is recorded game by game: correct its games instead."]})
+            raise ValidationError({"score_a": [_("This match is recorded game by game: correct its games instead.")]})
         winner = check_final_score(match.length, (score_a, score_b), cube_cap=match.cube_cap)
         match.score_a, match.score_b = score_a, score_b
         match.crawford_game = None
@@ -651,7 +665,7 @@ def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_
     with transaction.atomic():
         match = _lock(match, expected_version)
         if match.status != MatchStatus.FINISHED or match.games.exists():
-            raise ValidationError({"score_a": ["This match has no final score of its own to undo."]})
+            raise ValidationError({"score_a": [_("This match has no final score of its own to undo.")]})
         match.score_a = match.score_b = 0
         match.status = MatchStatus.IN_PROGRESS
         match.winner = None
@@ -670,9 +684,9 @@ def match_forfeit(
         except ValueError as error:
             raise ValidationError({"forfeited_by": [str(error)]}) from None
         if match.status == MatchStatus.FINISHED:
-            raise ValidationError({"forfeited_by": ["The match is already finished: it cannot be forfeited."]})
+            raise ValidationError({"forfeited_by": [_("The match is already finished: it cannot be forfeited.")]})
         if match.status == MatchStatus.FORFEITED:
-            raise ConflictError("The match has already been forfeited.")
+            raise ConflictError(_("The match has already been forfeited."))
         match.status = MatchStatus.FORFEITED
         match.forfeited_by = forfeited_by
         match.winner = match.player_at(1 - side)
@@ -690,7 +704,7 @@ def match_forfeit_undo(*, match: Match, by=None, reason: str = "", expected_vers
     with transaction.atomic():
         match = _lock(match, expected_version)
         if match.status != MatchStatus.FORFEITED:
-            raise ValidationError({"non_field_errors": ["The match was not forfeited: there is no forfeit to undo."]})
+            raise ValidationError({"non_field_errors": [_("The match was not forfeited: there is no forfeit to undo.")]})
         match.status = MatchStatus.IN_PROGRESS
         match.forfeited_by = None
         match.winner = None
@@ -719,9 +733,9 @@ def match_update(
     """
     errors = {}
     if rated is not _UNCHANGED and not isinstance(rated, bool):
-        errors["rated"] = ["Say whether the match is rated: true or false."]
+        errors["rated"] = [_("Say whether the match is rated: true or false.")]
     if played_on is not _UNCHANGED and not isinstance(played_on, datetime):
-        errors["played_on"] = ["Give the date and time the match was played."]
+        errors["played_on"] = [_("Give the date and time the match was played.")]
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

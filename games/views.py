@@ -23,6 +23,8 @@ from django.db.models import (
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from config.errors import ConflictError
 
@@ -35,8 +37,8 @@ from .models import Game, Match, MatchFile
 from .pages import match_context, match_panels, replay_notes
 from .permissions import may_enter_results
 
-END_WORDS = {"played_out": "", "resigned": "resigned", "double_refused": "double refused"}
-KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
+KIND_WORDS = {1: pgettext_lazy("game result", "single"), 2: pgettext_lazy("game result", "gammon"),
+              3: pgettext_lazy("game result", "backgammon")}
 
 
 # -- reads ---------------------------------------------------------------------------------------
@@ -60,7 +62,7 @@ def _get_match(pk: int) -> Match:
     try:
         return _match_page_query().get(pk=pk)
     except Match.DoesNotExist:
-        raise Http404("No such match.") from None
+        raise Http404(_("No such match.")) from None
 
 
 @dataclass
@@ -81,16 +83,17 @@ def score_sheet(match: Match) -> list[SheetLine]:
     names = (match.player_a.name, match.player_b.name)
     lines = []
     for game in match.games.all():
-        result = KIND_WORDS.get(game.kind, "")
+        result = str(KIND_WORDS.get(game.kind, ""))
         if game.end == "double_refused":
-            result = "double refused"
+            result = _("double refused")
         elif game.end == "resigned":
-            result = f"{result}, resigned"
+            result = _("%(result)s, resigned") % {"result": result}
         if game.cube == 1:
-            cube = "centred"
+            cube = pgettext_lazy("cube", "centred")
+        elif game.cube_owner is not None:
+            cube = _("%(cube)s, %(owner)s") % {"cube": game.cube, "owner": names[game.cube_owner]}
         else:
-            owner = f", {names[game.cube_owner]}" if game.cube_owner is not None else ""
-            cube = f"{game.cube}{owner}"
+            cube = str(game.cube)
         lines.append(SheetLine(
             number=game.number, winner_name=names[game.winner], winner_side=game.winner, result=result, cube=cube,
             points=game.points, score_a=game.score_a_after, score_b=game.score_b_after, crawford=game.crawford,
@@ -188,6 +191,10 @@ def _checkers(a_side: tuple[int, ...], b_side: tuple[int, ...]) -> list[tuple[in
     return drawn
 
 
+CUBE_WORDS = {"double": gettext_lazy("doubles to %(cube)s"), "beaver": gettext_lazy("beavers to %(cube)s"),
+              "raccoon": gettext_lazy("raccoons to %(cube)s")}
+
+
 LIGHT = 'fill="#f7f3ea" stroke="#333"'
 DARK = 'fill="#1d1d1d" stroke="#ddd"'
 
@@ -255,7 +262,7 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
     """One frame for the opening position, then one per play and per cube action."""
     start = Position.initial()
     a_side, b_side = start.on_roll, start.opponent
-    frames = [_frame(0, "Opening position", a_side, b_side, 1, None)]
+    frames = [_frame(0, _("Opening position"), a_side, b_side, 1, None)]
     cube, owner = 1, None
     for action in moves:
         side = action.get("side", 0)
@@ -264,18 +271,20 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
             verb = action.get("action", "")
             if verb in ("double", "beaver", "raccoon"):
                 offered = action.get("to") or cube * 2
-                text = f"{who} {'doubles' if verb == 'double' else verb + 's'} to {offered}"
+                short = CUBE_WORDS[verb] % {"cube": offered}
                 if verb != "double":
                     cube, owner = offered, side
             elif verb == "take":
                 cube, owner = action.get("to") or cube * 2, side
-                text = f"{who} takes: the cube is on {cube}, {who} owns it"
+                short = _("takes: the cube is on %(cube)s, on his side") % {"cube": cube}
             elif verb == "drop":
-                text = f"{who} passes and loses {cube} point{'s' if cube != 1 else ''}"
+                short = ngettext("passes and loses %(cube)s point", "passes and loses %(cube)s points",
+                                 cube) % {"cube": cube}
             else:
-                text = f"{who}: {verb}"
-            frames.append(_frame(len(frames), f"Move {action.get('move', '')}: {text}", a_side, b_side, cube, owner,
-                                 side=side, short=text.replace(f"{who} ", "")))
+                short = verb
+            text = _("%(player)s %(action)s") % {"player": who, "action": short}
+            caption = _("Move %(move)s: %(action)s") % {"move": action.get("move", ""), "action": text}
+            frames.append(_frame(len(frames), caption, a_side, b_side, cube, owner, side=side, short=short))
             continue
         try:
             after = Position.from_position_id(action["position_id_after"])
@@ -287,8 +296,9 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
         else:
             a_side, b_side = after.on_roll, after.opponent
         dice = "-".join(str(d) for d in action.get("dice", []))
-        play = board_notation(action.get("notation") or "", side) or "cannot move"
-        caption = f"Move {action.get('move', '')}: {who} rolls {dice} and plays {play}"
+        play = board_notation(action.get("notation") or "", side) or _("cannot move")
+        caption = _("Move %(move)s: %(player)s rolls %(dice)s and plays %(play)s") % {
+            "move": action.get("move", ""), "player": who, "dice": dice, "play": play}
         frames.append(_frame(len(frames), caption, a_side, b_side, cube, owner, dice=dice, side=side,
                              short=f"{dice.replace('-', '')}: {play}"))
     return frames
@@ -298,7 +308,7 @@ def game_replay(request, pk: int, number: int):
     match = _get_match(pk)
     games = list(match.games.all())
     if not 1 <= number <= len(games):
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     moves = Game.objects.filter(match=match, number=number).values_list("moves", flat=True).first() or []
     names = (match.player_a.name, match.player_b.name)
     game = games[number - 1]
@@ -320,7 +330,6 @@ def game_replay(request, pk: int, number: int):
 
 
 # -- the TD's score-sheet entry ------------------------------------------------------------------
-
 
 def _add_service_error(form: GameEntryForm, error: Exception) -> None:
     """Put the service's message next to the field it names (or above the form)."""
@@ -345,7 +354,7 @@ def _crawford_next(match: Match, next_number: int) -> int | None:
 def match_enter(request, pk: int):
     match = _get_match(pk)
     if not may_enter_results(request.user, match):
-        raise PermissionDenied("Only a TD of this event (or staff) may enter its results.")
+        raise PermissionDenied(_("Only a TD of this event (or staff) may enter its results."))
     names = (match.player_a.name, match.player_b.name)
     lines = score_sheet(match)
     next_number = len(lines) + 1
@@ -356,7 +365,7 @@ def match_enter(request, pk: int):
             try:
                 match_writes(match).game_delete_last(match=match, by=request.user,
                                                      expected_version=undo.cleaned_data["version"])
-                messages.success(request, f"Game {len(lines)} removed.")
+                messages.success(request, _("Game %(number)s removed.") % {"number": len(lines)})
             except ConflictError as error:
                 messages.error(request, str(error))
             except (ValidationError, ScoringError) as error:
@@ -376,7 +385,7 @@ def match_enter(request, pk: int):
                     expected_version=data["version"],
                 )
             except ConflictError as error:
-                form.add_error(None, f"{error} (The sheet below has been reloaded.)")
+                form.add_error(None, _("%(error)s (The sheet below has been reloaded.)") % {"error": error})
                 match = _get_match(pk)
                 lines = score_sheet(match)
                 next_number = len(lines) + 1
@@ -385,10 +394,11 @@ def match_enter(request, pk: int):
             else:
                 sheet = f"{updated.score_a}–{updated.score_b}"
                 if updated.finished:
-                    messages.success(request, f"Game {data['number']} recorded. Match over: "
-                                              f"{updated.winner.name} wins {sheet}.")
+                    messages.success(request, _("Game %(number)s recorded. Match over: %(winner)s wins %(score)s.") % {
+                        "number": data["number"], "winner": updated.winner.name, "score": sheet})
                 else:
-                    messages.success(request, f"Game {data['number']} recorded: {names[0]} {sheet} {names[1]}.")
+                    messages.success(request, _("Game %(number)s recorded: %(a)s %(score)s %(b)s.") % {
+                        "number": data["number"], "a": names[0], "score": sheet, "b": names[1]})
                 return redirect("match-enter", pk=match.pk)
     if form is None or not form.is_bound:
         form = GameEntryForm(initial={"number": next_number, "version": match.version}, names=names,

@@ -9,31 +9,32 @@ older runs are deleted afterwards.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models import Q
 
 from games.models import Match, Player
 
 
 class SystemChoice(models.TextChoices):
-    FIBS = "fibs", "FIBS Elo"
-    CRAWFORD = "crawford", "Variance-adjusted (Glicko-2)"
-    SKILL = "skill", "Crawford, luck-adjusted"
+    FIBS = "fibs", _("FIBS Elo")
+    CRAWFORD = "crawford", _("Variance-adjusted (Glicko-2)")
+    SKILL = "skill", _("Crawford, luck-adjusted")
 
 
 class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
-    SUPERSEDED = "superseded", "Superseded"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+    SUPERSEDED = "superseded", _("Superseded")
 
 
 class RunStage(models.TextChoices):
-    WAITING = "waiting", "Waiting"
-    LOADING = "loading", "Loading the history"
-    RATING = "rating", "Rating the matches"
-    WRITING = "writing", "Writing the results"
-    PUBLISHED = "published", "Published"
+    WAITING = "waiting", _("Waiting")
+    LOADING = "loading", _("Loading the history")
+    RATING = "rating", _("Rating the matches")
+    WRITING = "writing", _("Writing the results")
+    PUBLISHED = "published", _("Published")
 
 
 class RatingRun(models.Model):
@@ -230,17 +231,17 @@ class OfficialListRow(models.Model):
 
 
 class ChangeKind(models.TextChoices):
-    RESULT = "result", "Result entered, corrected or forfeited"
+    RESULT = "result", _("Result entered, corrected or forfeited")
     """A game, a final score or a forfeit changed the match's result."""
-    DELETED = "deleted", "Match deleted"
+    DELETED = "deleted", _("Match deleted")
     """The match is gone from the history."""
-    IMPORTED = "imported", "Results imported"
+    IMPORTED = "imported", _("Results imported")
     """A chunk of a results import: matches added, known only as a whole."""
-    ANALYSED = "analysed", "Analysis stored"
+    ANALYSED = "analysed", _("Analysis stored")
     """GNU Backgammon's analysis changed what the luck-adjusted system rates."""
-    REQUESTED = "requested", "Recompute requested"
+    REQUESTED = "requested", _("Recompute requested")
     """Staff asked for a recompute."""
-    STARTS = "starts", "Rating list imported"
+    STARTS = "starts", _("Rating list imported")
     """Players' starts from another rating list changed (`import_ratings`)."""
 
 
@@ -323,11 +324,11 @@ class RatingPlayerState(models.Model):
 
 
 class CalibrationStatus(models.TextChoices):
-    REFUSED = "refused", "Refused: too little history"
-    NOT_BETTER = "not_better", "Not better than the parameters in force"
-    CANDIDATE = "candidate", "Candidate: wins, awaiting a staff member's confirmation"
-    ADOPTED = "adopted", "Adopted"
-    SUPERSEDED = "superseded", "Superseded by a later adoption"
+    REFUSED = "refused", _("Refused: too little history")
+    NOT_BETTER = "not_better", _("Not better than the parameters in force")
+    CANDIDATE = "candidate", _("Candidate: wins, awaiting a staff member's confirmation")
+    ADOPTED = "adopted", _("Adopted")
+    SUPERSEDED = "superseded", _("Superseded by a later adoption")
 
 
 class RatingCalibration(models.Model):

@@ -30,6 +30,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Floor, Greatest, Least, Ln, TruncDate
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from config.exports import SafeCsvWriter
 from config.fields import MATCH_LENGTH, whole_number
@@ -142,21 +144,22 @@ def player_find(text: str | int, *, field: str = "player") -> Player:
     there is none, or several of that name."""
     text = str(text).strip()
     if "\x00" in text:  # no name or id holds one (and PostgreSQL refuses to compare with it)
-        raise ValidationError({field: [f"No player is called {text!r}."]})
+        raise ValidationError({field: [_("No player is called %(name)s.") % {"name": repr(text)}]})
     if text.isdigit():
         try:
             pk = whole_number(text)
         except ValidationError:
-            raise ValidationError({field: [f"No player has id {text[:20]}."]}) from None
+            raise ValidationError({field: [_("No player has id %(id)s.") % {"id": text[:20]}]}) from None
         player = Player.objects.filter(pk=pk).first()
         if player is None:
-            raise ValidationError({field: [f"No player has id {text}."]})
+            raise ValidationError({field: [_("No player has id %(id)s.") % {"id": text}]})
         return player
     players = list(Player.objects.filter(name__iexact=" ".join(text.split()))[:2])
     if not players:
-        raise ValidationError({field: [f"No player is called {text!r}."]})
+        raise ValidationError({field: [_("No player is called %(name)s.") % {"name": repr(text)}]})
     if len(players) > 1:
-        raise ValidationError({field: [f"Several players are called {text!r}: give the player's id instead."]})
+        raise ValidationError({field: [_("Several players are called %(name)s: give the player's id instead.")
+                                       % {"name": repr(text)}]})
     return players[0]
 
 
@@ -198,12 +201,13 @@ def _as_of_date(value) -> date:
         try:
             value = date.fromisoformat(value.strip())
         except ValueError:
-            raise ValidationError({"as_of": ["Give the date as YYYY-MM-DD."]}) from None
+            raise ValidationError({"as_of": [_("Give the date as YYYY-MM-DD.")]}) from None
     if not isinstance(value, date) or isinstance(value, datetime):
-        raise ValidationError({"as_of": ["Give the date as YYYY-MM-DD."]})
+        raise ValidationError({"as_of": [_("Give the date as YYYY-MM-DD.")]})
     if value > timezone.localdate():
         raise ValidationError({"as_of": [
-            f"{value:%d %b %Y} is after today: a forecast as of a date uses the results played by then."]})
+            _("%(day)s is after today: a forecast as of a date uses the results played by then.")
+            % {"day": date_format(value, _("j M Y"))}]})
     return value
 
 
@@ -343,7 +347,7 @@ def rating_accuracy() -> dict[str, SystemAccuracy]:
     for row in rows:
         system = row["run__system"]
         low = int(row["bin"]) * 10
-        keys = (("overall", "All"), (("length", row["length"]), f"{row['length']} pt"),
+        keys = (("overall", _("All")), (("length", row["length"]), _("%(length)s pt") % {"length": row["length"]}),
                 (("bin", low), f"{low}–{low + 10}%"))
         for key, label in keys:
             total = groups.setdefault(system, {}).setdefault(key, {"label": label, "n": 0, "loss": 0.0,

@@ -23,7 +23,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
+from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from config.errors import ConflictError
@@ -33,7 +34,6 @@ from games.people import RATING_OFFICE, public_name
 
 from . import calibrated, charts, selectors, services
 from .api import official_list_csv_response
-from .calibration import describe
 from .models import RunStatus, SystemChoice
 from .permissions import may_publish_rating_list
 from .ranks import established_ratings, list_countries, official_list_countries, ratings_version
@@ -251,7 +251,7 @@ def rating_list(request):
 def rating_list_publish(request):
     """Staff: publish the official list of a system from the rating list page."""
     if not may_publish_rating_list(request.user):
-        raise PermissionDenied("Only a rating officer or a site admin publishes official rating lists.")
+        raise PermissionDenied(_("Only a rating officer or a site admin publishes official rating lists."))
     system = _system(request.POST.get("system"))
     back = f"{reverse('rating-list')}?system={system}"
     form = PublishListForm(request.POST)
@@ -265,8 +265,11 @@ def rating_list_publish(request):
         texts = error.messages if isinstance(error, ValidationError) else [str(error)]
         messages.error(request, " ".join(texts))
         return redirect(back)
-    messages.success(request, f"The official {services.system_labels()[system]} list of {official.as_of:%-d %b %Y} is "
-                              f"published: {official.players} players.")
+    messages.success(request, ngettext(
+        "The official %(system)s list of %(day)s is published: %(players)s player.",
+        "The official %(system)s list of %(day)s is published: %(players)s players.", official.players,
+    ) % {"system": services.system_labels()[system], "day": date_format(official.as_of, _("j M Y")),
+         "players": official.players})
     return redirect(f"{back}&list={official.pk}")
 
 
@@ -311,7 +314,7 @@ def rating_formula(request):
         "nav": "ratings",
         "calibration_in_force": in_force,
         "adopted_by": public_name(in_force.adopted_by, RATING_OFFICE) if in_force and in_force.adopted_by_id else "",
-        "parameters_in_force": describe(parameters),
+        "parameters_in_force": _parameters_words(parameters),
         "crawford": parameters,
         "newcomer_start": parameters.initial_rating + parameters.newcomer_offset,
         "newcomer_below": -parameters.newcomer_offset,
@@ -327,6 +330,16 @@ def rating_formula(request):
         "table": table,
         "example_gain": round(4 * math.sqrt(7) * 0.5, 2),
     })
+
+
+def _parameters_words(parameters: CrawfordParameters) -> str:
+    """The parameters in a line, in the reader's language (`calibration.describe` says it in English)."""
+    return _("C %(c)s, founders' RD %(rd)s, newcomers %(offset)s with RD %(newcomer_rd)s, σ %(sigma)s, τ %(tau)s, "
+             "growth per match %(growth)s") % {
+        "c": f"{parameters.length_constant:g}", "rd": f"{parameters.initial_deviation:g}",
+        "offset": f"{parameters.newcomer_offset:+g}", "newcomer_rd": f"{parameters.newcomer_start_deviation:g}",
+        "sigma": f"{parameters.initial_volatility:g}", "tau": f"{parameters.tau:g}",
+        "growth": f"{parameters.match_growth:g}"}
 
 
 def _accuracy_table(accuracy: dict) -> dict:
@@ -353,14 +366,16 @@ def _accuracy_table(accuracy: dict) -> dict:
 
 
 class ChancesForm(forms.Form):
-    player_a = forms.CharField(label="Player A", max_length=120, help_text="Type part of the name and pick one.",
+    player_a = forms.CharField(label=gettext_lazy("Player A"), max_length=120,
+                               help_text=gettext_lazy("Type part of the name and pick one."),
                                widget=forms.TextInput(attrs={"list": "players-a", "autocomplete": "off",
                                                              "data-suggest": "players-a"}))
-    player_b = forms.CharField(label="Player B", max_length=120, help_text="Type part of the name and pick one.",
+    player_b = forms.CharField(label=gettext_lazy("Player B"), max_length=120,
+                               help_text=gettext_lazy("Type part of the name and pick one."),
                                widget=forms.TextInput(attrs={"list": "players-b", "autocomplete": "off",
                                                              "data-suggest": "players-b"}))
-    length = forms.IntegerField(label="Match length (points)", min_value=1, max_value=99, initial=7)
-    system = forms.ChoiceField(label="Rating system", choices=(), initial=SystemChoice.CRAWFORD)
+    length = forms.IntegerField(label=gettext_lazy("Match length (points)"), min_value=1, max_value=99, initial=7)
+    system = forms.ChoiceField(label=gettext_lazy("Rating system"), choices=(), initial=SystemChoice.CRAWFORD)
     as_of = forms.DateField(label=gettext_lazy("As of (optional)"), required=False,
                             help_text=gettext_lazy("The ratings at the end of that day; empty: today's."),
                             widget=forms.DateInput(attrs={"type": "date"}))
@@ -401,8 +416,9 @@ def resolve_player(text: str, field: str) -> str | int:
     if len(rows) > 1:
         names = "; ".join(_labelled(name, club) for _, name, club in rows[:5])
         more = "…" if len(rows) > 5 else ""
-        raise ValidationError({field: [(f"Several players fit {text!r}: {names}{more}. "
-                                        "Type more of the name, or pick one from the suggestions.")]})
+        raise ValidationError({field: [_("Several players fit %(text)s: %(names)s%(more)s. Type more of the name, "
+                                         "or pick one from the suggestions.") % {"text": repr(text), "names": names,
+                                                                                "more": more}]})
     return text
 
 

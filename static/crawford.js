@@ -33,8 +33,10 @@
           else if (item.bottom > view.bottom) list.scrollTop += item.bottom - view.bottom + 8;
         }
       });
-      status.textContent = "Position " + (index + 1) + " of " + frames.length + ": " +
-        (frames[index].querySelector(".play-caption") || {}).textContent;
+      // The sentence comes from the page, in its language: "Position %(n)s of %(count)s: %(caption)s".
+      var words = box.dataset.positionWords || "Position %(n)s of %(count)s: %(caption)s";
+      status.textContent = words.replace("%(n)s", index + 1).replace("%(count)s", frames.length)
+        .replace("%(caption)s", (frames[index].querySelector(".play-caption") || {}).textContent);
       buttons.first.disabled = buttons.prev.disabled = index === 0;
       buttons.next.disabled = buttons.last.disabled = index === frames.length - 1;
     }

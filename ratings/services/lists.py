@@ -11,6 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Sum
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games.permissions import is_rating_officer
@@ -23,6 +25,11 @@ from .systems import system_names
 from .writing import BULK_BATCH
 
 logger = logging.getLogger("ratings.recompute")
+
+
+def _day(day: date) -> str:
+    """A date as the reader's language writes it in a sentence ("31 Oct 2025")."""
+    return date_format(day, _("j M Y"))
 
 
 def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") -> OfficialList:
@@ -44,14 +51,14 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
     except ValidationError as error:
         errors.update(error.message_dict)
     if by is not None and not is_rating_officer(by):
-        raise PermissionDenied("Only a rating officer or a site admin publishes official rating lists.")
+        raise PermissionDenied(_("Only a rating officer or a site admin publishes official rating lists."))
     if not isinstance(as_of, date) or isinstance(as_of, datetime):
-        errors["as_of"] = ["Give the list's date as YYYY-MM-DD."]
+        errors["as_of"] = [_("Give the list's date as YYYY-MM-DD.")]
     elif as_of > timezone.localdate():
-        errors["as_of"] = [f"{as_of:%d %b %Y} is after today: a list is dated the day it stands for."]
+        errors["as_of"] = [_("%(day)s is after today: a list is dated the day it stands for.") % {"day": _day(as_of)}]
     note = (note or "").strip()
     if len(note) > 500:
-        errors["note"] = ["The note has at most 500 characters."]
+        errors["note"] = [_("The note has at most 500 characters.")]
     if errors:
         raise ValidationError(errors)
     label = SystemChoice(system).label
@@ -59,14 +66,17 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
         state = RatingSystemState.objects.select_for_update().filter(system=system).first()
         run = state.published_run if state is not None else None
         if run is None:
-            raise ValidationError({"system": [f"{label} has no published ratings yet: recompute them first."]})
+            raise ValidationError({"system": [_("%(system)s has no published ratings yet: recompute them first.")
+                                              % {"system": label}]})
         last = _last_official_list(system)
         if last is not None and as_of < last.as_of:
             raise ValidationError({"as_of": [
-                f"The last official {label} list is dated {last.as_of:%d %b %Y}: a new one cannot be dated earlier."
+                _("The last official %(system)s list is dated %(day)s: a new one cannot be dated earlier.")
+                % {"system": label, "day": _day(last.as_of)}
             ]})
         if last is not None and as_of == last.as_of:
-            raise ValidationError({"as_of": [f"There is already an official {label} list of {as_of:%d %b %Y}."]})
+            raise ValidationError({"as_of": [_("There is already an official %(system)s list of %(day)s.")
+                                             % {"system": label, "day": _day(as_of)}]})
         try:
             with transaction.atomic():
                 official = OfficialList.objects.create(
@@ -75,7 +85,8 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
                 )
         except IntegrityError:
             raise ConflictError(
-                f"Someone else published the official {label} list of {as_of:%d %b %Y} a moment ago."
+                _("Someone else published the official %(system)s list of %(day)s a moment ago.")
+                % {"system": label, "day": _day(as_of)}
             ) from None
         known = ratings_as_of(system=system, run_id=run.pk, as_of=as_of)
         ratings = sorted(
@@ -83,7 +94,8 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
             key=lambda row: (-row[1], row[0]))
         if not ratings:
             raise ValidationError({"as_of": [
-                f"No {label} result was rated by {as_of:%d %b %Y}: a list of that date would be empty."
+                _("No %(system)s result was rated by %(day)s: a list of that date would be empty.")
+                % {"system": label, "day": _day(as_of)}
             ]})
         rows, above, previous, rank = [], 0, None, None
         for player_id, rating, deviation, provisional, matches, experience in ratings:

@@ -12,6 +12,7 @@ from functools import partial
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
 from games.jobs import stale_after
@@ -440,5 +441,6 @@ def rating_recompute_now(*, system: str) -> RatingRun:
     claimed = rating_run_claim(run=run, force=True)
     if claimed is None:
         running = RatingRun.objects.filter(system=name, status=RunStatus.RUNNING).first()
-        raise ConflictError(f"Run {running.pk if running else '?'} of {name} is in progress; try again when it ends.")
+        raise ConflictError(_("Run %(run)s of %(system)s is in progress; try again when it ends.")
+                            % {"run": running.pk if running else "?", "system": name})
     return rating_run_execute(run=claimed, full=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from ..models import SystemChoice
 from ..systems import SYSTEMS
@@ -36,7 +37,9 @@ def system_names(system: str | None = None) -> list[str]:
         return enabled
     if system not in SYSTEMS:
         known = ", ".join(sorted(enabled))
-        raise ValidationError({"system": [f"no rating system is called {system!r}; known systems: {known}"]})
+        raise ValidationError({"system": [_("no rating system is called %(name)s; known systems: %(known)s")
+                                          % {"name": repr(system), "known": known}]})
     if system not in enabled:
-        raise ValidationError({"system": [f"the rating system {system!r} is not enabled on this site"]})
+        raise ValidationError({"system": [_("the rating system %(name)s is not enabled on this site")
+                                          % {"name": repr(system)}]})
     return [system]
