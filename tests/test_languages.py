@@ -254,17 +254,52 @@ def test_every_message_is_translated_and_none_is_fuzzy(code):
     assert len(catalog) > 100
 
 
-@pytest.mark.parametrize("code", SHIPPED)
-def test_every_translation_keeps_the_placeholders_of_its_message(code):
+def placeholders_lost(catalog) -> list[tuple[str, str]]:
+    """(message, translation) for each translation whose placeholders are not its message's."""
     wrong = []
-    for entry in polib.pofile(str(CATALOGS[code])):
+    for entry in catalog:
         if entry.msgid_plural:
             expected = sorted(set(PLACEHOLDER.findall(entry.msgid_plural)) | set(PLACEHOLDER.findall(entry.msgid)))
             wrong += [(entry.msgid, form) for form in entry.msgstr_plural.values()
                       if sorted(set(PLACEHOLDER.findall(form))) != expected]
         elif _placeholders(entry.msgstr) != _placeholders(entry.msgid):
             wrong.append((entry.msgid, entry.msgstr))
-    assert wrong == []
+    return wrong
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_every_translation_keeps_the_placeholders_of_its_message(code):
+    assert placeholders_lost(polib.pofile(str(CATALOGS[code]))) == []
+
+
+def test_a_translation_that_drops_or_renames_a_placeholder_is_caught():
+    catalog = polib.POFile()
+    kept = [
+        polib.POEntry(msgid="Game %(number)s is the Crawford game.", msgstr="Spil %(number)s er Crawford-spillet."),
+        polib.POEntry(msgid="%(done)s of %(total)s", msgstr="%(total)s 中 %(done)s"),  # another order is fine
+        polib.POEntry(msgid="Round {n}", msgstr="Runde {n}"),
+        polib.POEntry(msgid="%(n)s point", msgid_plural="%(n)s points",
+                      msgstr_plural={0: "%(n)s point", 1: "%(n)s point"}),
+    ]
+    broken = [
+        polib.POEntry(msgid="Game %(number)s removed.", msgstr="Spillet er fjernet."),  # dropped
+        polib.POEntry(msgid="%(winner)s won.", msgstr="%(vinder)s vandt."),  # renamed
+        polib.POEntry(msgid="Sent: %(score)s.", msgstr="Sendt: %(score)d."),  # another conversion
+        polib.POEntry(msgid="Round {n}", msgctxt="brace", msgstr="Runde {number}"),  # a brace one renamed
+        polib.POEntry(msgid="lost %(equity)s", msgstr="tabte %(equity)s %(equity)s"),  # doubled
+        polib.POEntry(msgid="%(n)s game", msgid_plural="%(n)s games",  # one plural form without it
+                      msgstr_plural={0: "et spil", 1: "%(n)s spil"}),
+    ]
+    for entry in kept + broken:
+        catalog.append(entry)
+    assert placeholders_lost(catalog) == [
+        ("Game %(number)s removed.", "Spillet er fjernet."),
+        ("%(winner)s won.", "%(vinder)s vandt."),
+        ("Sent: %(score)s.", "Sendt: %(score)d."),
+        ("Round {n}", "Runde {number}"),
+        ("lost %(equity)s", "tabte %(equity)s %(equity)s"),
+        ("%(n)s game", "et spil"),
+    ]
 
 
 def test_the_plural_forms_are_those_of_each_language():
