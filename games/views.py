@@ -331,6 +331,7 @@ def game_replay(request, pk: int, number: int):
 
 # -- the TD's score-sheet entry ------------------------------------------------------------------
 
+
 def _add_service_error(form: GameEntryForm, error: Exception) -> None:
     """Put the service's message next to the field it names (or above the form)."""
     if isinstance(error, ScoringError):
