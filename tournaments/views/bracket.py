@@ -1,7 +1,8 @@
 """A knockout drawn as HTML boxes over an SVG of connector lines, from `bracket_layout`.
 
-Where each box, head and line goes is worked out here; `templates/tournaments/_bracket.html`
-writes them. The boxes are absolutely placed on a wide screen; on a phone the stylesheet lays one
+Where each box, head and line goes is worked out here; `templates/jinja2/event/bracket.html`
+writes them (Jinja2: a 256-player bracket has 255 boxes, which Django's engine draws several times
+slower). The boxes are absolutely placed on a wide screen; on a phone the stylesheet lays one
 round at a time as a list, chosen with the round tabs above it.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import html
 
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -23,7 +24,9 @@ def escape(text) -> SafeString:
     return SafeString(html.escape(str(text)))
 
 
-TEMPLATE = "tournaments/_bracket.html"
+def macros(name: str):
+    """The macros of one of the event page's Jinja2 templates (`templates/jinja2/event/`)."""
+    return engines["jinja2"].env.get_template(f"event/{name}.html").module
 
 BOX_W, COL_GAP, LABEL_H, SIDE_H, ROW_H, HEAD_H = 200, 40, 20, 24, 84, 34
 BOX_H = LABEL_H + 2 * SIDE_H + 2
@@ -89,12 +92,21 @@ def _label(slot: str, prefix: str) -> str:
     return slot[len(prefix):] if prefix else slot
 
 
-def _from_words(kind: FeedKind | None, ref: str | None, prefix: str) -> str:
+class _Words:
+    """The words every box says, translated once per bracket rather than once per box."""
+
+    def __init__(self):
+        self.winner_of, self.loser_of, self.tbd = _("Winner of %(match)s"), _("Loser of %(match)s"), _("To be decided")
+        self.notes = {"playing": _("playing"), "walkover": _("walkover"), "ready": _("to play")}
+        self.table, self.said = _("table %(table)s"), _("%(match)s: %(player_a)s v %(player_b)s")
+
+
+def _from_words(kind: FeedKind | None, ref: str | None, prefix: str, words: _Words) -> str:
     if kind is FeedKind.WINNER and ref:
-        return _("Winner of %(match)s") % {"match": _label(ref, prefix)}
+        return words.winner_of % {"match": _label(ref, prefix)}
     if kind is FeedKind.LOSER and ref:
-        return _("Loser of %(match)s") % {"match": _label(ref, prefix)}
-    return _("To be decided")
+        return words.loser_of % {"match": _label(ref, prefix)}
+    return words.tbd
 
 
 def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_url) -> dict | None:
@@ -165,14 +177,14 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
     for m in sorted((m for m in matches if m.drawn), key=lambda m: (m.column, plan.rows[m.slot])):
         key = (group_of(m.slot, prefix), round_of(m.slot, prefix))
         by_tab.setdefault(tab_of[key], []).append(m.slot)
-    drawn_columns = []
+    drawn_columns, words = [], _Words()
     for (g, r) in tab_keys:
         tab = tab_of[(g, r)]
         col, top, name = next((hc, ht, hn) for hc, ht, hn, hg, hr in heads if (hg, hr) == (g, r))
         drawn_columns.append({
             "tab": tab, "left": x(col), "top": top, "name": name,
             "length": next((by_slot[s]["length"] for s in by_tab[tab] if by_slot[s].get("length")), None),
-            "boxes": [_box(by_slot[slot], feeds[slot], prefix, x(col), y(plan.rows[slot]), tab, match_url)
+            "boxes": [_box(by_slot[slot], feeds[slot], prefix, x(col), y(plan.rows[slot]), tab, match_url, words)
                       for slot in by_tab[tab]],
         })
     # The final: the last drawn match of the last column that is not a reset left unplayed.
@@ -205,13 +217,9 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
     current = next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "ready" for s in by_tab[tab])),
                    next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "pending" for s in by_tab[tab])),
                         max(by_tab)))
-    board = render_to_string(f"{TEMPLATE}#board", {
-        "flight_pk": flight_pk, "current": current, "width": width, "height": height, "lines": lines,
-        "columns": drawn_columns, "champion": crowned,
-    })
-    tabs = render_to_string(f"{TEMPLATE}#tabs", {"tabs": [{"col": c["tab"], "name": c["name"]}
-                                                          for c in drawn_columns]})
-    return {"html": board, "tabs": tabs, "current": current}
+    drawn = macros("bracket")
+    return {"html": drawn.board(flight_pk, current, width, height, lines, drawn_columns, crowned),
+            "tabs": drawn.tabs(drawn_columns), "current": current}
 
 
 def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) -> dict:
@@ -221,7 +229,7 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
     numbers = sorted(set(drawn) | {p["round"] for p in plan})
     total = len(numbers)
     planned = {p["round"]: p for p in plan}
-    columns, current = [], None
+    columns, current, words = [], None, _Words()
     for i, number in enumerate(numbers):
         column = drawn.get(number)
         count = (sum(1 for s in column["slots"] if not s["bye"]) if column
@@ -231,7 +239,7 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
                 else _("Quarter-finals") if left == 2 and count == 4 else _("Round %(round)s") % {"round": number})
         boxes, to_draw = [], []
         if column:
-            boxes = [_box(s, ((None, None), (None, None)), "", None, None, i, match_url)
+            boxes = [_box(s, ((None, None), (None, None)), "", None, None, i, match_url, words)
                      for s in column["slots"] if not s["bye"]]
         else:
             p = planned[number]
@@ -250,27 +258,26 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
         if current is None and (not column or any(s["state"] in ("ready", "pending") for s in column["slots"])):
             current = i
     current = len(numbers) - 1 if current is None else current
-    context = {"columns": columns, "current": current}
-    return {"html": render_to_string(f"{TEMPLATE}#flow", context),
-            "tabs": render_to_string(f"{TEMPLATE}#flow_tabs", context)}
+    drawn = macros("bracket")
+    return {"html": mark_safe(drawn.flow(columns, current)),
+            "tabs": mark_safe(drawn.tabs([{"tab": c["col"], "name": c["name"]} for c in columns]))}
 
 
-def _box(s, side_feeds, prefix, left, top, col, match_url) -> dict:
+def _box(s, side_feeds, prefix, left, top, col, match_url, words: _Words) -> dict:
     """One match's box: where it goes, its label and what a screen reader says of it."""
     a, b = s["player_a"], s["player_b"]
     score = s["score"] or [None, None]
     status = s["status"]
-    note = (_("playing") if status == "playing" else _("walkover") if status == "walkover"
-            else _("to play") if s["state"] == "ready" else "")
+    note = words.notes.get(status if status in ("playing", "walkover") else s["state"], "")
     slot = _label(s["slot"], prefix)
     label = slot
     if s.get("table"):
-        label += " · " + _("table %(table)s") % {"table": s["table"]}
+        label += " · " + words.table % {"table": s["table"]}
     if note:
         label += f" · {note}"
-    words_a = _from_words(*side_feeds[0], prefix)
-    words_b = _from_words(*side_feeds[1], prefix)
-    said = _("%(match)s: %(player_a)s v %(player_b)s") % {
+    words_a = _from_words(*side_feeds[0], prefix, words)
+    words_b = _from_words(*side_feeds[1], prefix, words)
+    said = words.said % {
         "match": slot, "player_a": a["name"] if a else words_a, "player_b": b["name"] if b else words_b}
     if s["score"]:
         said += f", {score[0]}–{score[1]}"

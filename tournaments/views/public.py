@@ -52,6 +52,7 @@ from ..models import (
 )
 from ..permissions import is_td, player_id_of
 from ..services import registration
+from ..templatetags.tournaments import isolated
 from . import bracket
 from .bracket import escape
 
@@ -401,6 +402,9 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
                 "url": player_url(pid)}
 
     player_url, match_url = _address_of("player"), _address_of("match")
+    lists = bracket.macros("lists")
+    verbs = (pgettext("versus", "v"), pgettext("a player beat another", "beat"),
+             pgettext("a player lost to another", "lost to"))
     out = {}
     for flight in flights:
         view = views.get(flight.pk)
@@ -429,10 +433,13 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
                 "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,
                 "winner": s.winner, "length": s.length, "table": row.table if row else "",
                 "round_name": name, "match_url": match_url(row.match_id) if row and row.match_id else "",
+                "verb": verbs[0] if not s.winner else verbs[1] if s.winner == s.a else verbs[2],
             }
             column["slots"].append(slot)
             every.append(slot)
         rounds = [columns[n] for n in sorted(columns)]
+        for column in rounds:
+            column["list_html"] = mark_safe(lists.round_lines(column["slots"]))
         drawn = bracket.bracket_html(flight_pk=flight.pk, view=view, slots=every, match_url=match_url,
                                      player_url=player_url) if tree is not None else None
         if drawn is not None:
@@ -457,6 +464,7 @@ def _read_event(tournament: Tournament) -> dict:
     """
     flights = list(selectors.flight_list().filter(tournament=tournament))
     player_url = _address_of("player")
+    lists = bracket.macros("lists")
     entries = defaultdict(list)
     for entry in Entry.objects.filter(tournament=tournament).select_related("player").only(
             "flight_id", "player_id", "seed", "status", "player__name", "player__country", "player__club",
@@ -483,6 +491,7 @@ def _read_event(tournament: Tournament) -> dict:
             "flight": flight,
             "feeders": _feeder_words(flight, flights),
             "entries": entries.get(flight.pk, []),
+            "entries_html": mark_safe(lists.entries(entries.get(flight.pk, []), flight.status == "draft")),
             "checked_in": sum(1 for e in entries.get(flight.pk, []) if e.status == EntryStatus.CHECKED_IN),
             "bracket": bracket_,
             "graphic": graphic,
@@ -583,10 +592,12 @@ def _crosstable(standings: list[dict], slots: list[dict], player_url) -> dict:
 def _now(now: list) -> dict:
     """The matches to play now, one card each: table, players, length, status, the score sheet;
     past the first few, folded under "more matches"."""
-    cards = [{"flight": flight, "slot": s, "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()}
-             for flight, s in now]
-    return {"now_tables": any(s["table"] for _flight, s in now), "now_shown": cards[:NOW_SHOWN],
-            "now_folded": cards[NOW_SHOWN:] if len(cards) > NOW_SHOWN else []}
+    versus = pgettext("versus", "v")
+    cards = [{"flight_name": isolated(flight.name), "slot": s, "slot_name": isolated(s["slot"]), "v": versus,
+              "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()} for flight, s in now]
+    tables, lists = any(s["table"] for _flight, s in now), bracket.macros("lists")
+    return {"now_shown": mark_safe(lists.now_cards(cards[:NOW_SHOWN], tables)), "now_folded": len(cards) - NOW_SHOWN,
+            "now_folded_html": mark_safe(lists.now_cards(cards[NOW_SHOWN:], tables)) if len(cards) > NOW_SHOWN else ""}
 
 
 NOW_SHOWN = 6
