@@ -6,22 +6,9 @@ import re
 
 import pytest
 
-from tournaments.models import Pairing
-
-from .conftest import build_knockout, make_players
+from .test_desk import HX, event, open_pairings  # noqa: F401 (event is the fixture of both)
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def event(td):
-    return build_knockout(td, make_players(8), name="Desk Open", results_rounds=0)
-
-
-def open_pairings(tournament):
-    return list(Pairing.objects.filter(flight__tournament=tournament, status="pending", player_b__isnull=False)
-                .select_related("player_a", "player_b", "round", "flight").order_by("id"))
 
 
 def test_the_desk_in_arabic_translates_its_templates_its_queue_rows_and_its_script_words(td_client, event):
