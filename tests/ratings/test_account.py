@@ -143,3 +143,53 @@ def test_the_triggers_reinstalled_after_a_migration_dropped_them_start_from_the_
     assert HistoryAccountEntry.objects.count() == 1
     finish(a, b, length=7, winner="b", day=2)
     assert services.history_account() == services.history_account_counted()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writers_on_the_same_match_at_once_and_folds_between_them_leave_the_account_as_the_matches_are(
+    make_player, finish
+):
+    """On PostgreSQL, each writer on its own connection: the writers queue on the match's row lock,
+    each trigger sees the row as the writer before left it, and a fold deletes exactly what it
+    sums while the writers add entries."""
+    import threading
+
+    from django.db import connection as main_connection
+    from django.db import connections
+
+    if main_connection.vendor != "postgresql":
+        pytest.skip("writers on their own connections at once: PostgreSQL (SQLite takes one writer at a time)")
+    a, b = make_player(name="A"), make_player(name="B")
+    match = finish(a, b, length=5, winner="a")
+    before = services.history_account(), services.history_account_counted()
+    was = term(match)
+    errors = []
+
+    def work(task):
+        try:
+            task()
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    def correct(n):
+        for k in range(6):
+            scores = (5, k % 5) if (n + k) % 2 else (k % 5, 5)
+            games.match_final_score_record(match=Match.objects.get(pk=match.pk), score_a=scores[0],
+                                           score_b=scores[1], reason="corrected")
+
+    def fold():
+        for _ in range(10):
+            services.history_account_fold()
+
+    threads = [threading.Thread(target=work, args=(lambda n=n: correct(n),)) for n in range(4)]
+    threads += [threading.Thread(target=work, args=(fold,)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert changed(before) == HistoryAccount(0, term(match) - was)
+    assert Match.history.filter(id=match.pk).count() == 1 + 1 + 4 * 6  # created, finished, every correction
