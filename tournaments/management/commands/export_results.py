@@ -2,15 +2,17 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from config.management.base import TranslatedCommand
 
 from tournaments import selectors
 from tournaments.models import Tournament
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = gettext_lazy(
         "Write the finished matches of an event (its address, e.g. harbour-cup-2026) as a results CSV that "
         "import_results reads: played_on,player_a,player_b,length,score_a,score_b,event,source_id. Run on the "

@@ -3,10 +3,11 @@
 import random
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from config.management.base import TranslatedCommand
 
 from games import demo as games_demo
 from games.models import Player
@@ -20,7 +21,7 @@ PLAYER_USER = "player"
 PLAYER_PASSWORD = "player-password"
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = gettext_lazy("Load demo data (players, matches, events, ratings) into an empty database. Safe to re-run.")
 
     def add_arguments(self, parser):
