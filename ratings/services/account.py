@@ -210,7 +210,14 @@ def history_account_install(**kwargs) -> bool:
     the matches' table on SQLite drops its triggers), and where they were missing start the
     account from the matches as they stand, in the same transaction. Whether it installed them."""
     tables = connection.introspection.table_names()
-    if HistoryAccountEntry._meta.db_table not in tables or Match._meta.db_table not in tables or _installed():
+    if HistoryAccountEntry._meta.db_table not in tables or Match._meta.db_table not in tables:
+        return False
+    if _installed():
+        # No matches, no account: a database emptied table by table (`flush`, which ends in this
+        # signal too) may have emptied the entries before the matches, whose triggers then wrote
+        # their removal; the account of an empty history starts again at nothing.
+        if not Match.objects.exists():
+            HistoryAccountEntry.objects.all().delete()
         return False
     with transaction.atomic():
         for statement in _trigger_statements():

@@ -193,3 +193,20 @@ def test_writers_on_the_same_match_at_once_and_folds_between_them_leave_the_acco
     assert errors == []
     assert changed(before) == HistoryAccount(0, term(match) - was)
     assert Match.history.filter(id=match.pk).count() == 1 + 1 + 4 * 6  # created, finished, every correction
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_emptied_table_by_table_starts_its_account_again_at_nothing(make_player, finish):
+    """`flush` empties the tables one after another (the tests between them do too): whatever order
+    it takes, an empty history's account is nothing, and the next run's account is the count."""
+    from django.core.management import call_command
+
+    a, b = make_player(name="A"), make_player(name="B")
+    finish(a, b, length=5, winner="a")
+    finish(a, b, length=3, winner="b", day=2)
+    assert services.history_account() == services.history_account_counted()
+    call_command("flush", interactive=False, verbosity=0)
+    assert services.history_account() == HistoryAccount(0, 0)
+    a, b = make_player(name="A"), make_player(name="B")
+    finish(a, b, length=7, winner="b")
+    assert services.history_account() == services.history_account_counted()
