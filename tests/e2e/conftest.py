@@ -46,7 +46,12 @@ def browser():
 def _page(browser, request, width: int):
     # Waits that evaluate script (wait_for_function) need the page's Content-Security-Policy set
     # aside; test_content_security_policy.py checks the policy with a page that keeps it.
-    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
+    # The service worker is kept out: a request it passes on is not seen by page.route and
+    # expect_request, which these walks use to hold a Save or wait for one (a race the worker wins
+    # once it controls the page). The offline walks (test_offline_desk.py) make their own contexts
+    # with the worker.
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True,
+                                  service_workers="block")
     context.set_default_timeout(8000)
     page = context.new_page()
     yield page
