@@ -18,12 +18,7 @@ self.addEventListener("activate", function (event) {
     return Promise.all(names.filter(function (name) {
       return name.indexOf("crawford-") === 0 && name !== CONFIG.cache;
     }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }).then(function () {
-    // The pages open now were not served by this worker (it did not run yet): kept as they stand.
-    return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
-      return Promise.all(windows.map(function (client) { return keep(client.url.split("#")[0]); }));
-    });
-  }));
+  }).then(function () { return self.clients.claim(); }));
 });
 
 /* A page worth keeping: the desk's and the events' pages (the match page a slip's QR code opens),
