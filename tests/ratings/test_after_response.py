@@ -11,14 +11,25 @@ from ratings.models import RatingPending
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def one_point_match(staff_api, a, b) -> dict:
+    """A 1-point match between `a` and `b`, made through the API."""
+    return staff_api.post("/api/v1/matches/", {"player_a": a.pk, "player_b": b.pk, "length": 1}, format="json").data
+
+
+def win_first_game(staff_api, match: dict, winner):
+    """The match's one game won single by `winner` through the API: it finishes the match."""
+    return staff_api.post(f"/api/v1/matches/{match['id']}/games/",
+                          {"number": 1, "winner": winner.pk, "kind": "single", "cube": 1, "cube_owner": None},
+                          format="json")
+
+
 def test_a_game_saved_without_a_broker_answers_before_its_ratings_are_worked_out_on_another_thread(
     staff_api, make_player, broker, settings, monkeypatch
 ):
     settings.RATINGS_AFTER_RESPONSE = True
     broker.none()
     anna, bo = make_player(name="Anna"), make_player(name="Bo")
-    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
-                           format="json").data
+    match = one_point_match(staff_api, anna, bo)
     ran_on = []
     real = services.rating_run_process
 
@@ -27,9 +38,7 @@ def test_a_game_saved_without_a_broker_answers_before_its_ratings_are_worked_out
         return real(run_id=run_id)
 
     monkeypatch.setattr(services, "rating_run_process", recorded)
-    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
-                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
-                              format="json")
+    response = win_first_game(staff_api, match, anna)
     assert response.status_code == 201
     background.wait()
 
@@ -49,17 +58,14 @@ def test_with_a_broker_a_save_answers_before_its_rating_runs_are_asked_for(staff
     settings.RATINGS_AFTER_RESPONSE = True
     broker.down()  # a broker, eager mode off; what is sent to it is recorded below
     anna, bo = make_player(name="Anna"), make_player(name="Bo")
-    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
-                           format="json").data
+    match = one_point_match(staff_api, anna, bo)
     background.wait()
     RatingRun.objects.all().delete()
     sent = []
     monkeypatch.setattr(ratings_recompute, "delay", lambda run_id: sent.append(
         (threading.current_thread().name, RatingRun.objects.get(pk=run_id).system)))
 
-    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
-                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
-                              format="json")
+    response = win_first_game(staff_api, match, anna)
     assert response.status_code == 201
     background.wait()
 
@@ -83,8 +89,7 @@ def test_a_rating_run_that_meets_a_locked_database_after_a_save_is_tried_again_a
     broker.none()
     monkeypatch.setattr(runs, "LOCKED_RETRY_PAUSES", (0, 0))
     anna, bo = make_player(name="Anna"), make_player(name="Bo")
-    match = staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
-                           format="json").data
+    match = one_point_match(staff_api, anna, bo)
     background.wait()
     real, met = execute.resume_point, []
 
@@ -95,9 +100,7 @@ def test_a_rating_run_that_meets_a_locked_database_after_a_save_is_tried_again_a
         return real(run)
 
     monkeypatch.setattr(execute, "resume_point", locked_the_first_time)
-    response = staff_api.post(f"/api/v1/matches/{match['id']}/games/",
-                              {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None},
-                              format="json")
+    response = win_first_game(staff_api, match, anna)
     assert response.status_code == 201
     background.wait()
 
@@ -122,23 +125,21 @@ def test_a_database_locked_at_every_try_leaves_the_result_in_the_outbox_for_the_
     broker.none()
     monkeypatch.setattr(runs, "LOCKED_RETRY_PAUSES", (0, 0))
     anna, bo = make_player(name="Anna"), make_player(name="Bo")
-    first, second = (staff_api.post("/api/v1/matches/", {"player_a": anna.pk, "player_b": bo.pk, "length": 1},
-                                    format="json").data for _ in range(2))
+    first, second = (one_point_match(staff_api, anna, bo) for _ in range(2))
     background.wait()
     real = execute.resume_point
 
     def locked(run):
         raise OperationalError("database is locked")
 
-    game = {"number": 1, "winner": anna.pk, "kind": "single", "cube": 1, "cube_owner": None}
     monkeypatch.setattr(execute, "resume_point", locked)
-    assert staff_api.post(f"/api/v1/matches/{first['id']}/games/", game, format="json").status_code == 201
+    assert win_first_game(staff_api, first, anna).status_code == 201
     background.wait()
     assert sorted(RatingPending.objects.values_list("system", "match_id")) == [
         ("crawford", first["id"]), ("fibs", first["id"])]
 
     monkeypatch.setattr(execute, "resume_point", real)
-    assert staff_api.post(f"/api/v1/matches/{second['id']}/games/", game, format="json").status_code == 201
+    assert win_first_game(staff_api, second, anna).status_code == 201
     background.wait()
     assert selectors.rating_list(system="fibs").get(player=anna).matches == 2
     assert not RatingPending.objects.exists()
