@@ -46,11 +46,15 @@ def _results_changed(tournament_id: int) -> None:
 def _lock_pairing(pairing: Pairing, expected_version: int | None) -> Pairing:
     locked = (Pairing.objects.select_for_update(of=("self",))
               .select_related("round", "flight__tournament", "player_a", "player_b").get(pk=pairing.pk))
+    _check_version(locked, expected_version)
+    return locked
+
+
+def _check_version(locked: Pairing, expected_version: int | None) -> None:
     if expected_version is not None and locked.version != expected_version:
         raise ConflictError(_("%(flight)s %(match)s was changed by someone else (version %(version)s, you had "
                   "%(expected_version)s): reload it.")
                 % {"flight": locked.flight.name, "match": locked.slot, "version": locked.version, "expected_version": expected_version})
-    return locked
 
 
 def _check_playable(pairing: Pairing) -> None:

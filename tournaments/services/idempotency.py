@@ -86,7 +86,9 @@ def refusal_answer(error: Exception) -> SaveAnswer:
 def save_once(*, key: str, pairing: Pairing, write: Callable[[Pairing], tuple[int, dict]]) -> SaveAnswer:
     """Carry out `write` for `pairing` once per `key`, and answer every try with the first answer.
 
-    `write` gets the locked pairing and returns (status, JSON body); a refusal it raises (400,
+    `write` gets the locked pairing, with the event's and the match's locks held in this
+    transaction (a service it calls is told so: `result_report(held=True)`, and does not lock them
+    again), and returns (status, JSON body); a refusal it raises (400,
     409) is that first answer too, and nothing of it is stored but the key. A missing right
     (`PermissionDenied`) is raised to the caller and not kept: the key may be tried again by
     someone who has it.
@@ -141,7 +143,8 @@ def result_report_once(
         td = code is None and by is not None and is_td(by, locked.flight.tournament)
         if result_arrival(pairing=locked, score_a=score_a, score_b=score_b, td=td):
             return 200, _recorded(locked, "already", score_a, score_b, ReportStatus.CONFIRMED)
-        made = result_report(pairing=locked, by=by, code=code, score_a=score_a, score_b=score_b, note=note)
+        made = result_report(pairing=locked, by=by, code=code, score_a=score_a, score_b=score_b, note=note,
+                             held=True)
         return 200, _recorded(locked, "recorded", made.score_a, made.score_b, made.status)
 
     return save_once(key=key, pairing=pairing, write=write)

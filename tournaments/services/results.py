@@ -29,6 +29,7 @@ from ..models import (
 from ..permissions import acting_side, require_td
 from ._base import (
     _check_playable,
+    _check_version,
     _lock_pairing,
     _lock_tournament,
     _match_for,
@@ -151,7 +152,7 @@ def result_arrival(*, pairing: Pairing, score_a: int | None, score_b: int | None
 
 def result_report(
     *, pairing: Pairing, by=None, code: str | None = None, score_a: int | None = None, score_b: int | None = None,
-    games=None, note: str = "", expected_version: int | None = None,
+    games=None, note: str = "", expected_version: int | None = None, held: bool = False,
 ) -> ResultReport:
     """A player of the match (or a TD) reports its result: the games, or the final score only.
 
@@ -159,10 +160,17 @@ def result_report(
     A second report before confirmation is a new version; the earlier one is kept, superseded.
     With `code` (the code on a player's half of the slip) it is that player's report, whoever
     sends it (`permissions.acting_side`); a wrong code raises `permissions.WrongSlipCode`.
+
+    `held`: the caller's transaction already holds the event's and the match's locks, and
+    `pairing` is the row it locked (`idempotency.save_once` hands its writes that): they are not
+    taken a second time, and a refusal rolls back to the caller's savepoint.
     """
-    with transaction.atomic():
+    with transaction.atomic(savepoint=not held):
         _results_changed(pairing.flight.tournament_id)  # its UPDATE locks the tournament row first
-        pairing = _lock_pairing(pairing, expected_version)
+        if held:
+            _check_version(pairing, expected_version)
+        else:
+            pairing = _lock_pairing(pairing, expected_version)
         if code is not None and pairing.decided:
             raise ConflictError(_decided_for_code(pairing))
         td, side = acting_side(by, pairing, code)
