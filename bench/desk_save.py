@@ -1,6 +1,7 @@
 """How long a Save at the desk takes: the TD's POST of one score, timed to its answer.
 
-    python bench/desk_save.py [--mode sqlite|worker|both] [--matches 1500] [--saves 40] [--no-keys]
+    python bench/desk_save.py [--mode sqlite|worker|both] [--matches 1500] [--saves 40]
+                              [--no-keys | --alternate-keys]
 
 `sqlite`: the two-command install (a scratch SQLite file, no broker, tasks in-process): the
 rating run a Save asks for executes after its response, on a thread (`ratings.background`).
@@ -15,6 +16,8 @@ caught up with the last one.
 
 Each Save carries an `Idempotency-Key`, as the desk's page sends it (`--no-keys`: without, as
 before the keys; the Save is then judged on the row's version instead of on the result).
+`--alternate-keys` sends every other pair of Saves with a key and reports the two halves apart: on a
+machine whose load moves, the two are then measured in the same minutes.
 
 A Save is answered with what it changed (`views.desk.results.save_answer`), or with the whole desk when
 it opens or ends a round; both are timed, and the report says how many were whole.
@@ -78,9 +81,13 @@ def build(matches: int, entrants: int):
 
 WHOLE = []
 """The Saves answered with the whole desk (a round opened or ended)."""
+KEYED = []
+"""The Saves sent with a key."""
 
 
-def time_saves(td, event, pause: float, keys: bool = True) -> list[float]:
+def time_saves(td, event, pause: float, keys: str = "all") -> list[float]:
+    """The Saves' answer times, in seconds; with `keys="alternate"`, every other pair of Saves
+    is keyed (`KEYED` lists them)."""
     from django.test import Client
 
     from tournaments.models import Pairing
@@ -94,8 +101,11 @@ def time_saves(td, event, pause: float, keys: bool = True) -> list[float]:
         data = {"action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
                 f"p{pairing.pk}-score_a": 5 if i % 2 else i % 5, f"p{pairing.pk}-score_b": i % 5 if i % 2 else 5}
         headers = {"HX-Request": "true"}
-        if keys:
+        # alternating by two: the second Save of a pair finishes two matches that feed the same
+        # next one, and draws it; keyed and plain Saves each take as many of both kinds
+        if keys == "all" or (keys == "alternate" and (i // 2) % 2):
             headers["Idempotency-Key"] = secrets.token_urlsafe(16)
+            KEYED.append(i)
         started = time.perf_counter()
         response = client.post(f"/desk/{event.slug}/", data, headers=headers)
         timings.append(time.perf_counter() - started)
@@ -107,6 +117,10 @@ def time_saves(td, event, pause: float, keys: bool = True) -> list[float]:
     return timings
 
 
+KEY_WORDS = {"all": "with keys", "none": "without keys", "alternate": "keys on every other Save"}
+KEY_OPTIONS = {"all": [], "none": ["--no-keys"], "alternate": ["--alternate-keys"]}
+
+
 def caught_up() -> bool:
     from ratings.models import RatingPending, RatingRun, RunStatus
 
@@ -114,7 +128,13 @@ def caught_up() -> bool:
         status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).exists()
 
 
-def report(mode: str, timings: list[float], catching_up: float) -> None:
+def report(mode: str, timings: list[float], catching_up: float, keys: str = "all") -> None:
+    if keys == "alternate":
+        keyed = [t for i, t in enumerate(timings) if i in KEYED]
+        plain = [t for i, t in enumerate(timings) if i not in KEYED]
+        for words, half in (("with a key", keyed), ("without a key", plain)):
+            print(f"{mode}, {words}: {len(half)} desk Saves, median {1000 * percentile(half, 0.5):.1f} ms, "
+                  f"p95 {1000 * percentile(half, 0.95):.1f} ms")
     print(f"{mode}: {len(timings)} desk Saves ({len(WHOLE)} answered with the whole desk), "
           f"median {1000 * percentile(timings, 0.5):.0f} ms, "
           f"p95 {1000 * percentile(timings, 0.95):.0f} ms, max {1000 * max(timings):.0f} ms; "
@@ -141,7 +161,7 @@ def run_sqlite(args) -> None:
         background.wait(600)
         wait(caught_up, 600, every=0.1)
         report(f"SQLite, no broker (ratings after the response), {args.pause:g} s between Saves, "
-               f"{'with' if args.keys else 'without'} keys", timings, time.perf_counter() - last)
+               f"{KEY_WORDS[args.keys]}", timings, time.perf_counter() - last, args.keys)
 
 
 def run_worker(args) -> None:
@@ -164,8 +184,8 @@ def run_worker(args) -> None:
             wait(caught_up, 600, every=0.1)
         finally:
             worker.kill()
-        report(f"PostgreSQL with a worker, {args.pause:g} s between Saves, {'with' if args.keys else 'without'} keys",
-               timings, time.perf_counter() - last)
+        report(f"PostgreSQL with a worker, {args.pause:g} s between Saves, {KEY_WORDS[args.keys]}",
+               timings, time.perf_counter() - last, args.keys)
 
 
 def main(argv=None) -> None:
@@ -175,8 +195,11 @@ def main(argv=None) -> None:
     parser.add_argument("--saves", type=int, default=40)
     parser.add_argument("--pause", type=float, default=1.0,
                         help="seconds between Saves, as a TD types the next score (0: back to back)")
-    parser.add_argument("--no-keys", dest="keys", action="store_false",
-                        help="send the Saves without an Idempotency-Key")
+    keys = parser.add_mutually_exclusive_group()
+    keys.add_argument("--no-keys", dest="keys", action="store_const", const="none", default="all",
+                      help="send the Saves without an Idempotency-Key")
+    keys.add_argument("--alternate-keys", dest="keys", action="store_const", const="alternate",
+                      help="send every other Save with a key, and report both halves")
     args = parser.parse_args(argv)
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # a bench is not a deployment
     os.environ.setdefault("SECURE_HTTPS", "0")  # the test client speaks plain HTTP
@@ -185,7 +208,7 @@ def main(argv=None) -> None:
 
         for mode in ("sqlite", "worker"):
             subprocess.run([sys.executable, __file__, "--mode", mode, "--matches", str(args.matches),
-                            "--saves", str(args.saves), "--pause", str(args.pause)] + ([] if args.keys else ["--no-keys"]),
+                            "--saves", str(args.saves), "--pause", str(args.pause)] + KEY_OPTIONS[args.keys],
                            check=False)
         return
     (run_sqlite if args.mode == "sqlite" else run_worker)(args)
