@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from analysis.models import PlayerAnalysis, current_analysis
 from config.errors import ConflictError
@@ -43,14 +45,14 @@ def slot_round(flight: Flight, slot: str, round_no: int) -> tuple[int, str]:
     """The stored round number and its name for a format's slot."""
     if flight.format == FlightFormat.DOUBLE_ELIMINATION:
         if slot.startswith("L"):
-            return DE_LOSERS_OFFSET + round_no, f"Losers' round {round_no}"
+            return DE_LOSERS_OFFSET + round_no, _("Losers' round %(round)s") % {"round": round_no}
         if slot.startswith("GF"):
-            return DE_FINAL_OFFSET + round_no, "Grand final" if round_no == 1 else "Grand final, reset"
-        return round_no, f"Winners' round {round_no}"
+            return DE_FINAL_OFFSET + round_no, _("Grand final") if round_no == 1 else _("Grand final, reset")
+        return round_no, _("Winners' round %(round)s") % {"round": round_no}
     if flight.format == FlightFormat.SWISS_KNOCKOUT and slot.startswith(KNOCKOUT_PREFIX):
         number = (flight.swiss_rounds or 0) + round_no
-        return number, f"Knockout round {round_no}"
-    return round_no, f"Round {round_no}"
+        return number, _("Knockout round %(round)s") % {"round": round_no}
+    return round_no, _("Round %(round)s") % {"round": round_no}
 
 
 @dataclass(frozen=True)
@@ -392,8 +394,8 @@ class DrawPlan:
 
 def already_started(flight: Flight) -> ConflictError:
     """What a TD is told who confirms (or looks at) a first draw that someone else has made."""
-    return ConflictError(f"{flight.name} has already been started by another TD: its draw is made. "
-                         "Nothing of yours was drawn; reload the desk to see it.")
+    return ConflictError(_("%(flight)s has already been started by another TD: its draw is made. "
+                           "Nothing of yours was drawn; reload the desk to see it.") % {"flight": flight.name})
 
 
 def _check_seeds(flight: Flight, seeds: list[int], entries: list[Entry], label) -> None:
@@ -402,23 +404,25 @@ def _check_seeds(flight: Flight, seeds: list[int], entries: list[Entry], label) 
     (409)."""
     doubled = sorted({pid for pid in seeds if seeds.count(pid) > 1})
     if doubled:
-        raise ValidationError({"seeds": [f"{', '.join(label(p) for p in doubled)} listed twice: give each "
-                                         "player one seed."]})
+        raise ValidationError({"seeds": [_("%(players)s listed twice: give each player one seed.")
+                                         % {"players": ", ".join(label(p) for p in doubled)}]})
     status = {e.player_id: e.status for e in entries}
     strangers = [pid for pid in seeds if pid not in status]
     if strangers:
-        raise ValidationError({"seeds": [f"Player {', '.join(map(str, strangers))} is not entered in {flight.name}."]})
+        raise ValidationError({"seeds": [_("Player %(players)s is not entered in %(flight)s.")
+                                         % {"players": ", ".join(map(str, strangers)), "flight": flight.name}]})
     present = {pid for pid, st in status.items() if st == EntryStatus.CHECKED_IN}
     gone = [pid for pid in seeds if pid not in present]
     new = [pid for pid in present if pid not in set(seeds)]
     if gone or new:
         said = []
         if new:
-            said.append(f"{', '.join(label(p) for p in sorted(new, key=label))} checked in")
+            said.append(_("%(players)s checked in") % {"players": ", ".join(label(p) for p in sorted(new, key=label))})
         if gone:
-            said.append(f"{', '.join(label(p) for p in gone)} no longer checked in")
-        raise ConflictError(f"The players of {flight.name} changed since this draw was shown ({'; '.join(said)}): "
-                            "look at the draw again before you confirm it.")
+            said.append(_("%(players)s no longer checked in") % {"players": ", ".join(label(p) for p in gone)})
+        raise ConflictError(_("The players of %(flight)s changed since this draw was shown (%(changes)s): "
+                              "look at the draw again before you confirm it.")
+                            % {"flight": flight.name, "changes": "; ".join(said)})
 
 
 def check_startable(flight: Flight) -> None:
@@ -427,7 +431,7 @@ def check_startable(flight: Flight) -> None:
         raise already_started(flight)
     if not flight.takes_entries:
         raise ValidationError({"non_field_errors": [
-            f"{flight.name} starts by itself when the losers of its feeder flights arrive."]})
+            _("%(flight)s starts by itself when the losers of its feeder flights arrive.") % {"flight": flight.name}]})
 
 
 def random_seed_for(flight: Flight, random_seed: int | None) -> int | None:
@@ -449,8 +453,8 @@ def seeding_ratings(flight: Flight, present: list[int]) -> dict[int, float]:
         from ratings.selectors import rating_map
         from ratings.services import default_system
     except ImportError:
-        raise ValidationError({"seeding": ["Ratings are not available on this server: seed by hand (manual)"
-                                           " or draw at random."]}) from None
+        raise ValidationError({"seeding": [_("Ratings are not available on this server: seed by hand (manual)"
+                                             " or draw at random.")]}) from None
     return rating_map(present, system=default_system())
 
 
@@ -475,7 +479,9 @@ def plan_draw(
                      key=lambda e: (e.seed is None, e.seed or 0, e.pk))
     if len(present) < 2:
         raise ValidationError({"non_field_errors": [
-            f"{flight.name} needs at least two checked-in players to start ({len(present)} checked in)."]})
+            ngettext("%(flight)s needs at least two checked-in players to start (%(count)s checked in).",
+                     "%(flight)s needs at least two checked-in players to start (%(count)s checked in).", len(present))
+            % {"flight": flight.name, "count": len(present)}]})
     method = fm.SeedingMethod(flight.seeding)
     given = [fm.Competitor(e.player_id, n, ratings.get(e.player_id)) for n, e in enumerate(present, start=1)]
     try:
@@ -497,9 +503,10 @@ def plan_draw(
             first_round = [list(t) for t in tables]
         elif flight.format == FlightFormat.ROUND_ROBIN:
             if rules:
-                raise DrawRuleError("apart" if rules.apart else "fixed", (
-                    f"{flight.name} is a round robin: everyone meets everyone, in the order of the Berger tables, "
-                    "so no pair can be kept apart or fixed. Move seeds to change who meets whom in round 1."))
+                raise DrawRuleError("apart" if rules.apart else "fixed", _(
+                    "%(flight)s is a round robin: everyone meets everyone, in the order of the Berger tables, "
+                    "so no pair can be kept apart or fixed. Move seeds to change who meets whom in round 1.")
+                    % {"flight": flight.name})
             engine = fm.RoundRobin(seeded, lengths=flight.lengths, name=flight.name)
             tables = [(p.a, p.b) for p in engine.rounds[0]]
             first_round = None

@@ -28,6 +28,8 @@ from django.db import models
 from django.test import Client
 from django.utils import translation
 
+from tournaments import slipcodes
+
 from .test_crawl import SKIPPED_FIELDS, _forms, _pages, _shape, cast  # noqa: F401 (cast is a fixture)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -41,15 +43,11 @@ ENGLISH = [PROJECT / "locale" / "da" / "LC_MESSAGES" / "django.po",  # its msgid
            Path(django.__file__).parent / "conf" / "locale" / "en" / "LC_MESSAGES" / "django.po",
            Path(django.__file__).parent / "contrib" / "auth" / "locale" / "en" / "LC_MESSAGES" / "django.po"]
 
-KNOWN_GAPS = {
+KNOWN_GAPS: dict[str, str] = {
     # The pages whose text is still partly English, each to leave this list when it speaks every
     # language (path patterns; a page listed here is rendered and sent its forms all the same, only
     # its untranslated text is let pass). The games, ratings and analysis pages, the error pages and
-    # the frame of every page are never listed.
-    r"/desk/.*": "the TD's desk (its pages, forms and messages)",
-    r"/events/[^/]+/.*": "an event's pages (bracket lines, flights, check-in, registration, a match by slip code)",
-    r"/account/(claims/)?": "the account page's messages and the claims' refusals (tournaments/views/accounts.py, "
-                            "tournaments/services/registration.py)",
+    # the frame of every page are never listed. Every page speaks every language now.
 }
 
 PROPER_NOUNS = {"Crawford", "API", "GNU Backgammon", "FIBS"}
@@ -57,6 +55,10 @@ PROPER_NOUNS = {"Crawford", "API", "GNU Backgammon", "FIBS"}
 backgammon server whose rating formula is the one players know)."""
 NOTATION = re.compile(r"(?<!\w)(?:bar|off|\d+)(?:/(?:bar|off|\d+)\*?)+(?:\(\d\))?(?!\w)")
 """A play as backgammon notation writes it ("bar/22", "13/10*/8", "6/off(2)"): data, the same in every language."""
+SLIP_CODE = re.compile(rf"(?<!\w)[{slipcodes.ALPHABET}]{{3}}-[{slipcodes.ALPHABET}]{{3}}(?!\w)")
+"""A match slip's code as printed ("KPT-3NY", `tournaments.slipcodes`): drawn at random, only its digest kept."""
+ADDRESS = re.compile(r"https?://\S+")
+"""An address (a slip's QR code says where it leads): the same in every language."""
 
 VISIBLE_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
 HIDDEN_TAGS = {"script", "style", "template", "noscript"}
@@ -130,8 +132,9 @@ def _visible_texts(html: str) -> list[str]:
         tag = element.tag if isinstance(element.tag, str) else ""
         hidden = hidden or tag in HIDDEN_TAGS
         if not hidden:
-            if tag in BLOCKS:
-                stream.append("\n")
+            # Each element's text stands apart (a bracket box's seed, name and score are spans the
+            # style sheet sets apart): a name beside a seed is still the name.
+            stream.append("\n" if tag in BLOCKS else " ")
             stream.append(element.text or "")
             attributes.extend(element.get(name) for name in VISIBLE_ATTRIBUTES if element.get(name))
             if tag == "input" and (element.get("type") or "").lower() in ("submit", "button", "reset"):
@@ -140,8 +143,8 @@ def _visible_texts(html: str) -> list[str]:
             walk(child, hidden)
             if child.tail and not hidden:
                 stream.append(child.tail)
-        if not hidden and tag in BLOCKS:
-            stream.append("\n")
+        if not hidden:
+            stream.append("\n" if tag in BLOCKS else " ")
 
     walk(root)
     text = "".join(stream)
@@ -160,7 +163,7 @@ def _outside_markers(text: str, data: list[str]) -> str:
         if inner == text:
             break
         text = inner
-    text = NOTATION.sub(" ", text)
+    text = ADDRESS.sub(" ", SLIP_CODE.sub(" ", NOTATION.sub(" ", text)))
     for value in data:
         if value in text:
             text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", text)
@@ -215,6 +218,8 @@ def test_the_pseudo_locale_wraps_what_it_translates(pseudo_locale, client):
     assert _outside_markers("⟦7 points⟧ · Anna: 3–1", ["Anna"]) == ""
     assert _outside_markers("51: bar/5 17/18* · 6/off(2)", []) == ""
     assert _outside_markers("⟦Move 3⟧: takes", []) == ": takes"
+    assert _outside_markers("⟦Code⟧ KPT-3NY · https://club.example/events/open/m/3/", []) == ""
+    assert _outside_markers("⟦Code⟧ not-a-code", []) == "not-a-code"
 
 
 def test_every_page_and_form_of_the_crawl_is_translated(pseudo_locale, cast):

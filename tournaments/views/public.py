@@ -432,7 +432,7 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
                 "status": row.status if row else "waiting",
                 "score": [row.score_a, row.score_b] if row and row.score_a is not None else None,
                 "winner": s.winner, "length": s.length, "table": row.table if row else "",
-                "round_name": name, "match_url": match_url(row.match_id) if row and row.match_id else "",
+                "round": s.round_number, "round_name": name, "match_url": match_url(row.match_id) if row and row.match_id else "",
                 "verb": verbs[0] if not s.winner else verbs[1] if s.winner == s.a else verbs[2],
             }
             column["slots"].append(slot)
@@ -554,15 +554,14 @@ def _crosstable(standings: list[dict], slots: list[dict], player_url) -> dict:
     """Every player's line of a Swiss or round robin: his opponent (by line number) and result in
     every round, as `+7` (beat line 7), `−7` (lost to line 7), `·7` (to play), `bye`."""
     line_of = {line["player"]["id"]: n for n, line in enumerate(standings, start=1)}
-    rounds = sorted({s["round_name"] for s in slots if not s["slot"].startswith(draws.KNOCKOUT_PREFIX)},
-                    key=lambda name: [int(t) if t.isdigit() else t for t in name.split()])
-    column = {name: i for i, name in enumerate(rounds)}
+    rounds = sorted({s["round"] for s in slots if not s["slot"].startswith(draws.KNOCKOUT_PREFIX)})
+    column = {number: i for i, number in enumerate(rounds)}
     cells: dict[int, list[dict | None]] = {pid: [None] * len(rounds) for pid in line_of}
     bye = {"kind": "x-bye", "text": _("bye")}
     for s in slots:
-        if s["slot"].startswith(draws.KNOCKOUT_PREFIX) or s["round_name"] not in column:
+        if s["slot"].startswith(draws.KNOCKOUT_PREFIX) or s["round"] not in column:
             continue
-        i = column[s["round_name"]]
+        i = column[s["round"]]
         a, b = s["player_a"], s["player_b"]
         if s["bye"] and a and a["id"] in cells:
             cells[a["id"]][i] = bye
