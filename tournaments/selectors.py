@@ -562,6 +562,18 @@ def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_s
     }
 
 
+def claims_by_event(user, tournaments) -> dict[int, int]:
+    """How many open claims on each event's players this login may decide, by event id: one query
+    for the TD's whole list of events."""
+    from .permissions import claims_to_decide
+
+    if not tournaments:
+        return {}
+    field = "player__tournament_entries__tournament"
+    return dict(claims_to_decide(user).filter(**{f"{field}__in": [t.pk for t in tournaments]})
+                .values_list(field).annotate(n=Count("id", distinct=True)).order_by())
+
+
 def desk_players_side(tournament: Tournament, user, flights: list[Flight], entry_counts: dict, now=None) -> dict:
     """What the players do without the TD, for his desk: the claims on this event's players that this
     login may decide, and each flight's registration and check-in windows with their places. One

@@ -99,3 +99,17 @@ def test_a_claim_on_a_player_of_other_events_too_goes_to_the_site_admins(
     with django_capture_on_commit_callbacks(execute=True):
         _claim(club["players"][0], "tuesday", django_user_model)
     assert [m.to for m in mail.outbox] == [["root@example.org"]]
+
+
+def test_the_desk_s_list_of_events_flags_an_event_with_a_claim_to_decide(club, client, django_user_model):
+    other = events.tournament_create(name="Quiet Night", start_date=datetime.date(2026, 12, 2),
+                                     organisers=[club["td"]], by=club["admin"])
+    client.force_login(club["td"])
+    assert "claim to decide" not in client.get("/desk/").content.decode()
+    _claim(club["players"][0], "tuesday", django_user_model)
+    _claim(club["players"][1], "wednesday", django_user_model)
+    html = client.get("/desk/").content.decode()
+    assert html.count("claims to decide") == 1
+    assert (f'<a class="badge claims" href="/desk/{club["event"].slug}/#players-side-heading">2 claims to decide</a>'
+            in html)
+    assert f'href="/desk/{other.slug}/#players-side-heading"' not in html

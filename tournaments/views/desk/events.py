@@ -52,8 +52,12 @@ def desk(request):
                        distinct=True))
     if not is_site_admin(request.user):
         events = events.filter(organisers=request.user)
+    events = list(events)
+    claims = tournament_selectors.claims_by_event(request.user, events)
+    for event in events:
+        event.claims = claims.get(event.pk, 0)
     return render(request, "tournaments/desk.html", {
-        "nav": "desk", "events": list(events), "form": form,
+        "nav": "desk", "events": events, "form": form,
         "may_create": may_create_tournament(request.user),
     }, status=400 if form.errors else 200)
 
