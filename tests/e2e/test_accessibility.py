@@ -81,3 +81,22 @@ def cast_login(page, base):
     page.get_by_label("Password").fill("pw-ann-12345")
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(f"{base}/me/")
+
+
+EVERY = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map(v => v.id + " (" + v.impact + "): " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_an_event_with_two_brackets_labels_each_by_its_flight(browser, live_server, site, width):
+    """The main flight's and the consolation's brackets are two regions: axe finds no violation at
+    all, not even a moderate one (two landmarks both named 'Bracket')."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True,
+                                  service_workers="block")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/events/{site['knockout'].slug}/")
+    assert page.get_by_role("region", name="Bracket Main").count() == 1
+    assert page.get_by_role("region", name="Bracket Consolation").count() == 1
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(EVERY) == []
+    context.close()
