@@ -141,3 +141,32 @@ def test_the_paste_question_and_the_undo_fit_a_phone(phone, side_flight):
     box = undo.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     phone.locator("#recent-results").screenshot(path=str(ARTIFACTS / "desk-undo-360.png"))
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_a_match_with_a_game_on_its_sheet_takes_the_slips_final_score_in_its_row(browser, desk, width):
+    from tournaments.services import scoresheet
+
+    base, tournament, td = desk
+    pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending",
+                                     player_b__isnull=False).order_by("id")[0]
+    pairing = events.pairing_start(pairing=pairing, by=td)
+    scoresheet.pairing_game_record(match=pairing.match, number=1, game=games.GameInput(winner=0), by=td)
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True, service_workers="block")
+    page = context.new_page()
+    page.add_init_script(SETTLED)
+    log_in(page, base, "director", "pw-director-12345")
+    page.goto(f"{base}/desk/{tournament.slug}/")
+    row = page.locator(f"#pairing-{pairing.pk}")
+    assert row.locator(".q-sofar").inner_text() == "1–0 so far"
+    page.fill(f"#p{pairing.pk}-a", "5")
+    page.fill(f"#p{pairing.pk}-b", "2")
+    box = row.locator(".q-save").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    row.screenshot(path=str(ARTIFACTS / f"desk-so-far-{width}.png"))
+    posted(page, lambda: row.locator(".q-save").click())
+    page.locator(".desk-status", has_text="recorded").wait_for()
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", 5, 2)
+    context.close()

@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -242,3 +243,37 @@ def test_the_tournament_is_locked_before_the_match_is_written(knockout, td):
     pairing_read = next(i for i, s in enumerate(sql) if 'FROM "tournaments_pairing"' in s and i > event)
     game = next(i for i, s in enumerate(sql) if s.startswith('INSERT INTO "games_game"'))
     assert event < pairing_read < game
+
+
+@pytest.fixture
+def begun(td, make_player):
+    """A 5-point match begun at the desk with one single game on its score sheet: 1-0 so far."""
+    event = services.tournament_create(name="Slip Cup", start_date=datetime.date(2026, 10, 1), by=td)
+    flight = services.flight_create(tournament=event, name="Main", format="single_elimination", lengths=[5], by=td)
+    for n in range(1, 3):
+        services.entry_check_in(entry=services.entry_add(flight=flight, player=make_player(f"Slip {n}"), seed=n,
+                                                         by=td), by=td)
+    services.flight_start(flight=flight, by=td)
+    pairing = services.pairing_start(pairing=Pairing.objects.get(flight=flight, slot="R1-1"), by=td)
+    scoresheet.pairing_game_record(match=pairing.match, number=1, game=games.GameInput(winner=0), by=td)
+    pairing.refresh_from_db()
+    return pairing
+
+
+def test_the_slips_final_score_replaces_the_games_on_the_sheet_so_far(begun, td):
+    services.result_report(pairing=begun, by=td, score_a=5, score_b=2)
+    begun.refresh_from_db()
+    match = Match.objects.get(pk=begun.match_id)
+    assert (begun.status, begun.score_a, begun.score_b, begun.winner_id) == ("finished", 5, 2, begun.player_a_id)
+    assert (match.status, match.score_a, match.score_b, match.games.count()) == ("finished", 5, 2, 0)
+    assert match.history.filter(history_change_reason="the final score from the slip replaces the games so far")\
+        .exists()
+
+
+def test_a_final_score_below_the_sheet_so_far_is_refused_and_changes_nothing(begun, td):
+    with pytest.raises(ValidationError) as refused:
+        services.result_report(pairing=begun, by=td, score_a=0, score_b=5)
+    assert refused.value.message_dict == {
+        "score_a": ["The score sheet of R1-1 already has 1-0: the final score cannot be lower."]}
+    begun.refresh_from_db()
+    assert (begun.status, begun.score_a, Match.objects.get(pk=begun.match_id).games.count()) == ("playing", None, 1)

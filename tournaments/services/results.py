@@ -99,7 +99,21 @@ def _check_result(pairing: Pairing, score_a, score_b, games_list) -> tuple[int, 
         check_final_score(length, (score_a, score_b), cube_cap=rules.cube_cap)
     except ScoringError as error:
         raise ValidationError({error.field: [error.message]}) from None
+    so_far = _sheet_so_far(pairing)
+    if so_far is not None and (score_a < so_far[0] or score_b < so_far[1]):
+        raise ValidationError({"score_a" if score_a < so_far[0] else "score_b": [
+            _("The score sheet of %(match)s already has %(score_a)s-%(score_b)s: the final score cannot be lower.")
+            % {"match": pairing.slot, "score_a": so_far[0], "score_b": so_far[1]}]})
     return score_a, score_b, None
+
+
+def _sheet_so_far(pairing: Pairing) -> tuple[int, int] | None:
+    """The score of the games on the score sheet of a match still being played, or None when it
+    has none: a final score typed from the slip replaces them, and may not be lower."""
+    match = pairing.match if pairing.match_id else None
+    if match is None or match.finished or not match.games.exists():
+        return None
+    return match.score_a, match.score_b
 
 
 class ResultConflict(ConflictError):
@@ -358,9 +372,14 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
     else:
         match = pairing.match
         if match is not None and match.games.exists():
-            raise ValidationError({"games": [
-                _("Match %(match_id)s was recorded game by game: correct it with its games.")
-                        % {"match_id": pairing.match_id}]})
+            if match.finished:
+                raise ValidationError({"games": [
+                    _("Match %(match_id)s was recorded game by game: correct it with its games.")
+                            % {"match_id": pairing.match_id}]})
+            with keeper_writes(match):  # the slip's final score replaces the games entered so far
+                for _game in range(match.games.count()):
+                    match = games.game_delete_last(match=match, by=by,
+                                                   reason="the final score from the slip replaces the games so far")
         if match is None:
             match = _match_for(pairing, by=by)
         with keeper_writes(match):

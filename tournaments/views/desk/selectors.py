@@ -30,9 +30,9 @@ def row_state(p: Pairing, report) -> str:
 
 
 def score_may_be_typed(p: Pairing, state: str) -> bool:
-    """A final score may be typed into the row of a match not begun, or begun with no game yet."""
-    return state in ("call", "table") or (state == "playing" and not (
-        p.match_id and (p.match_score_a or p.match_score_b)))
+    """A final score may be typed into the row of a match not begun or being played: the slip's
+    final score replaces the games on its score sheet so far."""
+    return state in ("call", "table", "playing")
 
 
 def queue(tournament: Tournament, board: dict, outcome: Outcome) -> tuple[list[dict], dict]:
