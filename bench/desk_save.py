@@ -16,6 +16,8 @@ caught up with the last one.
 
 Each Save carries an `Idempotency-Key`, as the desk's page sends it (`--no-keys`: without, as
 before the keys; the Save is then judged on the row's version instead of on the result).
+Beside each answer's time, the processor time of the thread that served it is reported: on a
+machine whose load moves, it says what a Save costs when the wall clock cannot.
 `--alternate-keys` sends every other pair of Saves with a key and reports the two halves apart: on a
 machine whose load moves, the two are then measured in the same minutes.
 
@@ -83,6 +85,9 @@ WHOLE = []
 """The Saves answered with the whole desk (a round opened or ended)."""
 KEYED = []
 """The Saves sent with a key."""
+CPU = []
+"""The processor time of each Save's own thread, in seconds: what the Save itself costs (its
+queries included on SQLite), whatever else the machine is doing; the ratings' thread is not in it."""
 
 
 def time_saves(td, event, pause: float, keys: str = "all") -> list[float]:
@@ -106,9 +111,10 @@ def time_saves(td, event, pause: float, keys: str = "all") -> list[float]:
         if keys == "all" or (keys == "alternate" and (i // 2) % 2):
             headers["Idempotency-Key"] = secrets.token_urlsafe(16)
             KEYED.append(i)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         response = client.post(f"/desk/{event.slug}/", data, headers=headers)
         timings.append(time.perf_counter() - started)
+        CPU.append(time.thread_time() - cpu)
         time.sleep(pause)  # the TD types the next score
         if response.status_code != 200 or "recorded" not in response.content.decode():
             raise RuntimeError(f"the desk refused result {i}: {response.status_code}")
@@ -132,12 +138,15 @@ def report(mode: str, timings: list[float], catching_up: float, keys: str = "all
     if keys == "alternate":
         keyed = [t for i, t in enumerate(timings) if i in KEYED]
         plain = [t for i, t in enumerate(timings) if i not in KEYED]
-        for words, half in (("with a key", keyed), ("without a key", plain)):
+        for words, half, cpu in (("with a key", keyed, [c for i, c in enumerate(CPU) if i in KEYED]),
+                                 ("without a key", plain, [c for i, c in enumerate(CPU) if i not in KEYED])):
             print(f"{mode}, {words}: {len(half)} desk Saves, median {1000 * percentile(half, 0.5):.1f} ms, "
-                  f"p95 {1000 * percentile(half, 0.95):.1f} ms")
+                  f"p95 {1000 * percentile(half, 0.95):.1f} ms; processor time median "
+                  f"{1000 * percentile(cpu, 0.5):.1f} ms, p95 {1000 * percentile(cpu, 0.95):.1f} ms")
     print(f"{mode}: {len(timings)} desk Saves ({len(WHOLE)} answered with the whole desk), "
           f"median {1000 * percentile(timings, 0.5):.0f} ms, "
-          f"p95 {1000 * percentile(timings, 0.95):.0f} ms, max {1000 * max(timings):.0f} ms; "
+          f"p95 {1000 * percentile(timings, 0.95):.0f} ms, max {1000 * max(timings):.0f} ms "
+          f"(processor time of the Save's thread: median {1000 * percentile(CPU, 0.5):.1f} ms); "
           f"ratings caught up {catching_up:.1f} s after the last Save")
 
 
