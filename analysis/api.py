@@ -1,6 +1,7 @@
 """REST API of the analysis: a match's figures, a player's averages, an event's PR table."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.response import Response
@@ -47,15 +48,15 @@ class MatchAnalysisView(APIView):
     def post(self, request, pk: int):
         match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=pk)
         if services.analysis_program() is None:
-            return Response({"detail": "Analysis is off on this server: GNU Backgammon is not installed."},
+            return Response({"detail": _("Analysis is off on this server: GNU Backgammon is not installed.")},
                             status=status.HTTP_409_CONFLICT)
         if services.analysis_request(match=match, force=True) is None:
             if MatchFile.objects.filter(match=match).exists():
-                return Response({"detail": "The games of this match were corrected after its match file was"
-                                           " stored: the file no longer describes them, so it is not analysed."},
+                return Response({"detail": _("The games of this match were corrected after its match file was"
+                                             " stored: the file no longer describes them, so it is not analysed.")},
                                 status=status.HTTP_400_BAD_REQUEST)
-            return Response({"detail": "This match has no moves to analyse: only matches stored from a match"
-                                       " file can be analysed."}, status=status.HTTP_400_BAD_REQUEST)
+            return Response({"detail": _("This match has no moves to analyse: only matches stored from a match"
+                                         " file can be analysed.")}, status=status.HTTP_400_BAD_REQUEST)
         match.refresh_from_db()
         return Response(MatchAnalysisSerializer(_match_body(match)).data, status=status.HTTP_202_ACCEPTED)
 

@@ -50,7 +50,8 @@ def posted_number(data, name: str, *, what: str | None = None, field: forms.Inte
     try:
         return whole_number(data.get(name), field=field)
     except ValidationError:
-        raise BadRequest(f"The form's {what or name} is not valid: reload the page and try again.") from None
+        raise BadRequest(gettext("The form's field “%(field)s” is not valid: reload the page and try again.")
+                         % {"field": what or name}) from None
 
 
 def typed_text(value, *, field: str) -> str:
@@ -70,5 +71,5 @@ def whole_numbers(text: str, *, field: forms.IntegerField = SMALL) -> list[int]:
     not a whole number within `field`'s bounds."""
     parts = [part for part in re.split(r"[,\s]+", text or "") if part]
     if not parts:
-        raise ValidationError("Give at least one number.")
+        raise ValidationError(gettext("Give at least one number."))
     return [field.clean(part) for part in parts]

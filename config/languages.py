@@ -7,7 +7,8 @@ browser asks for (Accept-Language), English. The API answers in the language its
 from, counts as no choice: English, never an error page.
 
 E-mails go out in the recipient's language (`language_of`, `in_language_of`), whoever or whatever
-sends them (a page, a background task).
+sends them (a page, a background task). The reasons Crawford writes into an audit trail are in the
+site's own language (`in_site_language`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,22 @@ def language_of(user) -> str:
     except (LanguagePreference.DoesNotExist, AttributeError):
         return settings.LANGUAGE_CODE
     return supported(code) or settings.LANGUAGE_CODE
+
+
+def in_site_language(message: str, values: dict | None = None) -> str:
+    """`message` (an English message marked with `gettext_noop`) in the site's own language
+    (settings.LANGUAGE_CODE), its placeholders filled from `values`: the words Crawford writes into
+    an audit trail ("undone at the desk").
+
+    A trail is a record, kept as written and shown as kept (the admin's history, the API's history
+    of a match): the reason a TD typed is data, and Crawford's own words are often joined to it or
+    to a name in one line ("Main R2-1 undone by a correction upstream"), which no reader could
+    take apart again to translate. So they are written once, in the language of the club that
+    runs the site, whoever clicked and in whatever language he reads (a background task, too).
+    """
+    with translation.override(settings.LANGUAGE_CODE):
+        text = translation.gettext(message)
+    return text % values if values else text
 
 
 @contextmanager

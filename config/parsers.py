@@ -1,5 +1,6 @@
 """Request parsers of the API (a module of its own: DRF imports it while it sets itself up)."""
 
+from django.utils.translation import gettext
 from rest_framework import exceptions, parsers
 
 # The deepest a request body nests arrays and objects; real bodies need 3 or 4 levels.
@@ -25,7 +26,8 @@ class JSONParser(parsers.JSONParser):
 
     def parse(self, stream, media_type=None, parser_context=None):
         too_deep = exceptions.ParseError(
-            f"JSON parse error - the body nests arrays and objects more than {JSON_DEPTH_MAX} levels deep.")
+            gettext("JSON parse error - the body nests arrays and objects more than %(levels)s levels deep.")
+            % {"levels": JSON_DEPTH_MAX})
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:

@@ -6,6 +6,8 @@ import django_filters
 from django.conf import settings
 from django.db.models import ProtectedError, Q
 from django.http import HttpResponse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -144,7 +146,7 @@ class PlayerViewSet(IdInPath, viewsets.ModelViewSet):
             instance.delete()
         except ProtectedError:
             raise serializers.ValidationError(
-                {"non_field_errors": [f"{instance.name} has played matches: a player with results is never deleted."]}
+                {"non_field_errors": [_("%(player)s has played matches: a player with results is never deleted.") % {"player": instance.name}]}
             ) from None
 
 
@@ -157,7 +159,7 @@ class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
             try:
                 value = value.astimezone(dt_timezone.utc)
             except OverflowError:
-                raise serializers.ValidationError({self.field_name: ["This moment is outside the calendar."]}) from None
+                raise serializers.ValidationError({self.field_name: [_("This moment is outside the calendar.")]}) from None
         return super().filter(qs, value)
 
 
@@ -271,7 +273,7 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
         data = serializer.validated_data
         player = next((p for p in (match.player_a, match.player_b) if p.pk == data["forfeited_by"]), None)
         if player is None:
-            raise serializers.ValidationError({"forfeited_by": ["Give the id of one of the two players."]})
+            raise serializers.ValidationError({"forfeited_by": [_("Give the id of one of the two players.")]})
         match = match_writes(match).match_forfeit(match=match, forfeited_by=player, by=request.user,
                                                   reason=data["reason"], expected_version=data["version"])
         return self._detail(match)
@@ -350,11 +352,12 @@ class MatchFileViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixi
     def create(self, request, *args, **kwargs):
         upload = request.FILES.get("file")
         if upload is None:
-            raise serializers.ValidationError({"file": ["Attach the match file as the form field \"file\"."]})
+            raise serializers.ValidationError({"file": [_("Attach the match file as the form field “file”.")]})
         limit = settings.CRAWFORD_MAX_MATCH_FILE_BYTES
         if upload.size > limit:
             raise serializers.ValidationError(
-                {"file": [f"The file is {upload.size:,} bytes; match files up to {limit:,} bytes are accepted."]}
+                {"file": [_("The file is %(size)s bytes; match files up to %(limit)s bytes are accepted.")
+                          % {"size": number_format(upload.size, force_grouping=True), "limit": number_format(limit, force_grouping=True)}]}
             )
         name = upload.name or "match.mat"
         try:
@@ -370,7 +373,7 @@ class MatchFileViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixi
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         if not created:
             return Response(
-                {"detail": f"This match file was already imported as match {match.pk}.", "match": match.pk},
+                {"detail": _("This match file was already imported as match %(match)s.") % {"match": match.pk}, "match": match.pk},
                 status=status.HTTP_409_CONFLICT,
             )
         fresh = selectors.match_detail().get(pk=match.pk)

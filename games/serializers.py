@@ -1,5 +1,7 @@
 """Shapes of players, matches and games in the API. No rules here: the services hold them."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -103,7 +105,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return next_game is not None and match.crawford_game == next_game
 
 
-RATINGS_FOLLOW = "Saved. Its ratings are recomputed in the background and follow shortly."
+RATINGS_FOLLOW = gettext_noop("Saved. Its ratings are recomputed in the background and follow shortly.")
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -118,12 +120,12 @@ class MatchDetailSerializer(MatchSerializer):
 
     def get_ratings(self, match) -> str:
         if not match.rated:
-            return "This match is not rated."
+            return _("This match is not rated.")
         if match.status == "forfeited":
-            return "A forfeit is never rated."
+            return _("A forfeit is never rated.")
         if match.status != "finished":
-            return "It is rated once the match is over."
-        return RATINGS_FOLLOW
+            return _("It is rated once the match is over.")
+        return _(RATINGS_FOLLOW)
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -168,8 +170,8 @@ class GameInputSerializer(serializers.Serializer):
         sides = {match.player_a_id: 0, match.player_b_id: 1}
         errors = {}
         if data["winner"] not in sides:
-            errors["winner"] = [f"The winner must be one of the players of this match ({match.player_a_id} or "
-                                f"{match.player_b_id})."]
+            errors["winner"] = [_("The winner must be one of the players of this match (%(player_a)s or %(player_b)s).")
+                                % {"player_a": match.player_a_id, "player_b": match.player_b_id}]
         owner = data.get("cube_owner")
         if owner is not None and owner not in sides:
             errors["cube_owner"] = ["The cube's owner must be one of the players of this match, or null."]

@@ -2,6 +2,7 @@
 official lists."""
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
@@ -206,16 +207,16 @@ class RatingStartsView(APIView):
         text, source = "", ""
         if upload is not None:
             if upload.size > 20 * 1024 * 1024:
-                errors["file"] = ["The file is larger than 20 MB; split the list."]
+                errors["file"] = [_("The file is larger than 20 MB; split the list.")]
             else:
                 try:
                     text, source = upload.read().decode("utf-8"), upload.name
                 except UnicodeDecodeError:
-                    errors["file"] = ["The file is not UTF-8 text; save the list as CSV in UTF-8."]
+                    errors["file"] = [_("The file is not UTF-8 text; save the list as CSV in UTF-8.")]
         else:
             text = request.data.get("csv", "")
             if not isinstance(text, str) or not text.strip():
-                errors["file"] = ["Send the list as a file (multipart, field file) or its text (field csv)."]
+                errors["file"] = [_("Send the list as a file (multipart, field file) or its text (field csv).")]
             source = "API"
         as_of = request.data.get("as_of") or None
         if as_of is not None:

@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -17,6 +19,7 @@ from rest_framework.views import APIView
 from analysis import selectors as analysis_selectors
 from analysis.serializers import EventPlayerPRSerializer
 from config.api import IdFilter, IdInPath
+from config.languages import in_site_language
 
 from games.models import Player
 
@@ -132,7 +135,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data = _valid(OrganiserSerializer, request.data)
         user = get_user_model().objects.filter(username=data["username"]).first()
         if user is None:
-            raise serializers.ValidationError({"username": [f"There is no user called {data['username']}."]})
+            raise serializers.ValidationError({"username": [_("There is no user called %(username)s.") % {"username": data["username"]}]})
         tournament = services.tournament_organiser_add(tournament=self.get_object(), user=user, by=request.user)
         return self._detail(tournament)
 
@@ -445,7 +448,7 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
         require_td(request.user, pairing.flight.tournament)
         data = _valid(PreviewInputSerializer, request.data)
         if data["winner"] not in (pairing.player_a_id, pairing.player_b_id):
-            raise serializers.ValidationError({"winner": ["The winner must be one of the two players (their id)."]})
+            raise serializers.ValidationError({"winner": [_("The winner must be one of the two players (their id).")]})
         return Response(selectors.correction_preview(pairing=pairing, winner_id=data["winner"]))
 
     @extend_schema(request=None, responses={200: UndoPreviewSerializer})
@@ -495,9 +498,10 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
         pairing = self.get_object()
         players = {p.pk: p for p in (pairing.player_a, pairing.player_b) if p is not None}
         if data["winner"] not in players:
-            raise serializers.ValidationError({"winner": ["The winner of a walkover plays the match (his id)."]})
+            raise serializers.ValidationError({"winner": [_("The winner of a walkover plays the match (his id).")]})
         loser = next(p for pk, p in players.items() if pk != data["winner"]) if len(players) == 2 else None
-        reason = data["reason"].strip() or (f"{loser.name} did not show up" if loser else "walkover")
+        reason = data["reason"].strip() or (in_site_language(gettext_noop("%(player)s did not show up"), {"player": loser.name})
+                                            if loser else in_site_language(gettext_noop("walkover")))
         pairing = services.pairing_walkover(pairing=pairing, winner=players[data["winner"]], reason=reason,
                                             by=request.user, expected_version=data["version"])
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)

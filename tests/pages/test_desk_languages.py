@@ -61,3 +61,43 @@ def test_a_refused_form_of_the_desk_says_why_in_the_tds_language(td_client, even
     assert response.status_code == 400
     assert ("Γραμμή 1: γράψτε ένα τραπέζι και για ποιον είναι, π.χ. &quot;1 Consolation&quot;."
             in response.content.decode())
+
+
+def test_the_reason_an_undo_at_the_desk_keeps_is_in_the_sites_language_whoever_reads_it(td_client, event, settings):
+    from tournaments.models import Pairing
+
+    settings.LANGUAGE_CODE = "da"
+    first = open_pairings(event)[0]
+    td_client.post(f"/desk/{event.slug}/", {
+        "action": "score", "pairing": first.pk, f"p{first.pk}-version": first.version,
+        f"p{first.pk}-score_a": 5, f"p{first.pk}-score_b": 2}, headers=HX, HTTP_ACCEPT_LANGUAGE="ja")
+    first.refresh_from_db()
+    undone = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": first.pk,
+                                                    f"undo{first.pk}-version": first.version},
+                            headers=HX, HTTP_ACCEPT_LANGUAGE="ja")
+    assert undone.status_code == 200
+    words = f"Main {first.slot}: {first.player_a.name} 5–2 {first.player_b.name}"
+    assert f"取り消しました: {words}。マッチは再び未決着です。" in undone.content.decode()  # the TD reads Japanese
+    reasons = list(Pairing.history.filter(id=first.pk).order_by("-history_id")
+                   .values_list("history_change_reason", flat=True)[:1])
+    assert reasons == ["fortrudt ved turneringsbordet"]
+
+
+def test_a_broken_version_on_the_desk_is_refused_in_the_tds_language(td_client, event):
+    first = open_pairings(event)[0]
+    refused = td_client.post(f"/desk/{event.slug}/", {"action": "undo", "pairing": first.pk,
+                                                     f"undo{first.pk}-version": "abc"}, HTTP_ACCEPT_LANGUAGE="el")
+    assert refused.status_code == 400
+    assert "Αυτό το αίτημα δεν έγινε κατανοητό" in refused.content.decode()
+
+
+def test_the_apis_refusal_of_a_walkover_to_a_stranger_is_in_the_language_asked_for(event, td):
+    from rest_framework.test import APIClient
+
+    first = open_pairings(event)[0]
+    api = APIClient()
+    api.force_authenticate(td)
+    refused = api.post(f"/api/v1/pairings/{first.pk}/walkover/", {"winner": 999999, "version": first.version},
+                       format="json", HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.status_code == 400
+    assert refused.json() == {"winner": ["不戦勝の勝者はこのマッチのプレイヤーです（その ID）。"]}

@@ -6,8 +6,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 from games import services as games
 from games.keepers import keeper_writes
 from games.models import Match, MatchStatus, Player
@@ -89,14 +91,14 @@ def _walkover(pairing: Pairing, *, loser_id: int, by) -> None:
     loser = Player.objects.get(pk=loser_id)
     if match.status == MatchStatus.IN_PROGRESS:
         with keeper_writes(match):
-            match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason="withdrawal")
+            match = games.match_forfeit(match=match, forfeited_by=loser, by=by, reason=in_site_language(gettext_noop("withdrawal")))
     pairing.match = match
     pairing.status = PairingStatus.WALKOVER
     pairing.winner_id = pairing.player_b_id if loser_id == pairing.player_a_id else pairing.player_a_id
     pairing.decided_at = timezone.now()
     pairing.version += 1
     pairing._history_user = by
-    pairing._change_reason = "walkover"
+    pairing._change_reason = in_site_language(gettext_noop("walkover"))
     pairing.save()
     _supersede_open(pairing)
 

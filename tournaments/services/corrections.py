@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.utils.translation import gettext_noop
+
+from config.languages import in_site_language
 from games import services as games
 
 from .. import draws
@@ -95,11 +98,12 @@ def _drop_downstream(affected: list[dict], *, by) -> None:
         pairing = Pairing.objects.select_related("match", "flight").get(pk=item["pairing"])
         match = pairing.match
         pairing._history_user = by
-        pairing._change_reason = "undone by a correction upstream"
+        pairing._change_reason = in_site_language(gettext_noop("undone by a correction upstream"))
         for report in pairing.reports.all():
             report._history_user = by
             report.delete()
         pairing.delete()
         if match is not None:
             games.match_void(match=match, by=by,
-                             reason=f"{pairing.flight.name} {pairing.slot} undone by a correction upstream")
+                             reason=in_site_language(gettext_noop("%(flight)s %(match)s undone by a correction upstream"),
+                                                     {"flight": pairing.flight.name, "match": pairing.slot}))

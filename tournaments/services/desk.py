@@ -130,7 +130,8 @@ def pairing_table_set(*, pairing: Pairing, table: str, by, expected_version: int
             except ValidationError:
                 number = None
             if number is None or not tournament.tables:
-                limit = f"tables run from 1 to {tournament.tables}" if tournament.tables else "set the number of tables first"
+                limit = (_("tables run from 1 to %(tables)s") % {"tables": tournament.tables} if tournament.tables
+                         else _("set the number of tables first"))
                 raise ValidationError({"table": [_("There is no table %(table)s: %(limit)s.")
                         % {"table": table[:20], "limit": limit}]})
             table = str(number)

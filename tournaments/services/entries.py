@@ -7,8 +7,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 from games.models import Player
 
 from .. import draws
@@ -158,7 +160,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "") -> Entry:
             raise ConflictError(_("%(player)s has already withdrawn.") % {"player": entry.player.name})
         entry.status = EntryStatus.WITHDRAWN
         entry._history_user = by
-        entry._change_reason = reason or "withdrawn"
+        entry._change_reason = reason or in_site_language(gettext_noop("withdrawn"))
         entry.save()
         if entry.flight.status == FlightStatus.DRAFT:
             places_settle(Flight.objects.select_for_update(of=("self",)).get(pk=entry.flight_id), by=by)

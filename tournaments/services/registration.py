@@ -420,7 +420,7 @@ def registration_open(*, flight: Flight, by, closes, cap: int | None = None, now
     if closes is None or closes <= now:
         errors["closes"] = [_("Give a closing time in the future.")]
     if cap is not None and (not isinstance(cap, int) or cap < 2):
-        errors["cap"] = ["A flight takes at least 2 players; leave the places empty for no limit."]
+        errors["cap"] = [_("A flight takes at least 2 players; leave the places empty for no limit.")]
     if not flight.takes_entries:
         errors["flight"] = [_("%(flight)s takes the losers of other flights, not entries.") % {"flight": flight.name}]
     if errors:

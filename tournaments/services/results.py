@@ -6,8 +6,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 from games import services as games
 from games.keepers import keeper_writes
 from games.engine.errors import ScoringError
@@ -359,7 +361,7 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
             if pairing.decided or match.finished:
                 with keeper_writes(match):
                     for _game in range(match.games.count()):
-                        match = games.game_delete_last(match=match, by=by, reason="result corrected by a TD")
+                        match = games.game_delete_last(match=match, by=by, reason=in_site_language(gettext_noop("result corrected by a TD")))
             else:
                 raise ValidationError({"games": [
                     _("Games are being entered on match %(pk)s: finish the match there.") % {"pk": match.pk}]})
@@ -384,7 +386,7 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
             match = _match_for(pairing, by=by)
         with keeper_writes(match):
             pairing.match = games.match_final_score_record(
-                match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason="result report",
+                match=match, score_a=report.score_a, score_b=report.score_b, by=by, reason=in_site_language(gettext_noop("result report")),
             )
     pairing.score_a, pairing.score_b = report.score_a, report.score_b
     pairing.winner_id = report.winner_id

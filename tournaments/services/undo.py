@@ -15,8 +15,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 from games import services as games
 from games.keepers import keeper_writes
 from games.models import MatchStatus
@@ -162,7 +164,7 @@ def pairing_walkover_undo(*, pairing: Pairing, by, reason: str = "", apply_downs
                 _("%(player)s has withdrawn: undo the withdrawal, which brings this match back too.")
                         % {"player": withdrawn.player.name}]})
 
-    return _undo(pairing, by=by, reason=reason or "walkover undone", apply_downstream=apply_downstream,
+    return _undo(pairing, by=by, reason=reason or in_site_language(gettext_noop("walkover undone")), apply_downstream=apply_downstream,
                  expected_version=expected_version, check=check)
 
 
@@ -177,7 +179,7 @@ def result_undo(*, pairing: Pairing, by, reason: str = "", apply_downstream: boo
         if pairing.status != PairingStatus.FINISHED:
             raise _refused(pairing, _("%(match)s has no result to undo."))
 
-    return _undo(pairing, by=by, reason=reason or "result undone", apply_downstream=apply_downstream,
+    return _undo(pairing, by=by, reason=reason or in_site_language(gettext_noop("result undone")), apply_downstream=apply_downstream,
                  expected_version=expected_version, check=check)
 
 
@@ -197,7 +199,7 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
     format takes a late entry (a Swiss with a round still to draw, seeded after everyone, on 0
     points from the next round); anywhere else the undo is refused with the reason."""
     require_td(by, entry.tournament)
-    reason = reason or "withdrawal undone"
+    reason = reason or in_site_language(gettext_noop("withdrawal undone"))
     with transaction.atomic():
         tournament = _lock_tournament(entry.tournament)
         _results_changed(tournament.pk)
@@ -223,7 +225,7 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
                             % {"player": entry.player.name, "flight": entry.flight.name, "refusal": refusal}]})
             entry.status, entry.late, entry.seed = EntryStatus.CHECKED_IN, True, late_seed(entry.flight, entry)
             entry._history_user = by
-            entry._change_reason = f"{reason}: a late entry"[:100]
+            entry._change_reason = in_site_language(gettext_noop("%(reason)s: a late entry"), {"reason": reason})[:100]
             entry.save()
             _advance(tournament, entry.flight, by=by)
             return entry

@@ -11,6 +11,7 @@ from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
 from config.fields import ID, VERSION, whole_number
@@ -22,12 +23,22 @@ RECENT_UNDO = 5
 """How many of the latest results the desk offers to undo in one click."""
 
 
+NOT_VALID = {
+    "id": gettext_lazy("Not a valid id: “%(value)s”."),
+    "version": gettext_lazy("Not a valid version: “%(value)s”."),
+    "player": gettext_lazy("Not a valid player id: “%(value)s”."),
+    "line": gettext_lazy("Not a valid line number: “%(value)s”."),
+    "round": gettext_lazy("Not a valid round number: “%(value)s”."),
+}
+"""What the desk answers (400) to a form whose id, version, player, line or round is no whole number."""
+
+
 def posted_int(value, what: str = "id") -> int:
     """A whole number from a form, or 400: `abc`, `1.5`, `1e3` and `²` are not ids or versions."""
     try:
         return whole_number(value, field=VERSION if what == "version" else ID)
     except ValidationError:
-        raise BadRequest(f"Not a valid {what}: {str(value)[:20]!r}.") from None
+        raise BadRequest(NOT_VALID[what] % {"value": str(value)[:20]}) from None
 
 
 def td_event(request, slug: str) -> Tournament:

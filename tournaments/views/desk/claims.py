@@ -7,6 +7,9 @@ from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from config.languages import in_site_language
 
 from ... import services
 from ...forms import ScoreForm
@@ -29,13 +32,13 @@ def rule(d: DeskPost):
         form = ScoreForm(d.post, prefix=f"rule{target.pk}")
         if not form.is_valid():
             if form.has_error("version"):
-                raise BadRequest("Not a valid version.")
+                raise BadRequest(_("Not a valid version."))
             messages.error(d.request, _("%(match)s: give both players' points.") % {"match": target.slot})
             d.outcome.refuse()
             return
         score_a, score_b = form.cleaned_data["score_a"], form.cleaned_data["score_b"]
     services.result_override(pairing=target, by=d.user, score_a=score_a, score_b=score_b,
-                             note="ruled at the desk", expected_version=d.version(f"rule{target.pk}-version"))
+                             note=in_site_language(gettext_noop("ruled at the desk")), expected_version=d.version(f"rule{target.pk}-version"))
     messages.success(d.request, _("%(match)s ruled: %(player_a)s %(score_a)s–%(score_b)s %(player_b)s.") % {
         "match": target.slot, "player_a": target.player_a.name, "score_a": score_a, "score_b": score_b,
         "player_b": target.player_b.name})

@@ -7,6 +7,9 @@ from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from config.languages import in_site_language
 
 from games.models import Player
 
@@ -35,7 +38,7 @@ def desk_correct(request, slug: str, pk: int):
         initial.update({name: int(value) for name, value in typed.items()})
     form = ScoreForm(request.POST or None, initial=initial)
     if request.method == "POST" and not form.is_valid() and form.has_error("version"):
-        raise BadRequest("Not a valid version.")
+        raise BadRequest(_("Not a valid version."))
     preview = None
     if request.method == "POST" and form.is_valid():
         done, preview = _rule(request, pairing, form)
@@ -91,7 +94,7 @@ def _correct_undo(request, tournament: Tournament, pairing: Pairing, *, confirme
     error = ""
     if confirmed:
         try:
-            services.pairing_undo(pairing=pairing, by=request.user, reason="undone at the desk", apply_downstream=True,
+            services.pairing_undo(pairing=pairing, by=request.user, reason=in_site_language(gettext_noop("undone at the desk")), apply_downstream=True,
                                   expected_version=posted_int(request.POST.get("version"), "version"))
         except REFUSALS as refused:
             error = error_text(refused)

@@ -82,7 +82,7 @@ def _pairs(values: list[str]) -> list[tuple[int, int]]:
     for value in values:
         a, sep, b = value.partition("-")
         if not sep:
-            raise BadRequest(f"Not a pair of players: {value[:20]!r}.")
+            raise BadRequest(_("Not a pair of players: “%(value)s”.") % {"value": value[:20]})
         pairs.append((posted_int(a, "player"), posted_int(b, "player")))
     return pairs
 
@@ -171,7 +171,7 @@ def _move_seed(value: str, draw: _Draw) -> None:
     player = posted_int(who, "player")
     seeds = draw.seeds
     if player not in seeds or way not in ("up", "down"):
-        raise BadRequest("Not a seed to move.")
+        raise BadRequest(_("Not a seed to move."))
     i = seeds.index(player)
     j = i - 1 if way == "up" else i + 1
     if 0 <= j < len(seeds):

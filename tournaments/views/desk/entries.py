@@ -12,6 +12,9 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop
+
+from config.languages import in_site_language
 
 from games import services as game_services
 from games.models import Player
@@ -88,12 +91,12 @@ def check_in_all(d: DeskPost):
 
 
 def withdraw(d: DeskPost):
-    made = services.entry_withdraw(entry=d.entry(), by=d.user, reason="withdrawn at the desk")
+    made = services.entry_withdraw(entry=d.entry(), by=d.user, reason=in_site_language(gettext_noop("withdrawn at the desk")))
     messages.success(d.request, _("%(player)s withdrawn.") % {"player": made.player.name})
 
 
 def withdraw_undo(d: DeskPost):
-    made = services.entry_withdraw_undo(entry=d.entry(), by=d.user, reason="undone at the desk")
+    made = services.entry_withdraw_undo(entry=d.entry(), by=d.user, reason=in_site_language(gettext_noop("undone at the desk")))
     messages.success(d.request, _("%(player)s is in again: the withdrawal and its walkovers are undone.") % {
         "player": made.player.name})
 

@@ -69,7 +69,7 @@ def run_action(d: DeskPost):
     posted = d.post.getlist("action")
     view = ACTIONS.get(posted[-1] if posted else "")
     if view is None:
-        raise BadRequest("Unknown desk action.")
+        raise BadRequest(_("Unknown desk action."))
     try:
         return view(d)
     except REFUSALS as error:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 
 from ... import selectors, services
 from ...forms import ScoreForm
@@ -43,7 +44,7 @@ def score(d: DeskPost):
     form = ScoreForm(d.post, prefix=f"p{target.pk}")
     if not form.is_valid():
         if form.has_error("version"):
-            raise BadRequest("Not a valid version.")
+            raise BadRequest(_("Not a valid version."))
         _row_refused(d, target, "score_a" if form.has_error("score_a") else "score_b", _(SCORES_WANTED), 400)
         return
     data = form.cleaned_data
@@ -77,10 +78,11 @@ def walkover(d: DeskPost):
     target = d.pairing()
     winner_id = posted_int(d.post.get("winner"), "player")
     if winner_id not in (target.player_a_id, target.player_b_id):
-        raise BadRequest("The winner of a walkover plays the match.")
+        raise BadRequest(_("The winner of a walkover plays the match."))
     winner = target.player_a if winner_id == target.player_a_id else target.player_b
     loser = target.player_b if winner_id == target.player_a_id else target.player_a
-    reason = d.post.get(f"p{target.pk}-reason", "").strip() or _("%(player)s did not show up") % {"player": loser.name}
+    reason = d.post.get(f"p{target.pk}-reason", "").strip() or in_site_language(
+        gettext_noop("%(player)s did not show up"), {"player": loser.name})
     services.pairing_walkover(pairing=target, winner=winner, reason=reason, by=d.user,
                               expected_version=d.version(f"p{target.pk}-version"))
     messages.success(d.request, _("%(match)s: walkover to %(winner)s (%(reason)s).") % {
@@ -91,7 +93,7 @@ def undo(d: DeskPost):
     target = d.pairing()
     was = result_words(target)
     try:
-        services.pairing_undo(pairing=target, by=d.user, reason="undone at the desk",
+        services.pairing_undo(pairing=target, by=d.user, reason=in_site_language(gettext_noop("undone at the desk")),
                               expected_version=d.version(f"undo{target.pk}-version"))
     except services.DownstreamStarted as error:
         messages.error(d.request, _(
