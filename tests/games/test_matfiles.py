@@ -309,13 +309,13 @@ def test_one_bad_file_never_stops_the_batch_and_the_report_names_each_file(tmp_p
     with pytest.raises(CommandError) as failed:
         call_command("import_mat", good, bad, missing, nack, stdout=out, stderr=err)
     assert failed.value.returncode == 1
-    assert str(failed.value) == f"2 of 4 file(s) not imported: {bad}, {missing}"
+    assert str(failed.value) == f"2 of 4 files not imported: {bad}, {missing}"
     lines = out.getvalue().splitlines()
     nack_match = Match.objects.get(variation="nackgammon")
     assert lines == [
         f"{good}: already imported as match {Match.objects.get(variation='backgammon').pk}; nothing added",
         f"{nack}: imported as match {nack_match.pk} (0–4)",
-        "4 file(s): 1 imported, 1 already there, 2 failed.",
+        "4 files: 1 imported, 1 already there, 2 failed.",
     ]
     assert err.getvalue().splitlines()[:2] == [
         f"{bad}: not imported", "  game 1 (line 31): with the cube on 2 a resignation is worth 2, 4 or 6 points, not 3"]

@@ -303,8 +303,8 @@ def test_a_sheet_exported_again_with_one_row_corrected_adds_that_row_and_names_t
     call_command("import_results", write(tmp_path, MORNING.replace("Bo,Carl,7,2,7", "Bo,Carl,7,3,7"), "morning.csv"))
     out, err = capsys.readouterr()
     assert "imported 1 matches, 1 already there, 0 new players" in out
-    assert err == (f"1 matches imported from this sheet before are not in it now (match {wrong.pk}): they stay "
-                   "stored. If the sheet corrects them, correct or withdraw those matches.\n")
+    assert err == (f"1 match imported from this sheet before is not in it now (match {wrong.pk}): it stays "
+                   "stored. If the sheet corrects it, correct or withdraw that match.\n")
     assert sorted(Match.objects.filter(player_b__name="Carl").values_list("score_a", flat=True)) == [2, 3]
 
 

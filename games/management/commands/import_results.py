@@ -2,13 +2,17 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from config.management.base import TranslatedCommand
 
 from games import results
 
 
-class Command(BaseCommand):
-    help = (
+class Command(TranslatedCommand):
+    help = gettext_lazy(
         "Import finished matches from a CSV with the header played_on,player_a,player_b,length,score_a,score_b "
         "(optional event, source_id and new_player columns; others are ignored). Every row is checked first; "
         "one bad row stores nothing. Rows imported before from the same sheet (the file's name, or --sheet) "
@@ -16,48 +20,57 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", type=Path)
-        parser.add_argument("--check", action="store_true", help="only check the file; store nothing")
+        parser.add_argument("file", type=Path, help=_("the CSV file"))
+        parser.add_argument("--check", action="store_true", help=_("only check the file; store nothing"))
         parser.add_argument("--sheet", default=None,
-                            help="the sheet's name, which a row's identity includes (default: the file's name); "
-                                 "give the same name when a sheet is exported again under another file name")
+                            help=_("the sheet's name, which a row's identity includes (default: the file's name); "
+                                   "give the same name when a sheet is exported again under another file name"))
         parser.add_argument("--new-players", default="",
-                            help='names that are new players even when near a player\'s, comma-separated: "David L,Anne K"')
+                            help=_('names that are new players even when near a player\'s, comma-separated: '
+                                   '"David L,Anne K"'))
         parser.add_argument("--accept-new-names", action="store_true",
-                            help="every name that is nobody's is a new player, even when near a player's")
+                            help=_("every name that is nobody's is a new player, even when near a player's"))
 
     def handle(self, *args, file: Path, check: bool = False, sheet: str | None = None, new_players: str = "",
                accept_new_names: bool = False, **options):
         try:
             data = file.read_bytes()
         except OSError as error:
-            raise CommandError(f"Cannot read {file}: {error}") from None
+            raise CommandError(_("Cannot read %(file)s: %(error)s") % {"file": file, "error": error}) from None
         try:
             text, note = results.results_file_decode(data)
             if note:
                 self.stderr.write(f"{file}: {note}.")
             sheet = file.name if sheet is None else sheet
             if not sheet.strip():
-                raise CommandError("--sheet: give the sheet a name (or leave --sheet out for the file's name).")
+                raise CommandError(_("--sheet: give the sheet a name (or leave --sheet out for the file's name)."))
             rows = results.results_file_read(text=text, sheet=sheet)
             if check:
-                self.stdout.write(f"{file}: {len(rows)} rows, all valid.")
+                self.stdout.write(ngettext("%(file)s: %(count)s row, valid.", "%(file)s: %(count)s rows, all valid.",
+                                           len(rows)) % {"file": file, "count": len(rows)})
                 return
             report = results.results_import(
                 rows=rows, new_players=[name for name in new_players.split(",") if name.strip()],
                 accept_new_names=accept_new_names,
             )
         except results.ResultsFileError as error:
-            lines = "\n".join(f"  line {line}: {message}" for line, message in error.problems)
-            raise CommandError(f"{file}: nothing imported; fix these rows:\n{lines}") from None
+            lines = "\n".join("  " + _("line %(line)s: %(message)s") % {"line": line, "message": message}
+                              for line, message in error.problems)
+            raise CommandError(_("%(file)s: nothing imported; fix these rows:") % {"file": file} + f"\n{lines}") from None
         self.stdout.write(
-            f"{file}: imported {report.imported} matches, {report.already_there} already there, "
-            f"{len(report.players_created)} new players."
+            _("%(file)s: imported %(imported)s matches, %(already)s already there, %(new)s new players.")
+            % {"file": file, "imported": report.imported, "already": report.already_there,
+               "new": len(report.players_created)}
         )
         if report.not_in_sheet:
             shown = ", ".join(str(pk) for pk in report.not_in_sheet[:20])
-            more = f" and {len(report.not_in_sheet) - 20} more" if len(report.not_in_sheet) > 20 else ""
+            more = (_(" and %(count)s more") % {"count": len(report.not_in_sheet) - 20}
+                    if len(report.not_in_sheet) > 20 else "")
             self.stderr.write(
-                f"{len(report.not_in_sheet)} matches imported from this sheet before are not in it now (match "
-                f"{shown}{more}): they stay stored. If the sheet corrects them, correct or withdraw those matches."
+                ngettext("%(count)s match imported from this sheet before is not in it now (match %(matches)s): it "
+                         "stays stored. If the sheet corrects it, correct or withdraw that match.",
+                         "%(count)s matches imported from this sheet before are not in it now (match %(matches)s): "
+                         "they stay stored. If the sheet corrects them, correct or withdraw those matches.",
+                         len(report.not_in_sheet))
+                % {"count": len(report.not_in_sheet), "matches": shown + more}
             )

@@ -3,7 +3,12 @@
 from datetime import date
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.utils.formats import number_format
+from django.core.management.base import CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from config.management.base import TranslatedCommand
 
 from config.errors import ConflictError
 from ratings import services
@@ -13,16 +18,16 @@ def _date(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise CommandError(f"--as-of: {text!r} is not a date (YYYY-MM-DD).") from None
+        raise CommandError(_("--as-of: %(text)r is not a date (YYYY-MM-DD).") % {"text": text}) from None
 
 
-class Command(BaseCommand):
-    help = "Publish the official rating list of a system, dated --as-of, from its published ratings."
+class Command(TranslatedCommand):
+    help = gettext_lazy("Publish the official rating list of a system, dated --as-of, from its published ratings.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--system", required=True, help="fibs or crawford")
-        parser.add_argument("--as-of", required=True, help="the list's date, YYYY-MM-DD")
-        parser.add_argument("--note", default="", help="shown with the list (at most 500 characters)")
+        parser.add_argument("--system", required=True, help=_("fibs or crawford"))
+        parser.add_argument("--as-of", required=True, help=_("the list's date, YYYY-MM-DD"))
+        parser.add_argument("--note", default="", help=_("shown with the list (at most 500 characters)"))
 
     def handle(self, *args, system, as_of, note, **options):
         try:
@@ -32,4 +37,6 @@ class Command(BaseCommand):
                 from None
         except ConflictError as error:
             raise CommandError(str(error)) from None
-        self.stdout.write(f"{official}: {official.players:,} players (list {official.pk}).")
+        self.stdout.write(_("%(list)s: %(players)s players (list %(id)s).")
+                          % {"list": official, "players": number_format(official.players, force_grouping=True),
+                             "id": official.pk})

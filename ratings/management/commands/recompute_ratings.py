@@ -3,17 +3,22 @@
 import time
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.utils.formats import number_format
+from django.core.management.base import CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from config.management.base import TranslatedCommand
 
 from config.errors import ConflictError
 from ratings import selectors, services
 
 
-class Command(BaseCommand):
-    help = "Recompute ratings from the whole history and publish them (every system by default)."
+class Command(TranslatedCommand):
+    help = gettext_lazy("Recompute ratings from the whole history and publish them (every system by default).")
 
     def add_arguments(self, parser):
-        parser.add_argument("--system", help="fibs or crawford (default: both)")
+        parser.add_argument("--system", help=_("fibs or crawford (default: both)"))
 
     def handle(self, *args, system=None, **options):
         try:
@@ -28,8 +33,11 @@ class Command(BaseCommand):
                 raise CommandError(str(error)) from None
             seconds = time.perf_counter() - started
             top = selectors.rating_list(system=name).first()
-            best = f"; highest {top.player.name} {top.rating:.1f}" if top else ""
+            best = (_("; highest %(player)s %(rating)s") % {"player": top.player.name,
+                                                               "rating": number_format(top.rating, 1)} if top else "")
             self.stdout.write(
-                f"{name}: run {run.pk} rated {run.matches_total:,} matches of {run.players:,} players "
-                f"in {seconds:.1f} s{best}"
+                _("%(system)s: run %(run)s rated %(matches)s matches of %(players)s players in %(seconds)s s")
+                % {"system": name, "run": run.pk, "matches": number_format(run.matches_total, force_grouping=True),
+                   "players": number_format(run.players, force_grouping=True), "seconds": number_format(seconds, 1)}
+                + best
             )
