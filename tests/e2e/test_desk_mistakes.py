@@ -170,3 +170,35 @@ def test_a_match_with_a_game_on_its_sheet_takes_the_slips_final_score_in_its_row
     pairing.refresh_from_db()
     assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", 5, 2)
     context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_the_undo_of_a_walkover_a_withdrawal_gave_offers_the_withdrawals_undo_there(browser, desk, width):
+    from tournaments.models import Entry
+
+    base, tournament, td = desk
+    pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending",
+                                     player_b__isnull=False).select_related("player_a").order_by("id")[0]
+    leaving = Entry.objects.get(flight=pairing.flight, player=pairing.player_a)
+    events.entry_withdraw(entry=leaving, by=td, reason="went home")
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True, service_workers="block")
+    page = context.new_page()
+    page.add_init_script(SETTLED)
+    log_in(page, base, "director", "pw-director-12345")
+    page.goto(f"{base}/desk/{tournament.slug}/")
+    page.locator("#recent-results summary").click()
+    posted(page, lambda: page.locator("#recent-results .recent-row").first.get_by_role("button", name="Undo").click())
+    name = pairing.player_a.name
+    page.locator(".desk-status", has_text=f"{name} has withdrawn: undo the withdrawal").wait_for()
+    offer = page.get_by_role("button", name=f"Undo the withdrawal of {name}")
+    box = offer.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"desk-withdrawal-offer-{width}.png"))
+    posted(page, lambda: offer.click())
+    page.locator(".desk-status", has_text=f"{name} is in again: the withdrawal and its walkovers are undone.").wait_for()
+    pairing.refresh_from_db()
+    leaving.refresh_from_db()
+    assert (pairing.status, pairing.winner_id, leaving.status) == ("pending", None, "checked_in")
+    assert page.get_by_role("button", name=f"Undo the withdrawal of {name}").count() == 0
+    context.close()

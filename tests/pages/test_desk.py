@@ -479,3 +479,24 @@ def test_the_undo_preview_of_a_swiss_result_names_the_later_rounds_it_leaves_sta
     preview = td_client.post(f"/desk/{swiss.slug}/pairings/{first.pk}/", {"undo": "preview"}).content.decode()
     assert ("<p>Later rounds were paired while this result stood and stay as they are: Main round 2, Main round 3.</p>"
             in preview)
+
+
+def test_the_correction_page_offers_the_withdrawals_undo_where_it_refuses_the_walkovers(td, td_client, event):
+    from tournaments.models import Entry
+
+    pairing = open_pairings(event)[0]
+    leaving = Entry.objects.get(flight=pairing.flight, player=pairing.player_a)
+    events.entry_withdraw(entry=leaving, by=td, reason="went home")
+    pairing.refresh_from_db()
+    response = td_client.post(f"/desk/{event.slug}/pairings/{pairing.pk}/",
+                              {"undo": "confirmed", "version": pairing.version})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert f"{pairing.player_a.name} has withdrawn: undo the withdrawal, which brings this match back too." in html
+    assert (f'<button type="submit" form="withdrawal-offer" class="small">Undo the withdrawal of '
+            f'{pairing.player_a.name}</button>') in html
+    assert (f'<input type="hidden" name="action" value="withdraw_undo"><input type="hidden" name="entry" '
+            f'value="{leaving.pk}">') in html
+    td_client.post(f"/desk/{event.slug}/", {"action": "withdraw_undo", "entry": leaving.pk})
+    pairing.refresh_from_db()
+    assert pairing.status == "pending"

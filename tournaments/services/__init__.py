@@ -98,6 +98,7 @@ from .rounds import (
 from .slips import slip_codes_issue
 from .undo import (
     DownstreamStarted,
+    WithdrawalStands,
     entry_withdraw_undo,
     pairing_undo,
     pairing_walkover_undo,
@@ -150,6 +151,7 @@ __all__ = [
     "tournament_organiser_add",
     "entry_withdraw_undo",
     "DownstreamStarted",
+    "WithdrawalStands",
     "pairing_undo",
     "pairing_walkover_undo",
     "result_undo",

@@ -76,6 +76,17 @@ class DownstreamStarted(ValidationError):
             % {"flight": pairing.flight.name, "match": pairing.slot, "listed": ", ".join(self.started)}]})
 
 
+class WithdrawalStands(ValidationError):
+    """A walkover's undo refused because its loser has withdrawn: the walkover comes back with the
+    withdrawal's undo (`entry_withdraw_undo` of `entry`), which a page offers in its place."""
+
+    def __init__(self, entry: Entry):
+        self.entry = entry
+        super().__init__({"non_field_errors": [
+            _("%(player)s has withdrawn: undo the withdrawal, which brings this match back too.")
+            % {"player": entry.player.name}]})
+
+
 def _check_downstream(pairing: Pairing, affected: list[dict], apply_downstream: bool) -> None:
     started = [a for a in affected if a["started"]]
     if started and not apply_downstream:
@@ -160,9 +171,7 @@ def pairing_walkover_undo(*, pairing: Pairing, by, reason: str = "", apply_downs
         withdrawn = Entry.objects.filter(flight__in=draws.unit_of(pairing.flight), player_id=loser_id,
                                          status=EntryStatus.WITHDRAWN).select_related("player").first()
         if withdrawn is not None:
-            raise ValidationError({"non_field_errors": [
-                _("%(player)s has withdrawn: undo the withdrawal, which brings this match back too.")
-                        % {"player": withdrawn.player.name}]})
+            raise WithdrawalStands(withdrawn)
 
     return _undo(pairing, by=by, reason=reason or in_site_language(gettext_noop("walkover undone")), apply_downstream=apply_downstream,
                  expected_version=expected_version, check=check)

@@ -74,6 +74,7 @@ class Outcome:
     status: int = 200
     paste: dict | None = None
     saved: Pairing | None = None  # the pairing a Save recorded
+    withdrawal: object = None  # the withdrawn entry whose undo the refused undo of a walkover offers
 
     def refuse(self, status: int = 400) -> None:
         self.refused = True

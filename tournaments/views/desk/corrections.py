@@ -91,13 +91,14 @@ def _affected_names(affected: list[dict]) -> None:
 def _correct_undo(request, tournament: Tournament, pairing: Pairing, *, confirmed: bool):
     """Undo a result or walkover from its correction page: first what goes with it, then, confirmed, done."""
     words = result_words(pairing)
-    error = ""
+    error, withdrawal = "", None
     if confirmed:
         try:
             services.pairing_undo(pairing=pairing, by=request.user, reason=in_site_language(gettext_noop("undone at the desk")), apply_downstream=True,
                                   expected_version=posted_int(request.POST.get("version"), "version"))
         except REFUSALS as refused:
             error = error_text(refused)
+            withdrawal = getattr(refused, "entry", None)  # services.WithdrawalStands: its undo is offered
         else:
             messages.success(request, _("Undone: %(result)s. The match is open again.") % {"result": words})
             return redirect("desk-event", slug=tournament.slug)
@@ -105,14 +106,14 @@ def _correct_undo(request, tournament: Tournament, pairing: Pairing, *, confirme
     _affected_names(undo_preview["affected"])
     form = ScoreForm(initial={"version": pairing.version, "score_a": pairing.score_a, "score_b": pairing.score_b})
     return _correct_page(request, tournament, pairing, form=form, undo_preview=undo_preview, undo_error=error,
-                         status=400 if error else 200)
+                         withdrawal=withdrawal, status=400 if error else 200)
 
 
 def _correct_page(request, tournament, pairing, *, form, preview=None, refed=(), undo_preview=None,
-                  undo_error="", status=None):
+                  undo_error="", withdrawal=None, status=None):
     reports = list(pairing.reports.select_related("submitted_by", "submitted_for", "winner").order_by("-version"))
     return render(request, "tournaments/desk_correct.html", {
-        "undo_preview": undo_preview, "undo_error": undo_error,
+        "undo_preview": undo_preview, "undo_error": undo_error, "withdrawal": withdrawal,
         "undoable": pairing.status in (PairingStatus.FINISHED, PairingStatus.WALKOVER),
         "nav": "desk", "runs_events": True, "tournament": tournament, "pairing": pairing, "form": form,
         "preview": preview,

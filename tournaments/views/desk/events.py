@@ -187,5 +187,6 @@ def _page(request, tournament: Tournament, d: DeskPost) -> dict:
         "focus": d.outcome.focus,
         "fragment": is_htmx(request),
         "refused": d.outcome.refused,
+        "withdrawal": d.outcome.withdrawal,
         "ratings": board["ratings"],
     }

@@ -102,6 +102,11 @@ def undo(d: DeskPost):
             "flight": target.flight.name, "match": target.slot, "started": ", ".join(error.started)})
         d.outcome.refuse()
         return
+    except services.WithdrawalStands as error:  # the withdrawal's undo brings the match back: offered here
+        messages.error(d.request, error_text(error))
+        d.outcome.withdrawal = error.entry
+        d.outcome.refuse()
+        return
     messages.success(d.request, _("Undone: %(result)s. The match is open again.") % {"result": was})
 
 
