@@ -64,3 +64,34 @@ def test_the_desk_counters_break_between_words_and_the_entries_keep_their_button
         assert widths[0] <= widths[1], "the desk scrolls sideways"
     finally:
         context.close()
+
+
+@pytest.fixture
+def started_event(db):
+    from tournaments.models import Entry
+
+    td = get_user_model().objects.create_user("director", password="pw-director-1")
+    tournament = cast.build_knockout(td, cast.make_players(8, prefix="Maximiliane Oberhauser-Lindqvist"),
+                                     name="Phone Open", results_rounds=0)
+    events.entry_withdraw(entry=Entry.objects.filter(flight__tournament=tournament).order_by("id")[0], by=td,
+                          reason="went home")
+    return tournament
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_a_started_flights_entries_keep_undo_withdrawal_and_withdraw_on_screen(browser, live_server, started_event,
+                                                                                 width):
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True,
+                                  service_workers="block")
+    try:
+        page = context.new_page()
+        _desk(page, live_server, started_event)
+        page.locator("details", has_text="Show the entries").first.locator("summary").click()
+        page.locator("table.entries").first.wait_for()
+        for name in ("Undo withdrawal", "Withdraw"):  # the withdrawn player's, and the withdraw form's
+            box = page.locator("table.entries button", has_text=name).first.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"{name} is cut off"
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], f"the desk scrolls sideways: {widths[0]} px"
+    finally:
+        context.close()
