@@ -380,8 +380,8 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
                             % {"match_id": pairing.match_id}]})
             with keeper_writes(match):  # the slip's final score replaces the games entered so far
                 for _game in range(match.games.count()):
-                    match = games.game_delete_last(match=match, by=by,
-                                                   reason="the final score from the slip replaces the games so far")
+                    match = games.game_delete_last(match=match, by=by, reason=in_site_language(
+                        gettext_noop("the final score from the slip replaces the games so far")))
         if match is None:
             match = _match_for(pairing, by=by)
         with keeper_writes(match):
