@@ -9,7 +9,6 @@ history resumes at the head. Anything the account cannot vouch for rates in full
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
@@ -18,6 +17,7 @@ import numpy as np
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Match
@@ -149,6 +149,12 @@ class Resume:
     account: HistoryAccount = HistoryAccount(0, 0)
 
 
+def answered_by(run: RatingRun):
+    """The pending changes the run answers: those it claimed, and those of its system committed
+    since (no other run of the system runs meanwhile)."""
+    return RatingPending.objects.filter(Q(run_id=run.pk) | Q(run_id__isnull=True), system=run.system)
+
+
 def resume_point(run: RatingRun) -> Resume | None:
     """Where the run can pick up instead of rating the whole history, or None.
 
@@ -160,24 +166,24 @@ def resume_point(run: RatingRun) -> Resume | None:
     request whose changes an earlier run of a burst took). None, for a full run, when a change
     names no match, no run is published, the published run has no checkpoints, the system's parameters
     changed since, or the change reaches into the matches that settle the system's parameters."""
-    pending = list(RatingPending.objects.filter(system=run.system, run_id=run.pk).values_list("match_id", flat=True))
+    pending = list(answered_by(run).values_list("match_id", flat=True))
     if None in pending:
-        _note(run, "A request for the whole history (an import, a recompute asked for, or a change that names no"
+        note(run, "A request for the whole history (an import, a recompute asked for, or a change that names no"
                    " match): rating in full.")
         return None
     published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
     if published_id is None:
-        _note(run, "No ratings are published yet: rating in full.")
+        note(run, "No ratings are published yet: rating in full.")
         return None
     checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
         "-sequence", "-head", "-after_on"))
     head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
     system = system_in_force(run.system)  # this site's adopted parameters, if any
     if head is None:
-        _note(run, "The published run keeps no checkpoint to continue from: rating in full.")
+        note(run, "The published run keeps no checkpoint to continue from: rating in full.")
         return None
     if head.system_key != repr(system.settled_with(head.settled_value)):
-        _note(run, "The rating system's parameters changed since the published run: rating in full.")
+        note(run, "The rating system's parameters changed since the published run: rating in full.")
         return None
     ids = set(pending)
     everyone: dict[int, set] = {match_id: set() for match_id in ids}
@@ -199,11 +205,11 @@ def resume_point(run: RatingRun) -> Resume | None:
     account = history_account()
     published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
     if published[0] is None:
-        _note(run, "The published run keeps no account of its history: rating in full.")
+        note(run, "The published run keeps no account of its history: rating in full.")
         return None
     expected = HistoryAccount(*published) - account_of_results(was) + account_of_results(now)
     if expected != account:
-        _note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
+        note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
                    f"with the changes owed, {account.matches} rated; checksum {expected.checksum} against "
                    f"{account.checksum}): a change reached it without the outbox, so it rates in full.")
         return None
@@ -221,24 +227,31 @@ def resume_point(run: RatingRun) -> Resume | None:
         if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
             break
     else:
-        _note(run, "The change reaches before the first checkpoint of the published run: rating in full.")
+        note(run, "The change reaches before the first checkpoint of the published run: rating in full.")
         return None
     settled = system.settled_with(checkpoint.settled_value)
-    if checkpoint.system_key != head.system_key or checkpoint.sequence < settled.settle_window:
-        if math.isinf(settled.settle_window):
-            _note(run, "The history has no founders yet (too few established players to tell a newcomer): rating"
-                       " in full.")
-        else:
-            _note(run, f"The change reaches the first {settled.settle_window} rated matches, which decide who"
-                       " founded the ratings and who arrived after: rating in full.")
+    if checkpoint.system_key != repr(settled):
+        note(run, "The checkpoint before the change was rated with other parameters: rating in full.")
+        return None
+    if checkpoint.sequence < settled.settle_window:
+        note(run, f"The change reaches the first {settled.settle_window} rated matches, which decide who"
+                   " founded the ratings and who arrived after: rating in full.")
         return None
     return Resume(published_id, checkpoint, head, settled, frozenset(touched), earliest, shifted, account)
 
 
-def _note(run: RatingRun, text: str) -> None:
-    """Say something in the run's log: the `ratings.recompute` logger and the run's `note`."""
+def settled_at(settled, sequence: int):
+    """The system as a checkpoint after the first `sequence` matches keeps it: as `settled`, or
+    unsettled when the history is not past its settling there (a run from it settles it again,
+    `settled_from`, so a change after it needs no full run)."""
+    return settled if sequence >= settled.settle_window else settled.settled_with(None)
+
+
+def note(run: RatingRun, text: str) -> None:
+    """Why a run rates in full: said in the `ratings.recompute` log at once, and kept as the
+    run's `note` (`run.note`, written once the run's snapshot is read: nothing is written in it)."""
     logger.warning("%s run %s: %s", run.system, run.pk, text)
-    RatingRun.objects.filter(pk=run.pk).update(note=text[:2000])
+    run.note = text[:2000]
 
 
 def states_at(checkpoint: RatingCheckpoint, settled, players: np.ndarray) -> tuple[dict, np.ndarray]:
@@ -279,6 +292,7 @@ class Rerun:
     since: np.ndarray
     touched: np.ndarray
     last_before: np.ndarray
+    settled: object = None
 
 
 def refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing: dict) -> None:
@@ -290,7 +304,7 @@ def refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing: 
     running) so no other run writes meanwhile; if it was superseded, the checkpoints stay
     unready and runs resume from earlier ones."""
     start = resume.checkpoint
-    settled = resume.settled
+    settled = resume.settled if rerun.settled is None else rerun.settled
     published = resume.published_id
     history, players, since, touched = rerun.history, rerun.players, rerun.since, rerun.touched
     with transaction.atomic():
@@ -310,15 +324,18 @@ def refresh_checkpoints(run: RatingRun, resume: Resume, rerun: Rerun, standing: 
         for moment, cut, at_cut in zip(rerun.moments, rerun.cuts, rerun.pieces.states_at_cuts):
             last_played = when_last_played(history, _last_matches(history, cut), rerun.last_before)
             checkpoint = kept.get(moment)
+            there = settled_at(settled, start.sequence + cut)
             if checkpoint is not None:
                 stale = (since < cut) | (touched & (since <= cut))
                 delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [checkpoint.pk], players[stale].tolist())
                 write_states(checkpoint.pk, settled, players, at_cut, last_played, stale & (at_cut["matches"] > 0))
-                RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(sequence=start.sequence + cut, ready=True)
+                RatingCheckpoint.objects.filter(pk=checkpoint.pk).update(
+                    sequence=start.sequence + cut, ready=True, system_key=repr(there),
+                    settled_value=there.settled_value)
                 continue
             checkpoint = RatingCheckpoint.objects.create(
                 run_id=published, sequence=start.sequence + cut, after_on=moment, after_match_id=-1,
-                system_key=start.system_key, settled_value=start.settled_value,
+                system_key=repr(there), settled_value=there.settled_value,
             )
             with connection.cursor() as cursor:
                 cursor.execute(

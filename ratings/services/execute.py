@@ -26,13 +26,16 @@ from ..models import (
     RunStage,
     RunStatus,
 )
+from ..systems import batches
 from ..systems.batches import ArrayRun, HistoryArrays
 from ..systems.resume import rate_in_pieces
 from .account import account_of_arrays, history_account, history_account_fold
 from .checkpoints import (
     Rerun,
     Resume,
+    answered_by,
     checkpoint_starts,
+    note,
     refresh_checkpoints,
     resume_point,
     states_at,
@@ -64,15 +67,39 @@ logger = logging.getLogger("ratings.recompute")
 
 @contextmanager
 def _one_snapshot():
-    """A transaction whose reads all see one moment (REPEATABLE READ on PostgreSQL; SQLite's
-    transactions do already): the outbox a run answers, the history's account and the history
-    it rates agree. Outside a transaction only; inside one (a test's) it is a savepoint."""
+    """A read transaction whose reads all see one moment (REPEATABLE READ on PostgreSQL; on
+    SQLite a deferred transaction, which in WAL mode reads one snapshot and holds no lock that a
+    writer waits for): the outbox a run answers, the history's account and the history it
+    rates agree. Nothing is written in it: SQLite would have to turn it into a write
+    transaction, which fails at once when a writer committed since its snapshot. Outside a
+    transaction only; inside one (a test's) it is a savepoint."""
     outermost = not connection.in_atomic_block
+    deferred = outermost and connection.vendor == "sqlite"
+    if deferred:
+        connection.ensure_connection()  # the connection's parameters set its transaction mode
+        mode, connection.transaction_mode = connection.transaction_mode, "DEFERRED"
+    try:
+        with transaction.atomic():
+            if deferred:
+                connection.transaction_mode = mode  # BEGIN DEFERRED is sent: later transactions as set
+                deferred = False
+            if outermost and connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield
+    finally:
+        if deferred:
+            connection.transaction_mode = mode
+
+
+def _answered(run: RatingRun, pending: list[int]) -> None:
+    """After the snapshot: the run takes the pending changes it saw there (`pending`, those
+    committed since its claim included; later ones wait for the next run), and keeps the reason
+    it rates in full, if any (`note`), in one short write transaction."""
     with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        yield
+        for start in range(0, len(pending), 500):
+            RatingPending.objects.filter(pk__in=pending[start:start + 500], run_id__isnull=True).update(run_id=run.pk)
+        RatingRun.objects.filter(pk=run.pk).update(note=run.note)
 
 
 class _StageClock:
@@ -106,9 +133,12 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
     try:
         clock = _StageClock(run)
         history_account_fold()  # the account's entries since the last run, summed into one
+        run.note = ""
         with _one_snapshot():
             # changes committed since the claim are this run's too: it rates them
-            RatingPending.objects.filter(system=run.system, run_id__isnull=True).update(run_id=run.pk)
+            pending = list(answered_by(run).values_list("pk", flat=True))
+            if full:
+                note(run, "A recompute of the whole history was asked for (recompute_ratings): rating in full.")
             resume = None if full else resume_point(run)
             if resume is not None:
                 suffix = rated_history(after=(resume.checkpoint.after_on, resume.checkpoint.after_match_id))
@@ -116,6 +146,7 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
             else:
                 history = rated_history()
                 account = history_account()  # the account the triggers keep, as the history stands
+        _answered(run, pending)
         if resume is not None:
             _execute_from(run, resume, suffix, last, clock)
             run.refresh_from_db()
@@ -172,6 +203,14 @@ def _as_run(settled, pieces):
     )
 
 
+def _matches_elsewhere(checkpoint: RatingCheckpoint, players: np.ndarray) -> np.ndarray:
+    """How many matches each player at the checkpoint who is not among `players` had played
+    there (read for a system still settling: a history without founders is small)."""
+    rows = np.array(list(RatingPlayerState.objects.filter(checkpoint_id=checkpoint.pk).values_list(
+        "player_id", "matches")), dtype=np.int64).reshape(-1, 2)
+    return rows[~np.isin(rows[:, 0], players), 1]
+
+
 def _changed_since(history: RatedHistory, first: int, touched: np.ndarray) -> np.ndarray:
     """Per player of `history`, the first of its matches after which his state may differ from
     the published one: `first` for the `touched` players (indexes), and for the others the first
@@ -212,6 +251,8 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
     moments = checkpoint_starts(history.played_on, start.after_on)
     cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left").tolist()
     arrays = _arrays(history, settled)
+    if settled.settling:  # no founders at the start: this run finds them, counting everyone there
+        settled = settled.settled_from(arrays, state, start.sequence, _matches_elsewhere(start, players))
     state = with_imported_starts(settled, settled.starting_state(arrays, state, first=start.sequence), players)
     pieces = rate_in_pieces(settled, arrays, state, cuts, partial(report_progress, run.pk))
     result = _as_run(settled, pieces)
@@ -226,6 +267,11 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
         touched[:] = True
     else:  # the matches before the earliest place are the published ones, numbered as they were
         first = int(np.searchsorted(history.played_on, micros_of(resume.earliest[0]) - 1, side="left"))
+    if settled.settled_value != resume.head.settled_value:
+        # the founders changed: whoever first plays from the earlier founding on may start
+        # elsewhere (a newcomer or a founder now), so he is reached from his first match
+        founded = min(value for value in (settled.settled_value, resume.head.settled_value) if value is not None)
+        touched |= batches.first_matches(arrays) >= int(founded) - start.sequence
     since = _changed_since(history, first, np.flatnonzero(touched))
     rows_from = np.minimum(since, first) if resume.shifted else since  # renumbered from `first`
     changed = (since < n) | touched
@@ -260,7 +306,8 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
         write_states(head.pk, settled, players, pieces.state, last_played, rated & changed)
         total = start.sequence + n
         RatingCheckpoint.objects.filter(pk=head.pk).update(
-            sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1
+            sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1,
+            system_key=repr(settled), settled_value=settled.settled_value,
         )
         RatingRun.objects.filter(pk=published).update(
             matches_total=total, matches_done=total, finished_at=now, covers_requests=run.covers_requests,
@@ -272,6 +319,6 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
         RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
     clock.lap("publish: head, commit")
     ranks_refresh(run.system)  # the ranks of the new ratings, before any reader asks
-    refresh_checkpoints(run, resume, Rerun(history, players, pieces, moments, cuts, since, touched, last_before),
-                         standing)
+    refresh_checkpoints(run, resume, Rerun(history, players, pieces, moments, cuts, since, touched, last_before,
+                                           settled), standing)
     clock.lap("checkpoints")

@@ -32,6 +32,11 @@ WRITE_CHUNK = 100_000
 BULK_BATCH = 1_000
 """Rows per INSERT where COPY is not available."""
 
+SQLITE_SLICE = 5_000
+"""Rows a full run writes or deletes per transaction on SQLite (outside a transaction of its
+own): SQLite has one writer at a time, and a Save waits for one slice (tens of milliseconds),
+not for a whole run's rows (seconds)."""
+
 
 class RunLostError(RuntimeError):
     """The run was superseded while it worked (its heartbeat went stale): it must not publish."""
@@ -129,10 +134,26 @@ def _rows(values: dict, columns: tuple[str, ...], rows: int):
 
 
 def _write(model, columns: tuple[str, ...], values: dict, rows: int) -> None:
+    """Write the rows: binary COPY on PostgreSQL; `bulk_create` elsewhere, on SQLite outside a
+    transaction in slices of SQLITE_SLICE rows, each committed on its own (a run's rows are
+    nobody's until it publishes, so a slice alone is never seen)."""
     if connection.vendor == "postgresql":
         _copy_rows(model, columns, values, rows)
-    else:
-        model.objects.bulk_create((model(**row) for row in _rows(values, columns, rows)), batch_size=BULK_BATCH)
+        return
+    objects = [model(**row) for row in _rows(values, columns, rows)]
+    step = SQLITE_SLICE if connection.vendor == "sqlite" and not connection.in_atomic_block else len(objects) or 1
+    for start in range(0, len(objects), step):
+        model.objects.bulk_create(objects[start:start + step], batch_size=BULK_BATCH)
+
+
+def _delete(queryset) -> None:
+    """Delete the rows of `queryset`: at once, but on SQLite outside a transaction in slices of
+    SQLITE_SLICE rows, each its own short write transaction."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        queryset.delete()
+        return
+    while ids := list(queryset.values_list("pk", flat=True)[:SQLITE_SLICE]):
+        queryset.model.objects.filter(pk__in=ids).delete()
 
 
 def store_changes(run: RatingRun, history: RatedHistory, result) -> None:
@@ -216,8 +237,8 @@ def discard_unpublished_rows(system: str) -> None:
     """Delete the rows of every run of `system` except the published one and a running one."""
     keep = RatingRun.objects.filter(system=system).filter(Q(published=True) | Q(status=RunStatus.RUNNING))
     stale = list(RatingRun.objects.filter(system=system).exclude(pk__in=keep.values("pk")).values_list("pk", flat=True))
-    Rating.objects.filter(run_id__in=stale).delete()
-    RatingChange.objects.filter(run_id__in=stale).delete()
+    _delete(Rating.objects.filter(run_id__in=stale))
+    _delete(RatingChange.objects.filter(run_id__in=stale))
     delete_checkpoints(RatingCheckpoint.objects.filter(run_id__in=stale))
 
 
@@ -225,7 +246,7 @@ def delete_checkpoints(checkpoints) -> None:
     """Delete the checkpoints (a queryset) and the players' states they hold."""
     ids = list(checkpoints.values_list("pk", flat=True))
     if ids:
-        RatingPlayerState.objects.filter(checkpoint_id__in=ids).delete()
+        _delete(RatingPlayerState.objects.filter(checkpoint_id__in=ids))
         RatingCheckpoint.objects.filter(pk__in=ids).delete()
 
 

@@ -296,8 +296,25 @@ class CrawfordRating(RatingEngine):
     def settle_window(self) -> float:
         """How many first matches of a history its founders depend on: a change among them may
         make another player a founder or a newcomer, so it is rated again in full. Until the
-        history has its founders (`founded_after` None), every change."""
-        return math.inf if self.founded_after is None else self.founded_after
+        history has its founders (`founded_after` None), none: a run from any state finds them
+        itself (`settled_from`), from the match counts there."""
+        return 0 if self.founded_after is None else self.founded_after
+
+    @property
+    def settling(self) -> bool:
+        """True until the history has its founders: a run from a stored state then reads every
+        player's match count there (`settled_from`), since who is established decides them."""
+        return self.founded_after is None
+
+    def settled_from(self, history, state: dict, first: int, matches_elsewhere=None) -> CrawfordRating:
+        """The system as a run of `history` (HistoryArrays, the matches after the first `first`
+        of the whole history) from `state` (its players' working states there) settles it, the
+        other players having `matches_elsewhere` matches (an array; None: none). Settled, itself;
+        unsettled, founded where the history gets its founders, or still unsettled."""
+        if self.founded_after is not None:
+            return self
+        founded = founding(state["matches"], history, matches_elsewhere)
+        return self if founded is None else self._with(founded_after=first + founded)
 
     def settled_for(self, history) -> CrawfordRating:
         """The system as a run of `history` (HistoryArrays, from its first match) rates it: its
@@ -641,17 +658,21 @@ class CrawfordRating(RatingEngine):
         ]
 
 
-def founding(matches_before, history) -> int | None:
+def founding(matches_before, history, matches_elsewhere=None) -> int | None:
     """How many first matches of `history` (HistoryArrays) its founders play: the least k such
     that, with each player's matches before it (`matches_before`, an array over the players)
     and those among its first k, `params.ESTABLISHED_PLAYERS` players have
-    `params.ESTABLISHED_MATCHES` matches. Every player who first plays from match k on is a
-    newcomer. None when the history never gets so far."""
+    `params.ESTABLISHED_MATCHES` matches, counting the players who do not play in it with their
+    `matches_elsewhere` (an array; None: there are none). Every player who first plays from
+    match k on is a newcomer. None when the history never gets so far."""
     np = batches.np
     needed = params.ESTABLISHED_MATCHES - np.asarray(matches_before, dtype=np.int64)
     # a player is established after his needed-th match here (0 if before the history)
     established_after = batches.nth_matches(history, needed) + 1
     reached = np.sort(established_after[established_after <= len(history.days)])
+    if matches_elsewhere is not None:  # established before the history, and not in it: from its start
+        before = int((np.asarray(matches_elsewhere, dtype=np.int64) >= params.ESTABLISHED_MATCHES).sum())
+        reached = np.concatenate((np.zeros(before, dtype=np.int64), reached))
     if len(reached) < params.ESTABLISHED_PLAYERS:
         return None
     return int(reached[params.ESTABLISHED_PLAYERS - 1])

@@ -42,6 +42,16 @@ class RatingEngine(ABC):
         """The system settled as a run that found `value` (`settled_value`)."""
         return self
 
+    settling = False
+    """True while a run from a stored state must settle the system itself (`settled_from`), from
+    the match counts of every player there, those who do not play after it too."""
+
+    def settled_from(self, history, state: dict, first: int, matches_elsewhere=None):
+        """The system as a run of `history` (HistoryArrays, the matches after the first `first` of
+        the whole history) from `state` settles it, the players not in `history` having
+        `matches_elsewhere` matches (read only while `settling`)."""
+        return self
+
     def starting_state(self, history, state: dict | None = None, first: int = 0) -> dict:
         """The working state from which to rate `history` (HistoryArrays), whose first match
         comes after `first` matches of the whole history: `state` (every player new when None)

@@ -236,6 +236,83 @@ def test_a_change_among_the_founders_matches_runs_crawford_in_full(club, committ
     check_against_scratch("crawford")
 
 
+def test_a_small_site_without_founders_yet_rates_each_result_at_the_end_from_the_head(
+    make_player, finish, no_enqueue, committed
+):
+    """Six players, eight results: no four have five matches, so the history has no founders yet.
+    Each result at the end is rated from the head, not in full: the one that gives the history
+    its founders too, and then a newcomer's first, who starts at 1400 ± 150 below them."""
+    players = [make_player(name=f"S{n}") for n in range(6)]
+    pairs = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2), (4, 5), (0, 1)]
+    with committed():
+        for day, (a, b) in enumerate(pairs):
+            finish(players[a], players[b], length=3, winner="a", day=day)
+    services.rating_recompute_now(system="crawford")
+    run_id = RatingSystemState.objects.get(system="crawford").published_run_id
+    assert RatingCheckpoint.objects.get(run_id=run_id, head=True).settled_value is None
+
+    # matches 9 to 11 make S0, S1 and S2 established (5 matches each, S3 has 4): founded after 11
+    for day, (a, b) in enumerate([(0, 2), (1, 3), (2, 3), (2, 4)], start=len(pairs)):
+        with committed():
+            finish(players[a], players[b], length=3, winner="b", day=day)
+        publish_owed()
+        latest = RatingRun.objects.filter(system="crawford", status="done").order_by("-started_at").first()
+        assert RatingSystemState.objects.get(system="crawford").published_run_id == run_id
+        assert (latest.matches_total, latest.note) == (1, "")
+    assert RatingCheckpoint.objects.get(run_id=run_id, head=True).settled_value == 11.0
+
+    newcomer = make_player(name="S6")
+    with committed():
+        match = finish(newcomer, players[5], length=3, winner="a", day=20)
+    publish_owed()
+    latest = RatingRun.objects.filter(system="crawford", status="done").order_by("-started_at").first()
+    assert RatingSystemState.objects.get(system="crawford").published_run_id == run_id
+    assert (latest.matches_total, latest.note) == (1, "")
+    first = RatingChange.objects.get(run_id=run_id, match=match, player=newcomer)
+    assert (first.rating_before, first.deviation_before) == (1400.0, 150.0)
+    founder = RatingChange.objects.filter(run_id=run_id, player=players[5]).order_by("sequence").first()
+    assert (founder.rating_before, founder.deviation_before) == (1500.0, 150.0)
+    check_against_scratch("crawford")
+    assert RatingCheckpoint.objects.get(
+        run_id=RatingSystemState.objects.get(system="crawford").published_run_id, head=True).settled_value == 11.0
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_changes_to_a_history_that_gets_its_founders_meanwhile_publish_what_a_recompute_does(
+    make_player, finish, no_enqueue, committed, seed
+):
+    """From a history without founders, seeded random changes (results at the end, late and
+    back-dated, corrections, voids, newcomers) until past its founding: after each, the
+    published ratings and changes equal a recompute from scratch, most are rated from a
+    checkpoint, and every run in full says why in its note."""
+    players = [make_player(name=f"P{n}") for n in range(7)]
+    rng = random.Random(seed)
+    matches = []
+    with committed():
+        for number in range(12):
+            a, b = rng.sample(players, 2)
+            matches.append(finish(a, b, length=rng.choice([1, 3, 5]), winner=rng.choice("ab"), day=number * 1.3))
+    services.rating_recompute_now(system="crawford")
+    assert RatingCheckpoint.objects.get(
+        run_id=RatingSystemState.objects.get(system="crawford").published_run_id, head=True).settled_value is None
+    day, incremental = 12 * 1.3, 0
+    for step in range(22):
+        with committed():
+            day = make_change(rng, step, seed, players, matches, make_player, finish, day, earliest=0)
+        run_id = RatingSystemState.objects.get(system="crawford").published_run_id
+        publish_owed()
+        now = RatingSystemState.objects.get(system="crawford").published_run_id
+        if now == run_id:
+            incremental += 1
+        else:
+            assert RatingRun.objects.get(pk=now).note.endswith("rating in full.")
+        check_against_scratch("crawford")
+    head = RatingCheckpoint.objects.get(run_id=RatingSystemState.objects.get(system="crawford").published_run_id,
+                                        head=True)
+    assert head.settled_value is not None  # founded on the way
+    assert incremental >= 10  # the others reach before the first day's checkpoint, or into the founders' matches
+
+
 def test_a_request_naming_no_match_runs_in_full(club):
     run_id = RatingSystemState.objects.get(system="fibs").published_run_id
     services.rating_recompute_request(system="fibs")
@@ -265,8 +342,9 @@ def test_any_sequence_of_changes_publishes_what_a_recompute_from_scratch_does(cl
     assert incremental >= 10
 
 
-def make_change(rng, step, seed, players, matches, make_player, finish, day):
-    """One random change; returns the day of the last result entered at the end."""
+def make_change(rng, step, seed, players, matches, make_player, finish, day, earliest=40):
+    """One random change (to the matches from `earliest` on); returns the day of the last result
+    entered at the end."""
     kind = rng.choice(["end", "end", "same day", "back", "winner", "move", "void", "restore", "newcomer"])
     if kind == "newcomer":
         players.append(make_player(name=f"New {seed}-{step}"))
@@ -274,22 +352,22 @@ def make_change(rng, step, seed, players, matches, make_player, finish, day):
     if kind in ("end", "same day", "back"):
         if kind == "end":
             day += rng.uniform(0.1, 9)
-        when = day if kind != "back" else rng.uniform(40, day)
+        when = day if kind != "back" else rng.uniform(min(40, day / 2), day)
         a, b = rng.sample(players[-3:] if rng.random() < 0.3 else players, 2)
         matches.append(finish(a, b, length=rng.choice([1, 3, 5, 9]), winner=rng.choice("ab"), day=when))
     elif kind == "winner":
-        match = rng.choice(matches[40:])
+        match = rng.choice(matches[earliest:])
         match.refresh_from_db()
         if match.winner_id == match.player_a_id:
             games.match_final_score_record(match=match, score_a=1 if match.length > 1 else 0, score_b=match.length)
         else:
             games.match_final_score_record(match=match, score_a=match.length, score_b=0)
     elif kind == "move":
-        match = rng.choice(matches[40:])
+        match = rng.choice(matches[earliest:])
         match.refresh_from_db()
-        games.match_update(match=match, played_on=OPENING + timedelta(days=rng.uniform(60, day)))
+        games.match_update(match=match, played_on=OPENING + timedelta(days=rng.uniform(min(60, day / 2), day)))
     else:
-        match = rng.choice(matches[40:])
+        match = rng.choice(matches[earliest:])
         match.refresh_from_db()
         games.match_update(match=match, rated=kind == "restore")
     return day
