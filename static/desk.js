@@ -15,24 +15,25 @@
   "use strict";
   var FILTER_KEY = "crawford-desk-filter:" + window.location.pathname;
 
-  /* A string in the page's language: the page carries the translations of this file's strings,
-     made on the server with {% translate %} (templates/tournaments/_desk_words.html), each under
-     its English; a page without them (or a string not among them) says the English. */
+  /* A string in the page's language: the page carries the translations of the strings of this
+     file it shows, made on the server with {% translate %} (<template data-words>: the desk's in
+     templates/tournaments/_desk_words.html, a score sheet's in templates/games/_sheet_words.html),
+     each under its English; a page without them (or a string not among them) says the English. */
   var words = null;
   var plurals = null;  // English singular -> {category: text}, the categories of the page's language
   function readWords() {
     words = {}; plurals = {};
-    var box = document.getElementById("desk-words");
-    if (!box) return;
     var lang = document.documentElement.lang || "en";
     var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
-    box.content.querySelectorAll("[data-text]").forEach(function (el) {
-      if (el.dataset.count === undefined) { words[el.dataset.text] = el.textContent; return; }
-      // A plural: the message rendered for a few counts; each count names its plural category.
-      var n = parseInt(el.dataset.count, 10);
-      var category = rules ? rules.select(n) : (n === 1 ? "one" : "other");
-      var forms = plurals[el.dataset.text] = plurals[el.dataset.text] || {};
-      if (!(category in forms)) forms[category] = el.textContent;
+    document.querySelectorAll("template[data-words]").forEach(function (box) {
+      box.content.querySelectorAll("[data-text]").forEach(function (el) {
+        if (el.dataset.count === undefined) { words[el.dataset.text] = el.textContent; return; }
+        // A plural: the message rendered for a few counts; each count names its plural category.
+        var n = parseInt(el.dataset.count, 10);
+        var category = rules ? rules.select(n) : (n === 1 ? "one" : "other");
+        var forms = plurals[el.dataset.text] = plurals[el.dataset.text] || {};
+        if (!(category in forms)) forms[category] = el.textContent;
+      });
     });
   }
   function fill(text, values) {

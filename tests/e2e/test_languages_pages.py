@@ -58,3 +58,36 @@ def test_ratings_and_games_pages_read_in_arabic_and_japanese_at_phone_and_screen
     finally:
         context.close()
     assert found == []
+
+
+SHEET_WORDS = {
+    "ar": {"worth": "الشوط 2 قيمته نقطة واحدة (1).", "crawford": "الشوط 2 هو لعبة كروفورد: لا مضاعفة، فيبقى المكعب على 1."},
+    "ja": {"worth": "第2ゲームは 1 ポイントです。", "crawford": "第2ゲームはクロフォードゲームです。ダブルできないのでキューブは 1 のままです。"},
+}
+
+
+@pytest.mark.parametrize("code", ["ar", "ja"])
+def test_the_score_sheets_script_speaks_arabic_and_japanese_on_a_phone(browser, live_server, django_user_model, code):
+    """The words desk.js writes on a score sheet (what the game is worth, why the cube stays at 1 in
+    the Crawford game) are the page's own, in its language."""
+    from games import services as games
+
+    django_user_model.objects.create_user("office", password="pw-office-1", is_staff=True, is_superuser=True)
+    players = cast.make_players(2)
+    match = games.match_create(player_a=players[0], player_b=players[1], length=3)
+    games.game_record(match=match, number=1, game=games.GameInput(winner=0, kind=2))  # 2-0: the Crawford game
+    context = browser.new_context(viewport={"width": 360, "height": 900}, bypass_csp=True)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/login/")
+        page.get_by_label("Username").fill("office")
+        page.get_by_label("Password").fill("pw-office-1")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_load_state()
+        found = _look(page, f"{live_server.url}/matches/{match.pk}/enter/", code, 360, "sheet")
+        worth, why = page.locator("#game-worth").inner_text(), page.locator("#cube-why").inner_text()
+    finally:
+        context.close()
+    assert found == []
+    assert (worth, why) == (SHEET_WORDS[code]["worth"], SHEET_WORDS[code]["crawford"])

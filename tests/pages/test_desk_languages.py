@@ -24,8 +24,21 @@ def test_the_desk_in_arabic_translates_its_templates_its_queue_rows_and_its_scri
     assert f'aria-label="النتيجة النهائية لـ {first.slot}"' in row
     assert f'aria-label="حفظ نتيجة {first.slot}">حفظ</button>' in row
     assert f">{first.player_a.name}</label>" in row
-    # desk.js's words, translated on the server; a plural for each count desk.js reads its forms from.
+    # desk.js's words, translated on the server; the score sheet's are not the desk's.
     assert '<span data-text="Saving…">جارٍ الحفظ…</span>' in html
+    assert "Game %(number)s is worth" not in html
+
+
+def test_the_score_sheet_carries_its_scripts_words_in_arabic_a_plural_for_each_count(td_client, td, event):
+    first = open_pairings(event)[0]
+    if first.match_id is None:
+        from tournaments.services import pairing_start
+        pairing_start(pairing=first, by=td)
+        first.refresh_from_db()
+    html = td_client.get(f"/matches/{first.match_id}/enter/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert '<template id="sheet-words" data-words>' in html
+    assert ('<span data-text="Game %(number)s is the Crawford game: no doubling, so the cube stays at 1.">'
+            "الشوط %(number)s هو لعبة كروفورد: لا مضاعفة، فيبقى المكعب على 1.</span>") in html
     assert ('<span data-text="Game %(number)s is worth %(points)s point." data-count="3">'
             "الشوط %(number)s قيمته %(points)s نقاط.</span>") in html
     assert ('<span data-text="Game %(number)s is worth %(points)s point." data-count="11">'
