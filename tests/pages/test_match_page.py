@@ -265,3 +265,23 @@ def test_an_answer_to_a_report_replaced_meanwhile_is_refused_with_the_reason(cli
     assert "That report has been replaced meanwhile: read the result again below." in text(response)
     assert list(ResultReport.objects.filter(pairing=pairing).values_list("status", flat=True).order_by("version")) == [
         "superseded", "pending"]
+
+
+def test_a_decided_match_shows_its_rating_changes_and_links_to_its_own_page(client, event, td):
+    from .conftest import publish_ratings
+
+    pairing, other = open_pairings(event)[:2]
+    events.result_report(pairing=pairing, by=td, score_a=5, score_b=3)
+    events.pairing_walkover(pairing=other, winner=other.player_a, reason="did not show up", by=td)
+    publish_ratings()
+    pairing.refresh_from_db()
+    response = client.get(url(event, pairing))
+    html = response.content.decode()
+    page = text(response)
+    assert f'<a href="/matches/{pairing.match_id}/">The match\'s own page: its games and the rating changes</a>' in html
+    assert "Rating changes Player FIBS Elo Variance-adjusted (Glicko-2)" in page
+    assert re.search(rf"{pairing.player_a.name} \+\d+\.\d 1500 → 15\d\d \+\d+\.\d", page)
+    assert re.search(rf"{pairing.player_b.name} -\d+\.\d 1500 → 14\d\d -\d+\.\d", page)
+    # A walkover moves no rating: neither the section nor the link.
+    walkover = text(client.get(url(event, other)))
+    assert "Rating changes" not in walkover and "own page" not in walkover

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from config.errors import ConflictError
 from config.security import SLIP_CODE_REFUSAL, slip_code_blocked, slip_code_failed
 from games.engine.errors import ScoringError
+from ratings.selectors import match_rating_changes_html
 
 from .. import services
 from ..forms import SlipAnswerForm, SlipReportForm
@@ -76,6 +77,8 @@ def event_match(request, slug: str, pk: int):
         "report_form": report_form, "answer_form": answer_form, "answering": answering,
         "me": None if side is None else (pairing.player_a, pairing.player_b)[side], "td": td,
         "nav": "events", "canonical": match_url(request, pairing),
+        # A result's rating changes, as the match's own page (its games too) shows them.
+        "rating_changes": match_rating_changes_html(pairing.match) if pairing.decided and pairing.match_id else "",
         # A refusal of a form the page no longer shows (the match was decided, the report replaced).
         "refused": bound.non_field_errors() if bound is not None and (
             pairing.decided or (bound is answer_form and not answering)
