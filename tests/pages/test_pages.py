@@ -348,3 +348,21 @@ def test_the_score_sheet_calls_an_unnamed_cube_owner_not_recorded_and_keeps_a_tu
     assert "Game 1 recorded" in response.content.decode()
     game = Game.objects.get(match=match)
     assert (game.cube, game.cube_owner) == (2, None)
+
+
+def test_a_walkover_counts_apart_from_the_matches_won_on_the_players_page(client, td):
+    tournament = build_knockout(td, make_players(4), name="Walkover Open", results_rounds=0)
+    first, second = Pairing.objects.filter(flight__tournament=tournament, status="pending").order_by("id")[:2]
+    events.pairing_walkover(pairing=first, winner=first.player_b, reason="did not show up", by=td)
+    events.result_report(pairing=second, by=td, score_a=5, score_b=1)
+    final = Pairing.objects.get(flight__tournament=tournament, round__number=2)
+    assert final.player_a_id == first.player_b_id
+    events.result_report(pairing=final, by=td, score_a=5, score_b=3)
+
+    def text(player_id):
+        html = client.get(f"/players/{player_id}/").content.decode()
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+    assert "won 1, lost 0, 1 walkover" in text(first.player_b_id)  # the final over the board, R1 by walkover
+    assert "won 0, lost 0, 1 walkover" in text(first.player_a_id)
+    assert "won 1, lost 1" in text(second.player_a_id) and "walkover" not in text(second.player_a_id)

@@ -209,11 +209,14 @@ def _read_player_page(player: Player, system: str) -> dict:
     events = OrderedDict()
     for p in pairings:
         tournament = p.flight.tournament
-        entry = events.setdefault(tournament.pk, {"tournament": tournament, "rows": [], "won": 0, "lost": 0})
+        entry = events.setdefault(tournament.pk, {"tournament": tournament, "rows": [], "won": 0, "lost": 0,
+                                                  "walkovers": 0})
         mine_a = p.player_a_id == player.pk
         opponent = p.player_b if mine_a else p.player_a
         won = p.winner_id == player.pk if p.winner_id else None
-        if won is True and p.player_b_id:
+        if p.status == PairingStatus.WALKOVER:  # not a match won or lost over the board: counted apart
+            entry["walkovers"] += 1
+        elif won is True and p.player_b_id:
             entry["won"] += 1
         elif won is False:
             entry["lost"] += 1
