@@ -50,10 +50,11 @@ def language_of(user) -> str:
     return supported(code) or settings.LANGUAGE_CODE
 
 
-def in_site_language(message: str, values: dict | None = None) -> str:
-    """`message` (an English message marked with `gettext_noop`) in the site's own language
-    (settings.LANGUAGE_CODE), its placeholders filled from `values`: the words Crawford writes into
-    an audit trail ("undone at the desk").
+def in_site_language(message, values: dict | None = None) -> str:
+    """`message` (an English message marked with `gettext_noop`, or with `ngettext_lazy` and the name
+    of its count in `values` for a plural) in the site's own language (settings.LANGUAGE_CODE), its
+    placeholders filled from `values`: the words Crawford writes into an audit trail ("undone at the
+    desk", "3 games imported from a match file").
 
     A trail is a record, kept as written and shown as kept (the admin's history, the API's history
     of a match): the reason a TD typed is data, and Crawford's own words are often joined to it or
@@ -62,8 +63,8 @@ def in_site_language(message: str, values: dict | None = None) -> str:
     runs the site, whoever clicked and in whatever language he reads (a background task, too).
     """
     with translation.override(settings.LANGUAGE_CODE):
-        text = translation.gettext(message)
-    return text % values if values else text
+        text = translation.gettext(message) if isinstance(message, str) else message
+        return str(text % values if values else text)
 
 
 @contextmanager

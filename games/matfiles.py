@@ -13,8 +13,10 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 
 from . import services
 from .engine.errors import InvalidNotationError, ScoringError
@@ -187,7 +189,7 @@ def match_file_import(*, text: str, name: str = "match.mat", by=None, progress=N
                 **match_file_rules(match_file, report),
             )
             if entries:
-                match = services.match_games_record(match=match, games=entries, by=by, reason="imported from a match file")
+                match = services.match_games_record(match=match, games=entries, by=by, reason=in_site_language(gettext_noop("imported from a match file")))
             MatchFile.objects.create(match=match, name=name[:255], text=text, sha256=digest, uploaded_by=by,
                                      games_revision=match.games_revision)
             if progress is not None:

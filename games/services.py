@@ -17,6 +17,8 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop
+from django.utils.translation import ngettext_lazy
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models import Value
@@ -24,6 +26,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 
 from . import keepers
 from .engine.errors import ScoringError
@@ -545,10 +548,10 @@ def game_record(
         except IntegrityError:
             raise ConflictError(_("Game %(number)s was just recorded by someone else: reload the match.")
                                 % {"number": number}) from None
-        return _publish(match, score, by=by, reason=f"game {number} recorded")
+        return _publish(match, score, by=by, reason=in_site_language(gettext_noop("game %(number)s recorded"), {"number": number}))
 
 
-def match_games_record(*, match: Match, games: list[GameInput], by=None, reason: str = "imported") -> Match:
+def match_games_record(*, match: Match, games: list[GameInput], by=None, reason: str = "") -> Match:
     """Record a whole score sheet at once on a match that has no game yet (an imported match file):
     one lock, one replay, the games inserted together, one new match state. The rules refuse a game
     as `game_record` would, naming it; then nothing is stored."""
@@ -567,8 +570,11 @@ def match_games_record(*, match: Match, games: list[GameInput], by=None, reason:
                 raise ScoringError(f"game {score.next_game_number}: {error.message}", field=error.field) from None
             rows.append(_fill_game(match, record, moves=game.moves, by=by))
         Game.objects.bulk_create(rows, batch_size=500)
+        reason = reason or in_site_language(gettext_noop("imported"))
         Game.history.bulk_history_create(rows, batch_size=500, default_user=by, default_change_reason=reason)
-        return _publish(match, score, by=by, reason=f"{len(rows)} games {reason}")
+        return _publish(match, score, by=by, reason=in_site_language(
+            ngettext_lazy("%(count)s game %(reason)s", "%(count)s games %(reason)s", "count"),
+            {"count": len(rows), "reason": reason}))
 
 
 def _same_record(stored: Game, record) -> bool:
@@ -603,9 +609,12 @@ def game_correct(
                 # A later game rescored: its moves still hold unless its Crawford standing changed,
                 # which changes what the cube could do in it.
                 moves = NO_MOVES if stored.crawford != record.crawford else None
-            note = (reason or f"game {number} corrected") if changed else f"rescored after correction of game {number}"
+            note = ((reason or in_site_language(gettext_noop("game %(number)s corrected"), {"number": number}))
+                    if changed else
+                    in_site_language(gettext_noop("rescored after correction of game %(number)s"), {"number": number}))
             _store_game(match, record, moves=moves, by=by, game=stored, reason=note)
-        return _publish(match, score, by=by, reason=reason or f"game {number} corrected")
+        return _publish(match, score, by=by,
+                        reason=reason or in_site_language(gettext_noop("game %(number)s corrected"), {"number": number}))
 
 
 def game_delete_last(
@@ -627,10 +636,11 @@ def game_delete_last(
             raise ScoringError(_("The match was forfeited: undo the forfeit before changing its games."))
         last = games.pop()
         last._history_user = by
-        last._change_reason = reason or "deleted"
+        last._change_reason = reason or in_site_language(gettext_noop("deleted"))
         last.delete()
         score = _replay(match, [GameOutcome.from_row(g) for g in games])
-        return _publish(match, score, by=by, reason=reason or f"game {last.number} deleted")
+        return _publish(match, score, by=by, reason=reason or in_site_language(gettext_noop("game %(number)s deleted"),
+                                                                         {"number": last.number}))
 
 
 def match_final_score_record(
@@ -656,7 +666,7 @@ def match_final_score_record(
         match.status = MatchStatus.FINISHED
         match.winner = match.player_at(winner)
         match.finished_at = match.finished_at or timezone.now()
-        return _result_save(match, by=by, reason=reason or "final score recorded")
+        return _result_save(match, by=by, reason=reason or in_site_language(gettext_noop("final score recorded")))
 
 
 def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
@@ -670,7 +680,7 @@ def match_final_score_undo(*, match: Match, by=None, reason: str = "", expected_
         match.status = MatchStatus.IN_PROGRESS
         match.winner = None
         match.finished_at = None
-        return _result_save(match, by=by, reason=reason or "final score undone")
+        return _result_save(match, by=by, reason=reason or in_site_language(gettext_noop("final score undone")))
 
 
 def match_forfeit(
@@ -692,7 +702,7 @@ def match_forfeit(
         match.winner = match.player_at(1 - side)
         match.finished_at = timezone.now()
         score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
-        return _publish(match, score, by=by, reason=reason or "forfeit")
+        return _publish(match, score, by=by, reason=reason or in_site_language(gettext_noop("forfeit")))
 
 
 def match_forfeit_undo(*, match: Match, by=None, reason: str = "", expected_version: int | None = None) -> Match:
@@ -710,7 +720,7 @@ def match_forfeit_undo(*, match: Match, by=None, reason: str = "", expected_vers
         match.winner = None
         match.finished_at = None
         score = _replay(match, [GameOutcome.from_row(g) for g in match.games.order_by("number")])
-        return _publish(match, score, by=by, reason=reason or "forfeit undone")
+        return _publish(match, score, by=by, reason=reason or in_site_language(gettext_noop("forfeit undone")))
 
 
 _UNCHANGED = object()
@@ -751,7 +761,8 @@ def match_update(
             setattr(match, name, value)
         match.version += 1
         match._history_user = by
-        match._change_reason = reason or " and ".join(name.replace("_", " ") for name in changes) + " changed"
+        match._change_reason = reason or in_site_language(gettext_noop("%(fields)s changed"), {
+            "fields": " and ".join(name.replace("_", " ") for name in changes)})
         match.save(update_fields=[*changes, "version"])
         match_result_changed.send(sender=Match, match=match)
     return match

@@ -20,7 +20,10 @@ import numpy as np
 from django.db import transaction
 from django.db.models import Q, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext_noop
+from django.utils.translation import ngettext_lazy
 
+from config.languages import in_site_language
 from games.people import related_names
 
 from . import calibration
@@ -142,11 +145,16 @@ def rating_calibration_fit(*, system: str = "crawford", by=None, grid=None, log=
         return RatingCalibration.objects.create(
             system=system, status=CalibrationStatus.REFUSED, parameters=parameters_as_dict(running),
             matches=len(history), created_by=by,
-            reason=(f"This site has {len(history)} rated matches; a fit needs at least {MIN_MATCHES} to tell "
-                    "parameters apart, so the parameters in force stay."),
+            reason=in_site_language(ngettext_lazy(
+                "This site has %(count)s rated match; a fit needs at least %(least)s to tell parameters apart, "
+                "so the parameters in force stay.",
+                "This site has %(count)s rated matches; a fit needs at least %(least)s to tell parameters apart, "
+                "so the parameters in force stay.", "count"), {"count": len(history), "least": MIN_MATCHES}),
         )
     total, history = len(history), history[-FIT_MATCHES:]
-    seen = f"{len(history)} rated matches" + (f" (the latest of {total})" if total > len(history) else "")
+    seen = (in_site_language(gettext_noop("%(count)s rated matches (the latest of %(total)s)"),
+                             {"count": len(history), "total": total}) if total > len(history)
+            else in_site_language(gettext_noop("%(count)s rated matches"), {"count": len(history)}))
     candidate, objective = calibration.fit([calibration.Sample("this site", history)], running,
                                            grid=grid or calibration.GRID, log=log)
     verdict = judge(history, candidate, running)
@@ -155,13 +163,16 @@ def rating_calibration_fit(*, system: str = "crawford", by=None, grid=None, log=
                         for mode, (mean, low, high) in verdict.differences.items())
     if verdict.wins:
         status = CalibrationStatus.CANDIDATE
-        reason = (f"Fitted on the first 80% of {seen}; on the last {held_out}, which the fit "
-                  f"never saw, it forecasts better than the parameters in force (log loss difference {figures}).")
+        reason = in_site_language(gettext_noop(
+            "Fitted on the first 80%% of %(seen)s; on the last %(held_out)s, which the fit never saw, it forecasts "
+            "better than the parameters in force (log loss difference %(figures)s)."),
+            {"seen": seen, "held_out": held_out, "figures": figures})
     else:
         status = CalibrationStatus.NOT_BETTER
-        reason = (f"Fitted on the first 80% of {seen}; on the last {held_out} it does not beat "
-                  f"the parameters in force in both forecast modes with the interval below zero ({figures}), "
-                  "so they stay.")
+        reason = in_site_language(gettext_noop(
+            "Fitted on the first 80%% of %(seen)s; on the last %(held_out)s it does not beat the parameters in "
+            "force in both forecast modes with the interval below zero (%(figures)s), so they stay."),
+            {"seen": seen, "held_out": held_out, "figures": figures})
     return RatingCalibration.objects.create(
         system=system, status=status, parameters=parameters_as_dict(candidate), matches=len(history),
         created_by=by, reason=reason,

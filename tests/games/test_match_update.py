@@ -32,3 +32,16 @@ def test_match_update_refuses_what_it_cannot_store(make_match):
     }
     with pytest.raises(ConflictError):
         services.match_update(match=match, rated=False, expected_version=match.version + 1)
+
+
+def test_the_reasons_a_match_keeps_are_in_the_sites_language_whatever_the_writer_reads(make_match, staff,
+                                                                                        settings):
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "el"
+    match = make_match(length=3)
+    with translation.override("ja"):  # the writer reads Japanese
+        match = services.game_record(match=match, number=1, game=services.GameInput(winner=0), by=staff)
+        match = services.match_update(match=match, by=staff, rated=False)
+    assert list(match.history.order_by("-history_id").values_list("history_change_reason", flat=True)[:2]) == [
+        "άλλαξε: rated", "καταχωρίστηκε το παιχνίδι 1"]
