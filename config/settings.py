@@ -261,8 +261,9 @@ MAIL_RATE_PER_CLIENT = os.environ.get("MAIL_RATE_PER_CLIENT", "10/hour")
 SLIP_CODE_RATE_PER_PAIRING = os.environ.get("SLIP_CODE_RATE_PER_PAIRING", "10/hour")
 SLIP_CODE_RATE_PER_CLIENT = os.environ.get("SLIP_CODE_RATE_PER_CLIENT", "20/hour")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Crawford <crawford@localhost>")
-# The address players open the site at, for the links of e-mails sent without a request (a new
-# match drawn for a player). Required in production: a default would send players to localhost.
+# The address players open the site at, for the links of every e-mail (config.links.site_url), sent
+# by a page or by a background task alike. Required in production: a default would send players to
+# localhost.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 if not SITE_URL:
     if not DEBUG:

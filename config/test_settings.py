@@ -2,7 +2,7 @@
 test run needs that no other run may have. pytest reads this module (pyproject.toml); manage.py,
 gunicorn, Celery and the benches read `config/settings.py`, which knows nothing of tests.
 
-- A fresh SECRET_KEY and the local SITE_URL, put in the environment so that the processes a test
+- A fresh SECRET_KEY and SITE_URL (the test client's host), put in the environment so that the processes a test
   starts (a Celery worker, manage.py) inherit them and run as production would.
 - Plain http (no HTTPS redirect or secure cookies) and rating runs inside the request, for this
   process only (test_production.py checks production's own in a fresh process).
@@ -14,7 +14,8 @@ import os
 import secrets
 
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-os.environ.setdefault("SITE_URL", "http://localhost:8000")
+# The host Django's test client calls the site by: the links of e-mails (all on SITE_URL) open there.
+os.environ.setdefault("SITE_URL", "http://testserver")
 
 _THIS_PROCESS_ONLY = {"SECURE_HTTPS": "0", "RATINGS_AFTER_RESPONSE": "0"}
 _added = [name for name in _THIS_PROCESS_ONLY if name not in os.environ]

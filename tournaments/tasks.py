@@ -33,12 +33,13 @@ def account_link_announce(player_id: int, user_id: int, addresses: list[str], by
              max_retries=8)
 def claim_announce(claim_id: int) -> int:
     """Tell the TDs (or site admins) who decide a new claim; tried again while the mail server fails."""
-    from django.conf import settings
     from django.urls import reverse
+
+    from config.links import site_url
 
     from .services import registration
 
-    return registration.claim_announce_send(claim_id=claim_id, claims_url=settings.SITE_URL + reverse("claims"))
+    return registration.claim_announce_send(claim_id=claim_id, claims_url=site_url(reverse("claims")))
 
 
 @shared_task(name="tournaments.account_confirmation_send", ignore_result=True, acks_late=True,

@@ -194,3 +194,20 @@ def test_online_registration_fills_the_places_then_a_waiting_list_that_moves_up(
         logins[1].player_account.player.pk, logins[2].player_account.player.pk}
     client.logout()
     assert 'Log in</a> or <a href="/signup/">sign up</a> to register.' in client.get(url).content.decode()
+
+
+def test_every_e_mail_links_to_site_url_whatever_host_the_request_came_in_on(
+        client, mailoutbox, settings, django_user_model, django_capture_on_commit_callbacks):
+    """The sign-up and reset mails, sent from a page, link to the same address as the mails the
+    worker sends (a new match, a result to confirm: tests/tournaments/test_match_emails.py)."""
+    settings.SITE_URL = "https://club.example"
+    with django_capture_on_commit_callbacks(execute=True):
+        sign_up(client, username="hana", email="hana@example.org")
+    django_user_model.objects.create_user("eve", email="eve@example.org", password="old-password-1")
+    client.post("/password/reset/", {"email": "eve@example.org"}, headers={"Host": "127.0.0.1:8000"},
+                SERVER_NAME="127.0.0.1")
+    assert len(mailoutbox) == 2
+    assert re.search(r"https://club\.example/signup/confirm/\S+/", mailoutbox[0].body)
+    assert re.search(r"https://club\.example/password/reset/\S+/", mailoutbox[1].body)
+    assert "testserver" not in mailoutbox[0].body + mailoutbox[1].body
+    assert "127.0.0.1" not in mailoutbox[1].body

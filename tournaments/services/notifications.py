@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.languages import in_language_of
+from config.links import site_url
 from ratings.background import after_response
 
 from ..models import Pairing, PairingStatus, PlayerAccount, ReportStatus, ResultReport
@@ -87,7 +88,7 @@ def _message(pairing: Pairing, account: PlayerAccount, opponent) -> EmailMessage
     context = {
         "player": account.player, "opponent": opponent, "pairing": pairing, "round": pairing.round,
         "flight": flight, "tournament": flight.tournament,
-        "link": settings.SITE_URL + reverse("my-matches"), "account_link": settings.SITE_URL + reverse("account"),
+        "link": site_url(reverse("my-matches")), "account_link": site_url(reverse("account")),
     }
     names = {"event": flight.tournament.name, "opponent": opponent.name, "flight": flight.name,
              "round": pairing.round.number, "table": pairing.table}
@@ -159,8 +160,8 @@ def report_notice_send(*, report_id: int) -> int:
         body = render_to_string("tournaments/email/result_to_confirm.txt", {
             "player": opponent, "reporter": report.submitted_for, "score": score, "pairing": pairing,
             "tournament": tournament, "flight": pairing.flight,
-            "link": f"{settings.SITE_URL}{reverse('my-matches')}#pairing-{pairing.pk}",
-            "account_link": settings.SITE_URL + reverse("account"),
+            "link": site_url(f"{reverse('my-matches')}#pairing-{pairing.pk}"),
+            "account_link": site_url(reverse("account")),
         })
         subject = _("%(event)s: confirm %(score)s") % {"event": tournament.name, "score": score}
     EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [account.user.email]).send()

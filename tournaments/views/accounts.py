@@ -3,6 +3,8 @@ record, and the TD's list of claims to decide. The rules are in `services.regist
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
@@ -23,6 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from config.fields import POSITIVE_INT_MAX, posted_number
 from config.languages import in_language_of
+from config.links import site_url
 from config.security import MAIL_LIMIT_REFUSAL, mail_allowed
 from games.models import Player
 
@@ -81,8 +84,7 @@ def signup(request):
         try:
             user = registration.account_signup(
                 username=data["username"], email=data["email"], password=data["password"],
-                confirm_url=lambda uid, token: request.build_absolute_uri(
-                    reverse("signup-confirm", args=[uid, token])),
+                confirm_url=lambda uid, token: site_url(reverse("signup-confirm", args=[uid, token])),
                 language=translation.get_language(),
             )
         except ValidationError as error:
@@ -260,7 +262,11 @@ class ResetForm(PasswordResetForm):
     def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
                   html_email_template_name=None):
         """Made here, sent by the worker (tried again while the mail server refuses), so that the
-        page neither waits for the mail server nor fails with it."""
+        page neither waits for the mail server nor fails with it. Its link is on SITE_URL, as
+        every e-mail's (`config.links.site_url`), not on the host the request came in on."""
+        address = urlsplit(site_url(""))
+        context = {**context, "protocol": address.scheme, "domain": address.netloc + address.path,
+                   "site_name": address.netloc}
         with in_language_of(context["user"]):
             subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
             body = loader.render_to_string(email_template_name, context)
