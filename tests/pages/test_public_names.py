@@ -186,3 +186,11 @@ def test_no_login_name_is_shown_on_any_public_page_or_in_the_api(client, api, bu
     assert "Rating officer" in crawled["page /ratings/formula/"]
     shown = {(login, where) for where, text in crawled.items() for login in LOGINS if login in text}
     assert not shown, sorted(shown)
+
+
+def test_the_neutral_title_is_in_the_readers_language(client, api, event):
+    tournament, _ = event
+    html = client.get(f"/events/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert html.count("大会ディレクター") == 2 and "Tournament director" not in html
+    row = api.get("/api/v1/tournaments/", HTTP_ACCEPT_LANGUAGE="el").json()["results"][0]
+    assert row["organisers"] == ["Διευθυντής τουρνουά", "Διευθυντής τουρνουά"]
