@@ -416,6 +416,7 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
                 pairing=locked, by=request.user, score_a=data["score_a"], score_b=data["score_b"],
                 games=[dict(g) for g in data["games"]] if data["games"] else None, note=data["note"],
                 expected_version=data["version"], held=key is not None,
+                improbable_confirmed=data["improbable_confirmed"],
             )
             body = ResultReportSerializer(report, context={"request": request}).data
             return status.HTTP_201_CREATED, json.loads(JSONRenderer().render(body))

@@ -146,6 +146,13 @@ class ScoreForm(forms.Form):
     score_a = forms.IntegerField(label=gettext_lazy("Points of player A"), min_value=0, max_value=999)
     score_b = forms.IntegerField(label=gettext_lazy("Points of player B"), min_value=0, max_value=999)
     note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=500)
+    # The improbable final score (55-3 in a 9-point match) the TD confirmed, as "55-3": it counts
+    # only for that score, not for another one typed over it afterwards.
+    sure = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
+
+    def improbable_confirmed(self) -> bool:
+        data = self.cleaned_data
+        return data["sure"] == f"{data['score_a']}-{data['score_b']}"
 
 
 class PasteForm(forms.Form):

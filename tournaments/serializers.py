@@ -356,9 +356,13 @@ class ReportInputSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
                                        help_text="The pairing's version you saw; a stale one answers 409.")
+    improbable_confirmed = serializers.BooleanField(
+        default=False, help_text="A TD's final score whose last game needs a cube of 8 or more (55-3 in a 9-point "
+        "match) answers 400 until it is sent again with this true: the slip was checked.")
 
 
 class OverrideInputSerializer(ReportInputSerializer):
+    improbable_confirmed = None  # a ruling is the TD's second look already
     apply_downstream = serializers.BooleanField(
         default=False, help_text="Apply even though later matches that have started are undone (see the preview).")
 

@@ -150,3 +150,36 @@ def check_final_score(length: int, score: tuple[int, int], *, cube_cap: int | No
     }
     raise ScoringError(messages[cube_cap is not None, crawford], field="score_a" if winner == 0 else "score_b",
                        a=score_a, b=score_b, length=length, loser=loser, shown=shown, cap=cube_cap, total=total)
+
+
+IMPROBABLE_CUBE = 8
+"""A possible final score whose last game needs the cube on this value or higher is improbable
+enough to be checked against the slip before it is stored (a gammon on a 4-cube is not)."""
+
+
+def last_game_cube(length: int, winner: int, loser: int, *, cube_cap: int | None = None) -> int | None:
+    """The lowest cube the last game of a `length`-point match needs for its winner to end on
+    `winner` with the loser on `loser` (None when no game reaches it).
+
+    >>> last_game_cube(9, 55, 3)
+    16
+    >>> last_game_cube(5, 7, 3)
+    1
+    """
+    lowest = None
+    for before in range(min(length, winner + 1)):
+        cubes = cube_values(cube_cap) if cube_can_be_turned(length, before, loser) else (1,)
+        for cube in cubes:
+            if (winner - before) in (cube * int(kind) for kind in ResultKind):
+                lowest = cube if lowest is None else min(lowest, cube)
+                break
+    return lowest
+
+
+def is_improbable_final(length: int, score: tuple[int, int], *, cube_cap: int | None = None) -> bool:
+    """Whether a possible final score needs a last game played on a cube of `IMPROBABLE_CUBE` or
+    more (55–3 in a 9-point match: a backgammon on 16), which a slip more often holds by a slip of
+    the pen."""
+    winner, loser = max(score), min(score)
+    cube = last_game_cube(length, winner, loser, cube_cap=cube_cap)
+    return cube is not None and cube >= IMPROBABLE_CUBE

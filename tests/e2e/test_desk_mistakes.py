@@ -202,3 +202,35 @@ def test_the_undo_of_a_walkover_a_withdrawal_gave_offers_the_withdrawals_undo_th
     assert (pairing.status, pairing.winner_id, leaving.status) == ("pending", None, "checked_in")
     assert page.get_by_role("button", name=f"Undo the withdrawal of {name}").count() == 0
     context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_an_improbable_final_score_asks_before_it_is_recorded(browser, desk, width):
+    base, tournament, _ = desk
+    pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending",
+                                     player_b__isnull=False).order_by("id")[0]
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True, service_workers="block")
+    page = context.new_page()
+    page.add_init_script(SETTLED)
+    log_in(page, base, "director", "pw-director-12345")
+    page.goto(f"{base}/desk/{tournament.slug}/")
+    page.fill(f"#p{pairing.pk}-a", "50")
+    page.fill(f"#p{pairing.pk}-b", "3")
+    posted(page, lambda: page.click(f"#pairing-{pairing.pk} .q-save"))
+    error = page.locator(f"#p{pairing.pk}-err")
+    error.wait_for()
+    assert error.inner_text().startswith(
+        "50-3 needs a cube of 16 or more in the last game of a 5-point match: check the slip, then confirm to record "
+        "it.")
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.score_a) == ("pending", None)
+    sure = error.get_by_role("button", name="Yes, record 50–3")
+    box = sure.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(f"#pairing-{pairing.pk}").screenshot(path=str(ARTIFACTS / f"desk-improbable-{width}.png"))
+    posted(page, lambda: sure.click())
+    page.locator(".desk-status", has_text="recorded").wait_for()
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", 50, 3)
+    context.close()

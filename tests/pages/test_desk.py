@@ -500,3 +500,24 @@ def test_the_correction_page_offers_the_withdrawals_undo_where_it_refuses_the_wa
     td_client.post(f"/desk/{event.slug}/", {"action": "withdraw_undo", "entry": leaving.pk})
     pairing.refresh_from_db()
     assert pairing.status == "pending"
+
+
+def test_an_improbable_score_is_recorded_once_confirmed_and_only_the_score_confirmed(td_client, event):
+    pairing = open_pairings(event)[0]
+    asked = score(td_client, event, pairing, 50, 3)
+    html = asked.content.decode()
+    assert asked.status_code == 400
+    assert "50-3 needs a cube of 16 or more in the last game of a 5-point match" in html
+    assert f'<input type="hidden" name="p{pairing.pk}-sure" value="50-3">' in html
+    other = td_client.post(f"/desk/{event.slug}/", {
+        "action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
+        f"p{pairing.pk}-score_a": 48, f"p{pairing.pk}-score_b": 3, f"p{pairing.pk}-sure": "50-3"}, headers=HX)
+    assert other.status_code == 400 and "48-3 needs a cube of 16" in other.content.decode()
+    pairing.refresh_from_db()
+    assert pairing.status == "pending"
+    sure = td_client.post(f"/desk/{event.slug}/", {
+        "action": "score", "pairing": pairing.pk, f"p{pairing.pk}-version": pairing.version,
+        f"p{pairing.pk}-score_a": 50, f"p{pairing.pk}-score_b": 3, f"p{pairing.pk}-sure": "50-3"}, headers=HX)
+    assert sure.status_code == 200
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", 50, 3)

@@ -57,3 +57,30 @@ def test_a_pasted_surname_given_line_is_read_as_a_name_unless_the_list_has_a_clu
     assert (line.typed, line.name, line.club, line.near, line.candidates) == ("", "Lena", "Kiel", False, [])
     (line,) = services.entries_paste_plan(flight=side, text="Kowalski, Warsaw BC\n")
     assert (line.name, line.club) == ("Kowalski", "Warsaw BC")  # a club there is: a name and its club
+
+
+def test_an_improbable_final_score_from_a_td_asks_for_a_confirmation_and_is_stored_with_it(knockout, staff_api):
+    main, _, _ = knockout
+    pairing = first_match(main)
+    url = f"/api/v1/pairings/{pairing.pk}/reports/"
+    asked = staff_api.post(url, {"score_a": 51, "score_b": 3}, format="json")
+    assert asked.status_code == 400
+    assert asked.json() == {"score_a": [
+        "51-3 needs a cube of 16 or more in the last game of a 7-point match: check the slip, then confirm to "
+        "record it."]}
+    assert not pairing.reports.exists()
+    stored = staff_api.post(url, {"score_a": 51, "score_b": 3, "improbable_confirmed": True}, format="json")
+    assert stored.status_code == 201
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", 51, 3)
+
+
+def test_a_gammon_on_a_four_cube_is_not_improbable_and_a_players_report_is_never_asked(knockout, staff_api,
+                                                                                      make_user, client_for):
+    main, _, _ = knockout
+    first, second = Pairing.objects.filter(flight=main, round__number=1).order_by("slot")[:2]
+    assert staff_api.post(f"/api/v1/pairings/{first.pk}/reports/", {"score_a": 14, "score_b": 2},
+                          format="json").status_code == 201  # from 6-2, a gammon on a 4-cube
+    player = client_for(make_user(player=second.player_a))
+    assert player.post(f"/api/v1/pairings/{second.pk}/reports/", {"score_a": 51, "score_b": 3},
+                       format="json").status_code == 201  # the opponent checks a player's report

@@ -72,6 +72,7 @@ from .idempotency import (
     save_once,
 )
 from .results import (
+    ImprobableScore,
     ResultConflict,
     pairing_analysis_will_store,
     result_arrival,
@@ -139,6 +140,7 @@ __all__ = [
     "result_report",
     "result_arrival",
     "result_report_once",
+    "ImprobableScore",
     "ResultConflict",
     "SaveAnswer",
     "save_key_clean",

@@ -31,7 +31,7 @@ from games.engine.errors import ScoringError
 from ..models import Pairing, ReportStatus, SaveKey
 from ..permissions import is_td
 from ._base import _lock_pairing, _lock_tournament
-from .results import ResultConflict, result_arrival, result_report
+from .results import ImprobableScore, ResultConflict, result_arrival, result_report
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a key may be: up to 64 letters, digits, `-` and `_` (a UUID is 36 of them)."""
@@ -79,7 +79,7 @@ def refusal_answer(error: Exception) -> SaveAnswer:
         fields = {error.field or "non_field_errors": [error.message]}
     else:
         fields = getattr(error, "message_dict", None) or {"non_field_errors": list(error.messages)}
-    return SaveAnswer(400, {"error": "invalid", "fields": fields,
+    return SaveAnswer(400, {"error": "improbable" if isinstance(error, ImprobableScore) else "invalid", "fields": fields,
                             "message": " ".join(text for texts in fields.values() for text in texts)})
 
 
@@ -129,6 +129,7 @@ def _replay(seen: SaveKey, pairing: Pairing) -> SaveAnswer:
 
 def result_report_once(
     *, key: str, pairing: Pairing, by=None, code: str | None = None, score_a: int, score_b: int, note: str = "",
+    improbable_confirmed: bool = False,
 ) -> SaveAnswer:
     """A final score typed at the desk or on the match's page, sent with a key (`result_report`
     once per key).
@@ -138,13 +139,15 @@ def result_report_once(
     nothing new; another one answers 409 with both scores. Body on success: `result`
     ("recorded", or "already" when the match had it), `pairing`, `slot`, `score_a`, `score_b`,
     `report_status` ("confirmed", or "pending" for a player's report waiting for the opponent).
+    A TD's improbable final score answers 400 with `error` "improbable" until it is sent again,
+    with a new key, `improbable_confirmed`.
     """
     def write(locked: Pairing) -> tuple[int, dict]:
         td = code is None and by is not None and is_td(by, locked.flight.tournament)
         if result_arrival(pairing=locked, score_a=score_a, score_b=score_b, td=td):
             return 200, _recorded(locked, "already", score_a, score_b, ReportStatus.CONFIRMED)
         made = result_report(pairing=locked, by=by, code=code, score_a=score_a, score_b=score_b, note=note,
-                             held=True)
+                             held=True, improbable_confirmed=improbable_confirmed)
         return 200, _recorded(locked, "recorded", made.score_a, made.score_b, made.status)
 
     return save_once(key=key, pairing=pairing, write=write)

@@ -13,7 +13,7 @@ from config.languages import in_site_language
 from games import services as games
 from games.keepers import keeper_writes
 from games.engine.errors import ScoringError
-from games.engine.final_score import check_final_score
+from games.engine.final_score import check_final_score, is_improbable_final, last_game_cube
 from games.engine.scoring import (
     GameEnd,
     MatchRules,
@@ -118,6 +118,26 @@ def _sheet_so_far(pairing: Pairing) -> tuple[int, int] | None:
     return match.score_a, match.score_b
 
 
+class ImprobableScore(ValidationError):
+    """A TD's final score the rules allow but whose last game needs a cube of 8 or more (55-3 in a
+    9-point match): not stored until he confirms it (`improbable_confirmed`), since a slip more
+    often holds a slip of the pen. The field at fault is the winner's."""
+
+    def __init__(self, pairing: Pairing, score_a: int, score_b: int, cube: int):
+        self.scores = (score_a, score_b)
+        super().__init__({"score_a" if score_a > score_b else "score_b": [
+            _("%(score_a)s-%(score_b)s needs a cube of %(cube)s or more in the last game of a %(length)s-point "
+              "match: check the slip, then confirm to record it.")
+            % {"score_a": score_a, "score_b": score_b, "cube": cube, "length": pairing.round.length or 1}]})
+
+
+def _ask_if_improbable(pairing: Pairing, score_a: int, score_b: int) -> None:
+    length, cap = pairing.round.length or 1, pairing.flight.tournament.cube_cap
+    if is_improbable_final(length, (score_a, score_b), cube_cap=cap):
+        raise ImprobableScore(pairing, score_a, score_b, last_game_cube(
+            length, max(score_a, score_b), min(score_a, score_b), cube_cap=cap))
+
+
 class ResultConflict(ConflictError):
     """A result typed before another one reached the match (a Save kept while the network was
     down, sent when it returned): both scores, so that the person who typed it can choose."""
@@ -169,6 +189,7 @@ def result_arrival(*, pairing: Pairing, score_a: int | None, score_b: int | None
 def result_report(
     *, pairing: Pairing, by=None, code: str | None = None, score_a: int | None = None, score_b: int | None = None,
     games=None, note: str = "", expected_version: int | None = None, held: bool = False,
+    improbable_confirmed: bool = False,
 ) -> ResultReport:
     """A player of the match (or a TD) reports its result: the games, or the final score only.
 
@@ -176,6 +197,9 @@ def result_report(
     A second report before confirmation is a new version; the earlier one is kept, superseded.
     With `code` (the code on a player's half of the slip) it is that player's report, whoever
     sends it (`permissions.acting_side`); a wrong code raises `permissions.WrongSlipCode`.
+
+    A TD's final score whose last game needs a cube of 8 or more raises `ImprobableScore` unless
+    `improbable_confirmed` (he checked the slip); a player's report is checked by his opponent.
 
     `held`: the caller's transaction already holds the event's and the match's locks, and
     `pairing` is the row it locked (`idempotency.save_once` hands its writes that): they are not
@@ -200,6 +224,8 @@ def result_report(
                 _("%(match)s already has %(reports_per_pairing_max)s reported versions: ask a TD to enter the result.")
                         % {"match": pairing.slot, "reports_per_pairing_max": REPORTS_PER_PAIRING_MAX}]})
         score_a, score_b, sheet = _check_result(pairing, score_a, score_b, games)
+        if side is None and sheet is None and not improbable_confirmed:
+            _ask_if_improbable(pairing, score_a, score_b)
         _supersede_open(pairing)
         report = ResultReport(
             pairing=pairing, version=_next_version(pairing), score_a=score_a, score_b=score_b,

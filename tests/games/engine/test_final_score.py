@@ -6,7 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.errors import ScoringError
-from games.engine.final_score import check_final_score, cube_can_be_turned, winning_totals
+from games.engine.final_score import (
+    check_final_score,
+    cube_can_be_turned,
+    is_improbable_final,
+    last_game_cube,
+    winning_totals,
+)
 from games.engine.scoring import (
     CrawfordState,
     GameEnd,
@@ -158,3 +164,16 @@ def test_the_quick_check_agrees_with_the_list_of_totals(length, loser, winner, c
 
     listed = loser < length and winner in winning_totals(length, loser, cube_cap=cap)
     assert is_possible_final(length, winner, loser, cube_cap=cap) == listed
+
+
+@pytest.mark.parametrize("length, winner, loser, cube, improbable", [
+    (9, 55, 3, 16, True),  # from 7-3, a backgammon on 16
+    (5, 7, 3, 1, False),
+    (5, 16, 3, 4, False),  # from 4-3, a backgammon on 4
+    (5, 16, 0, 8, True),  # 4-0 is the Crawford game's score: from 0-0, a gammon on 8
+    (7, 14, 2, 4, False),
+])
+def test_the_last_game_needs_the_lowest_cube_that_reaches_the_score(length, winner, loser, cube, improbable):
+    assert last_game_cube(length, winner, loser) == cube
+    assert is_improbable_final(length, (winner, loser)) is improbable
+    assert is_improbable_final(length, (loser, winner)) is improbable

@@ -30,10 +30,11 @@ from .selectors import QUEUE_STATES, row_state, score_may_be_typed
 SCORES_WANTED = gettext_noop("Give both players' points, as whole numbers.")
 
 
-def _row_refused(d: DeskPost, target: Pairing, field: str, text: str, status: int) -> None:
-    """The Save is refused beside its row, with what was typed kept and the cursor on the field."""
+def _row_refused(d: DeskPost, target: Pairing, field: str, text: str, status: int, *, ask: bool = False) -> None:
+    """The Save is refused beside its row, with what was typed kept and the cursor on the field;
+    `ask`: an improbable score, which the row offers to record as typed."""
     kept = {name: d.post.get(f"p{target.pk}-{name}", "") for name in ("score_a", "score_b")}
-    d.outcome.row_errors[target.pk] = {**kept, "field": field, "text": text}
+    d.outcome.row_errors[target.pk] = {**kept, "field": field, "text": text, "ask": ask}
     d.outcome.focus = f"p{target.pk}-{field[-1]}"
     d.outcome.refuse(status)
 
@@ -52,16 +53,23 @@ def score(d: DeskPost):
         key = save_key(d.request)
         if key is None:
             made = services.result_report(pairing=target, by=d.user, score_a=data["score_a"], score_b=data["score_b"],
-                                          note=data["note"], expected_version=data["version"])
+                                          note=data["note"], expected_version=data["version"],
+                                          improbable_confirmed=form.improbable_confirmed())
             scores = (made.score_a, made.score_b)
         else:  # typed with a key: judged on the result the match holds, once per key
             answer = services.result_report_once(key=key, pairing=target, by=d.user, score_a=data["score_a"],
-                                                 score_b=data["score_b"], note=data["note"])
+                                                 score_b=data["score_b"], note=data["note"],
+                                                 improbable_confirmed=form.improbable_confirmed())
             if not answer.stored:
                 field = "score_b" if "score_b" in answer.body.get("fields", {}) else "score_a"
-                _row_refused(d, target, field, answer.body["message"], answer.status)
+                _row_refused(d, target, field, answer.body["message"], answer.status,
+                             ask=answer.body.get("error") == "improbable")
                 return
             scores = (answer.body["score_a"], answer.body["score_b"])
+    except services.ImprobableScore as error:
+        _row_refused(d, target, "score_a" if "score_a" in error.message_dict else "score_b", error_text(error), 400,
+                     ask=True)
+        return
     except REFUSALS as error:
         field = "score_b" if isinstance(error, ValidationError) and "score_b" in getattr(
             error, "message_dict", {}) else "score_a"
@@ -210,7 +218,7 @@ def save_json(request, tournament: Tournament) -> JsonResponse:
     data = form.cleaned_data
     return _json_answer(services.result_report_once(key=key, pairing=target, by=request.user,
                                                     score_a=data["score_a"], score_b=data["score_b"],
-                                                    note=data["note"]))
+                                                    note=data["note"], improbable_confirmed=form.improbable_confirmed()))
 
 
 def _json_answer(answer) -> JsonResponse:
