@@ -121,7 +121,7 @@ def _draw_first_round(flight: Flight, seeded, first_round) -> None:
         return
     if flight.format == FlightFormat.ROUND_ROBIN:
         if hand:
-            raise fm.BracketUserError("A round robin follows the Berger tables: it takes no hand-made draw.")
+            raise fm.BracketUserError(_("A round robin follows the Berger tables: it takes no hand-made draw."))
         return
     if hand is not None:
         length = flight.lengths[0]
