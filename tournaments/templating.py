@@ -2,17 +2,49 @@
 `static`, and Jinja2's i18n extension with Django's gettext and ngettext, so `{{ _("Table") }}`
 reads the site's catalogs in the request's language. `makemessages` finds `_("…")` in these
 templates as it does in Django's (a `_()` call at the start of `{{ }}` or inside `{% %}`); a
-message with values is formatted after it is translated: `{{ _("Table %(table)s")|format(table=n) }}`."""
+message with values is formatted after it is translated: `{{ _("Table %(table)s")|format(table=n) }}`.
 
+A 256-player event's desk asks for a dozen messages on each of its rows, so `_()` here keeps
+each translation it has looked up, by language and message: a catalog does not change while the
+site runs, and a message asked for again costs a dictionary look-up instead of Django's walk
+through the catalogs (bench/i18n_render.py measures it). What is kept is forgotten when the
+languages or catalogs change (a test's `settings` fixture)."""
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment
+
+KEPT_AT_MOST = 20_000
+"""Translations kept (a few hundred messages in five languages are far fewer); past it, all are
+forgotten and looked up again, so a template that translated data by mistake cannot grow it for ever."""
+
+_translated: dict[tuple[str, str], str] = {}
+
+
+def kept_gettext(message: str) -> str:
+    """Django's gettext of `message` in the active language, looked up once per language."""
+    key = (get_language(), message)
+    try:
+        return _translated[key]
+    except KeyError:
+        if len(_translated) >= KEPT_AT_MOST:
+            _translated.clear()
+        text = _translated[key] = gettext(message)
+        return text
+
+
+@receiver(setting_changed)
+def _forget_translations(*, setting, **kwargs) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
+        _translated.clear()
 
 
 def environment(**options) -> Environment:
     extensions = [*options.pop("extensions", ()), "jinja2.ext.i18n"]
     env = Environment(extensions=extensions, **options)
-    env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=False)
+    env.install_gettext_callables(gettext=kept_gettext, ngettext=ngettext, newstyle=False)
     env.globals.update({"url": lambda name, *args: reverse(name, args=args), "static": static})
     return env
