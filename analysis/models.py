@@ -1,6 +1,7 @@
 """GNU Backgammon's analysis of a stored match: per player figures and the worst decisions."""
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.db.models import F, Q
 from django.utils import timezone
@@ -18,59 +19,69 @@ class AnalysisStatus(models.TextChoices):
 class MatchAnalysis(models.Model):
     """The analysis of one match's moves; at most one per match, redone when asked."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
-    status = models.CharField(max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
-    plies = models.PositiveSmallIntegerField(default=0)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("match"))
+    status = models.CharField(max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED,
+                              verbose_name=_("status"))
+    plies = models.PositiveSmallIntegerField(default=0, verbose_name=_("plies"))
+    queued_at = models.DateTimeField(default=timezone.now, verbose_name=_("queued at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    heartbeat_at = models.DateTimeField(null=True, blank=True, verbose_name=_("heartbeat at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
     games_revision = models.PositiveIntegerField(
         default=0, db_default=0,
-        help_text="The match's games revision the analysed file describes: once the games change, the analysis is"
-                  " stale (shown so, used by no rating) until a file that matches is analysed.",
+        help_text=_("The match's games revision the analysed file describes: once the games change, the analysis is"
+                    " stale (shown so, used by no rating) until a file that matches is analysed."),
+                  verbose_name=_("games revision")
     )
-    error = models.TextField(blank=True)
+    error = models.TextField(blank=True, verbose_name=_("error"))
 
     class Meta:
-        verbose_name_plural = "match analyses"
+        verbose_name = _("match analysis")
+        verbose_name_plural = _("match analyses")
         indexes = [models.Index(fields=["status", "heartbeat_at"], name="analysis_status_beat")]
 
     def __str__(self) -> str:
-        return f"Analysis of match {self.match_id} ({self.status})"
+        return gettext("Analysis of match %(match)s (%(status)s)") % {"match": self.match_id,
+                                                                     "status": self.get_status_display()}
 
 
 class PlayerAnalysis(models.Model):
     """One player's figures in an analysed match, as GNU Backgammon's `show statistics match` has them."""
 
-    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="sides")
-    side = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    total_moves = models.PositiveIntegerField()
-    unforced_moves = models.PositiveIntegerField()
-    doubtful = models.PositiveIntegerField()
-    bad = models.PositiveIntegerField()
-    very_bad = models.PositiveIntegerField()
-    chequer_error = models.FloatField(help_text="Equity lost by chequer plays (EMG).")
-    chequer_error_rate = models.FloatField(help_text="mEMG per unforced move.")
-    total_cube_decisions = models.PositiveIntegerField()
-    close_cube_decisions = models.PositiveIntegerField()
-    doubles = models.PositiveIntegerField()
-    takes = models.PositiveIntegerField()
-    passes = models.PositiveIntegerField()
-    cube_error = models.FloatField(help_text="Equity lost by cube decisions (EMG).")
-    cube_error_rate = models.FloatField(help_text="mEMG per close or actual cube decision.")
-    error_rate = models.FloatField(help_text="mEMG per decision, chequer and cube.")
-    snowie_error_rate = models.FloatField()
-    pr = models.FloatField(help_text="Performance rating: error rate / 2.")
-    luck = models.FloatField(help_text="Luck total (EMG); positive is lucky.")
-    luck_rate = models.FloatField(help_text="mEMG per move.")
-    actual_result = models.FloatField(help_text="Match winning chance won: +0.5 for the winner, -0.5 for the loser.")
-    luck_adjusted_result = models.FloatField()
-    error_based_fibs_rating = models.FloatField()
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="sides",
+                                 verbose_name=_("analysis"))
+    side = models.PositiveSmallIntegerField(verbose_name=_("side"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
+    total_moves = models.PositiveIntegerField(verbose_name=_("total moves"))
+    unforced_moves = models.PositiveIntegerField(verbose_name=_("unforced moves"))
+    doubtful = models.PositiveIntegerField(verbose_name=_("doubtful"))
+    bad = models.PositiveIntegerField(verbose_name=_("bad"))
+    very_bad = models.PositiveIntegerField(verbose_name=_("very bad"))
+    chequer_error = models.FloatField(help_text=_("Equity lost by chequer plays (EMG)."),
+                                      verbose_name=_("chequer error"))
+    chequer_error_rate = models.FloatField(help_text=_("mEMG per unforced move."), verbose_name=_("chequer error rate"))
+    total_cube_decisions = models.PositiveIntegerField(verbose_name=_("total cube decisions"))
+    close_cube_decisions = models.PositiveIntegerField(verbose_name=_("close cube decisions"))
+    doubles = models.PositiveIntegerField(verbose_name=_("doubles"))
+    takes = models.PositiveIntegerField(verbose_name=_("takes"))
+    passes = models.PositiveIntegerField(verbose_name=_("passes"))
+    cube_error = models.FloatField(help_text=_("Equity lost by cube decisions (EMG)."), verbose_name=_("cube error"))
+    cube_error_rate = models.FloatField(help_text=_("mEMG per close or actual cube decision."),
+                                        verbose_name=_("cube error rate"))
+    error_rate = models.FloatField(help_text=_("mEMG per decision, chequer and cube."), verbose_name=_("error rate"))
+    snowie_error_rate = models.FloatField(verbose_name=_("snowie error rate"))
+    pr = models.FloatField(help_text=_("Performance rating: error rate / 2."), verbose_name=_("PR"))
+    luck = models.FloatField(help_text=_("Luck total (EMG); positive is lucky."), verbose_name=_("luck"))
+    luck_rate = models.FloatField(help_text=_("mEMG per move."), verbose_name=_("luck rate"))
+    actual_result = models.FloatField(help_text=_("Match winning chance won: +0.5 for the winner, -0.5 for the loser."),
+                                      verbose_name=_("actual result"))
+    luck_adjusted_result = models.FloatField(verbose_name=_("luck adjusted result"))
+    error_based_fibs_rating = models.FloatField(verbose_name=_("error based fibs rating"))
 
     class Meta:
+        verbose_name = _("player analysis")
+        verbose_name_plural = _("player analyses")
         ordering = ["analysis", "side"]
         constraints = [
             models.UniqueConstraint(fields=["analysis", "side"], name="analysis_one_row_per_side"),
@@ -89,25 +100,32 @@ class Decision(models.Model):
     position to look at it again. Equity lost is GNU Backgammon's, in normalised equity (EMG: in
     match play, match winning chances turned into money-game equity at a cube of 1)."""
 
-    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions")
-    rank = models.PositiveSmallIntegerField()
-    side = models.PositiveSmallIntegerField()
-    game = models.PositiveSmallIntegerField()
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions",
+                                 verbose_name=_("analysis"))
+    rank = models.PositiveSmallIntegerField(verbose_name=_("rank"))
+    side = models.PositiveSmallIntegerField(verbose_name=_("side"))
+    game = models.PositiveSmallIntegerField(verbose_name=_("game"))
     move = models.PositiveSmallIntegerField(
-        help_text="The roll's number in the game, from 1; a cube decision comes before that roll.")
-    kind = models.CharField(max_length=12, choices=DecisionKind.choices, default=DecisionKind.CHEQUER)
-    cube = models.PositiveIntegerField(default=1, help_text="The cube's value when the decision was made.")
-    position_id = models.CharField(max_length=14)
-    match_id = models.CharField(max_length=12)
-    dice = models.CharField(max_length=3, blank=True)
-    played = models.CharField(max_length=80, help_text='The play made, or the cube action: "No double", '
-                              '"Double", "Redouble", "Take", "Pass".')
-    best = models.CharField(max_length=80, help_text='The best play, or the right cube action: "Double, take", '
-                            '"No double", "Too good to double", "Pass"...')
-    equity_lost = models.FloatField(help_text="Normalised equity lost (EMG), as GNU Backgammon counts it.")
-    skill = models.CharField(max_length=12, blank=True)
+        help_text=_("The roll's number in the game, from 1; a cube decision comes before that roll."),
+        verbose_name=_("move"))
+    kind = models.CharField(max_length=12, choices=DecisionKind.choices, default=DecisionKind.CHEQUER,
+                            verbose_name=_("kind"))
+    cube = models.PositiveIntegerField(default=1, help_text=_("The cube's value when the decision was made."),
+                                       verbose_name=_("cube"))
+    position_id = models.CharField(max_length=14, verbose_name=_("position ID"))
+    match_id = models.CharField(max_length=12, verbose_name=_("match ID"))
+    dice = models.CharField(max_length=3, blank=True, verbose_name=_("dice"))
+    played = models.CharField(max_length=80, help_text=_('The play made, or the cube action: "No double", '
+                                '"Double", "Redouble", "Take", "Pass".'), verbose_name=_("played"))
+    best = models.CharField(max_length=80, help_text=_('The best play, or the right cube action: "Double, take", '
+                              '"No double", "Too good to double", "Pass"...'), verbose_name=_("best"))
+    equity_lost = models.FloatField(help_text=_("Normalised equity lost (EMG), as GNU Backgammon counts it."),
+                                    verbose_name=_("equity lost"))
+    skill = models.CharField(max_length=12, blank=True, verbose_name=_("skill"))
 
     class Meta:
+        verbose_name = _("decision")
+        verbose_name_plural = _("decisions")
         ordering = ["analysis", "rank"]
         constraints = [models.UniqueConstraint(fields=["analysis", "rank"], name="analysis_decision_rank_unique")]
 

@@ -10,6 +10,8 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from config.errors import ConflictError
@@ -70,10 +72,10 @@ class ServiceAdminMixin:
     """An admin whose add and change forms write through a service (`create`, `update`)."""
 
     def create(self, request, data):
-        raise PermissionDenied("This cannot be added here.")
+        raise PermissionDenied(_("This cannot be added here."))
 
     def update(self, request, obj, data, changed: list[str]):
-        raise PermissionDenied("This cannot be changed here.")
+        raise PermissionDenied(_("This cannot be changed here."))
 
     def get_form(self, request, obj=None, **kwargs):
         kwargs.setdefault("form", ServiceForm)
@@ -110,7 +112,7 @@ class ServiceAdmin(ServiceAdminMixin, SimpleHistoryAdmin):
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         """An earlier version is shown, never saved back: a correction goes through the services."""
         if request.method == "POST":
-            raise PermissionDenied("An earlier version cannot be restored here.")
+            raise PermissionDenied(_("An earlier version cannot be restored here."))
         return super().history_form_view(request, object_id, version_id, extra_context)
 
 
@@ -192,12 +194,12 @@ class MatchAdmin(ServiceAdmin):
             match=obj, by=request.user, reason="changed in admin", **{f: data[f] for f in changed}
         )
 
-    @admin.action(description="Delete the last game of the selected matches (kept in the history)")
+    @admin.action(description=gettext_lazy("Delete the last game of the selected matches (kept in the history)"))
     def delete_last_game(self, request, queryset):
         for match in queryset:
             if not may_enter_results(request.user, match):
-                self.message_user(request, f"{match}: only a TD of its event or a site admin changes its games.",
-                                  messages.ERROR)
+                self.message_user(request, _("%(match)s: only a TD of its event or a site admin changes its games.")
+                                  % {"match": match}, messages.ERROR)
                 continue
             try:
                 match_writes(match).game_delete_last(match=match, by=request.user, reason="deleted in admin")
@@ -213,7 +215,8 @@ class GameEntryForm(ServiceForm):
         fields = ["match", "winner", "end", "kind", "cube", "cube_owner", "beavered", "raccooned",
                   "automatic_doubles", "points"]
 
-    points = forms.IntegerField(required=False, min_value=1, help_text="Leave empty: the rules compute it.")
+    points = forms.IntegerField(required=False, min_value=1, label=gettext_lazy("points"),
+                                help_text=gettext_lazy("Leave empty: the rules compute it."))
 
 
 @admin.register(Game)
@@ -251,7 +254,7 @@ class GameAdmin(ServiceAdmin):
     def create(self, request, data):
         match = data["match"]
         if not may_enter_results(request.user, match):
-            raise PermissionDenied("Only a TD of its event or a site admin enters the games of this match.")
+            raise PermissionDenied(_("Only a TD of its event or a site admin enters the games of this match."))
         game = services.GameInput(**{field: data.get(field) for field in OUTCOME_FIELDS})
         match = match_writes(match).game_record(match=match, number=match.games.count() + 1, game=game,
                                                  by=request.user)
@@ -268,10 +271,12 @@ class GameAdmin(ServiceAdmin):
             match_writes(match).game_delete_last(match=match, number=game.number, by=request.user,
                                                  reason=f"game {game.number} deleted in admin")
         except REFUSALS as error:
-            self.message_user(request, f"Game {game.number} was not deleted: {refusal_text(error)}", messages.ERROR)
+            self.message_user(request, _("Game %(number)s was not deleted: %(reason)s")
+                              % {"number": game.number, "reason": refusal_text(error)}, messages.ERROR)
             return back
         self.log_deletions(request, [game])
-        self.message_user(request, f"Game {game.number} deleted; it stays in the match's history.")
+        self.message_user(request, _("Game %(number)s deleted; it stays in the match's history.")
+                          % {"number": game.number})
         return back
 
 

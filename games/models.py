@@ -7,7 +7,7 @@ A match's score, Crawford game, winner and state are derived from its games by t
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 from django.db.models import Q
 from django.db.models.functions import Lower
 from simple_history.models import HistoricalRecords
@@ -16,25 +16,30 @@ from .engine.scoring import GameEnd, MatchKind, MatchRules, ResultKind, SessionR
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=120, db_index=True)
-    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 two-letter code, e.g. DK.")
-    club = models.CharField(max_length=120, blank=True)
+    name = models.CharField(max_length=120, db_index=True, verbose_name=_("name"))
+    country = models.CharField(max_length=2, blank=True, help_text=_("ISO 3166 two-letter code, e.g. DK."),
+                               verbose_name=_("country"))
+    club = models.CharField(max_length=120, blank=True, verbose_name=_("club"))
     federation_id = models.CharField(
-        max_length=40, blank=True, null=True, unique=True, help_text="The player's number at his federation."
+        max_length=40, blank=True, null=True, unique=True, help_text=_("The player's number at his federation."),
+        verbose_name=_("federation ID")
     )
     imported_name = models.CharField(
         max_length=120, blank=True, null=True, unique=True, editable=False,
-        help_text="The name (in lower case) under which an import created this player. Unique, so that imports"
-        " running at once never create the same new player twice.",
+        help_text=_("The name (in lower case) under which an import created this player. Unique, so that imports"
+          " running at once never create the same new player twice."), verbose_name=_("imported name")
     )
     twin = models.PositiveSmallIntegerField(
         default=0, editable=False,
-        help_text="0, or 1, 2 … for each further player of the same name and club (added with confirm_duplicate).",
+        help_text=_("0, or 1, 2 … for each further player of the same name and club (added with confirm_duplicate)."),
+        verbose_name=_("twin")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["name", "id"]
         indexes = [models.Index(Lower("name"), name="player_name_lower")]
         constraints = [
@@ -81,57 +86,73 @@ class Match(models.Model):
 
     # Each side's index is `match_player_a_record` / `match_player_b_record` below, which leads
     # with the player: a single-column index of its own would only duplicate it.
-    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False)
-    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False)
-    kind = models.CharField(max_length=10, choices=MatchKindChoice.choices)
-    length = models.PositiveSmallIntegerField(help_text="Points to win; 0 for a money session.")
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False,
+                                 verbose_name=_("player A"))
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False,
+                                 verbose_name=_("player B"))
+    kind = models.CharField(max_length=10, choices=MatchKindChoice.choices, verbose_name=_("kind"))
+    length = models.PositiveSmallIntegerField(help_text=_("Points to win; 0 for a money session."),
+                                              verbose_name=_("length"))
     # Defaults in the database too, so that rows written by plain SQL (bulk loads) get them.
     crawford_rule = models.BooleanField(
         default=True, db_default=True,
-        help_text="Matches are played under the Crawford rule; off only where the players agreed so.",
+        help_text=_("Matches are played under the Crawford rule; off only where the players agreed so."),
+        verbose_name=_("Crawford rule")
     )
     variation = models.CharField(
         max_length=12, choices=VariationChoice.choices, default=VariationChoice.BACKGAMMON,
-        db_default=VariationChoice.BACKGAMMON,
+        db_default=VariationChoice.BACKGAMMON, verbose_name=_("variation")
     )
-    cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text="Highest cube value; empty for none.")
-    jacoby = models.BooleanField(default=False)
-    beavers = models.BooleanField(default=False)
-    raccoons = models.BooleanField(default=False)
-    automatic_doubles = models.BooleanField(default=False)
-    automatic_double_cap = models.PositiveSmallIntegerField(default=0)
-    played_on = models.DateTimeField(db_index=True)
-    rated = models.BooleanField(default=True, help_text="Unrated matches (friendlies) never count for ratings.")
-    source = models.CharField(max_length=20, default="manual", help_text="manual, mat, csv …")
+    cube_cap = models.PositiveIntegerField(null=True, blank=True, help_text=_("Highest cube value; empty for none."),
+                                           verbose_name=_("cube cap"))
+    jacoby = models.BooleanField(default=False, verbose_name=_("Jacoby rule"))
+    beavers = models.BooleanField(default=False, verbose_name=_("beavers"))
+    raccoons = models.BooleanField(default=False, verbose_name=_("raccoons"))
+    automatic_doubles = models.BooleanField(default=False, verbose_name=_("automatic doubles"))
+    automatic_double_cap = models.PositiveSmallIntegerField(default=0, verbose_name=_("automatic double cap"))
+    played_on = models.DateTimeField(db_index=True, verbose_name=_("played on"))
+    rated = models.BooleanField(default=True, help_text=_("Unrated matches (friendlies) never count for ratings."),
+                                verbose_name=_("rated"))
+    source = models.CharField(max_length=20, default="manual", help_text=_("manual, mat, csv …"),
+                              verbose_name=_("source"))
     source_key = models.CharField(
-        max_length=200, null=True, blank=True, unique=True, help_text="Identity of an imported match, for idempotence."
+        max_length=200, null=True, blank=True, unique=True,
+        help_text=_("Identity of an imported match, for idempotence."),
+        verbose_name=_("source key")
     )
 
     # Derived from the games by the services.
-    status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS)
+    status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS,
+                              verbose_name=_("status"))
     # None for both: a result imported from a list of winners, with no final score.
-    score_a = models.PositiveIntegerField(default=0, null=True, blank=True)
-    score_b = models.PositiveIntegerField(default=0, null=True, blank=True)
-    crawford_game = models.PositiveSmallIntegerField(null=True, blank=True)
-    post_crawford = models.BooleanField(default=False)
-    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    forfeited_by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    finished_at = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0, help_text="Raised by every write; guards against lost updates.")
+    score_a = models.PositiveIntegerField(default=0, null=True, blank=True, verbose_name=_("score A"))
+    score_b = models.PositiveIntegerField(default=0, null=True, blank=True, verbose_name=_("score B"))
+    crawford_game = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("Crawford game"))
+    post_crawford = models.BooleanField(default=False, verbose_name=_("post-Crawford"))
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("winner"))
+    forfeited_by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                     verbose_name=_("forfeited by"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    version = models.PositiveIntegerField(default=0, help_text=_("Raised by every write; guards against lost updates."),
+                                          verbose_name=_("version"))
     games_revision = models.PositiveIntegerField(
         default=0, db_default=0,
-        help_text="Raised whenever the games or the result change: an analysis holds the revision it analysed.",
+        help_text=_("Raised whenever the games or the result change: an analysis holds the revision it analysed."),
+        verbose_name=_("games revision")
     )
 
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("created by")
     )
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("match")
         ordering = ["-played_on", "-id"]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(player_a=models.F("player_b")), name="match_two_different_players"),
             models.CheckConstraint(
@@ -154,8 +175,10 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        what = f"{self.length}-point match" if self.kind == MatchKind.MATCH else "money session"
-        return f"{self.player_a.name} v {self.player_b.name}, {what}"
+        what = (gettext("%(length)s-point match") % {"length": self.length} if self.kind == MatchKind.MATCH
+                else gettext("money session"))
+        return gettext("%(player_a)s v %(player_b)s, %(length)s") % {
+            "player_a": self.player_a.name, "player_b": self.player_b.name, "length": what}
 
     @property
     def rules(self) -> MatchRules | SessionRules:
@@ -188,33 +211,39 @@ class Match(models.Model):
 class Game(models.Model):
     """One game of a match, as the score sheet records it."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
-    number = models.PositiveSmallIntegerField()
-    winner = models.PositiveSmallIntegerField(choices=SIDES)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    winner = models.PositiveSmallIntegerField(choices=SIDES, verbose_name=_("winner"))
     end = models.CharField(max_length=16, choices=[(GameEnd.PLAYED_OUT.value, _("Played out")),
                                                    (GameEnd.RESIGNED.value, _("Resigned")),
-                                                   (GameEnd.DOUBLE_REFUSED.value, _("Double refused"))])
+                                                   (GameEnd.DOUBLE_REFUSED.value, _("Double refused"))],
+                           verbose_name=_("end"))
     kind = models.PositiveSmallIntegerField(choices=[(ResultKind.SINGLE.value, pgettext_lazy("game result", "Single")),
                                                      (ResultKind.GAMMON.value, pgettext_lazy("game result", "Gammon")),
                                                      (ResultKind.BACKGAMMON.value,
-                                                      pgettext_lazy("game result", "Backgammon"))])
-    cube = models.PositiveIntegerField(default=1)
-    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True, choices=SIDES)
-    beavered = models.BooleanField(default=False)
-    raccooned = models.BooleanField(default=False)
-    automatic_doubles = models.PositiveSmallIntegerField(default=0)
-    points = models.PositiveIntegerField()
-    crawford = models.BooleanField(default=False)
-    score_a_after = models.PositiveIntegerField()
-    score_b_after = models.PositiveIntegerField()
-    moves = models.JSONField(null=True, blank=True, help_text="The game's turns, when a match file gave them.")
-    recorded_at = models.DateTimeField(auto_now=True)
+                                                      pgettext_lazy("game result", "Backgammon"))],
+                                            verbose_name=_("kind"))
+    cube = models.PositiveIntegerField(default=1, verbose_name=_("cube"))
+    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True, choices=SIDES, verbose_name=_("cube owner"))
+    beavered = models.BooleanField(default=False, verbose_name=_("beavered"))
+    raccooned = models.BooleanField(default=False, verbose_name=_("raccooned"))
+    automatic_doubles = models.PositiveSmallIntegerField(default=0, verbose_name=_("automatic doubles"))
+    points = models.PositiveIntegerField(verbose_name=_("points"))
+    crawford = models.BooleanField(default=False, verbose_name=_("Crawford game"))
+    score_a_after = models.PositiveIntegerField(verbose_name=_("score A after"))
+    score_b_after = models.PositiveIntegerField(verbose_name=_("score B after"))
+    moves = models.JSONField(null=True, blank=True, help_text=_("The game's turns, when a match file gave them."),
+                             verbose_name=_("moves"))
+    recorded_at = models.DateTimeField(auto_now=True, verbose_name=_("recorded at"))
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("recorded by")
     )
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique_in_match"),
@@ -223,23 +252,30 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.number}"
+        return gettext("Game %(number)s") % {"number": self.number}
 
 
 class MatchFile(models.Model):
     """An uploaded or imported match file, kept with the match it verified."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="match_file")
-    name = models.CharField(max_length=255)
-    text = models.TextField()
-    sha256 = models.CharField(max_length=64, unique=True)
-    uploaded_at = models.DateTimeField(auto_now_add=True)
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="match_file", verbose_name=_("match"))
+    name = models.CharField(max_length=255, verbose_name=_("name"))
+    text = models.TextField(verbose_name=_("text"))
+    sha256 = models.CharField(max_length=64, unique=True, verbose_name=_("SHA-256"))
+    uploaded_at = models.DateTimeField(auto_now_add=True, verbose_name=_("uploaded at"))
     games_revision = models.PositiveIntegerField(
-        default=0, db_default=0, help_text="The match's games revision the file describes; a later correction outdates it."
+        default=0, db_default=0,
+        help_text=_("The match's games revision the file describes; a later correction outdates it."),
+        verbose_name=_("games revision")
     )
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("uploaded by")
     )
+
+    class Meta:
+        verbose_name = _("match file")
+        verbose_name_plural = _("match files")
 
     def __str__(self) -> str:
         return self.name
@@ -264,30 +300,40 @@ class ImportJob(models.Model):
     adds nothing twice). `rows_done` of `rows_total` counts result rows, or games of a match file.
     """
 
-    kind = models.CharField(max_length=12, choices=ImportKind.choices)
-    status = models.CharField(max_length=8, choices=ImportStatus.choices, default=ImportStatus.QUEUED)
-    name = models.CharField(max_length=255, help_text="The file's name as uploaded.")
-    text = models.TextField()
-    note = models.CharField(max_length=200, blank=True, help_text="How the file was read (its encoding).")
+    kind = models.CharField(max_length=12, choices=ImportKind.choices, verbose_name=_("kind"))
+    status = models.CharField(max_length=8, choices=ImportStatus.choices, default=ImportStatus.QUEUED,
+                              verbose_name=_("status"))
+    name = models.CharField(max_length=255, help_text=_("The file's name as uploaded."), verbose_name=_("name"))
+    text = models.TextField(verbose_name=_("text"))
+    note = models.CharField(max_length=200, blank=True, help_text=_("How the file was read (its encoding)."),
+                            verbose_name=_("note"))
     options = models.JSONField(
         default=dict, blank=True,
-        help_text='How to import it: {"sheet": "morning.csv", "new_players": ["David L"], "accept_new_names": false}')
-    rows_total = models.PositiveIntegerField(default=0)
-    rows_done = models.PositiveIntegerField(default=0)
-    errors = models.JSONField(default=list, blank=True, help_text='[{"line": 4, "problem": "..."}]')
-    result = models.JSONField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker claimed it.")
-    created_at = models.DateTimeField(auto_now_add=True)
+        help_text=_('How to import it: {"sheet": "morning.csv", "new_players": ["David L"], '
+                    '"accept_new_names": false}'),
+        verbose_name=_("options"))
+    rows_total = models.PositiveIntegerField(default=0, verbose_name=_("rows total"))
+    rows_done = models.PositiveIntegerField(default=0, verbose_name=_("rows done"))
+    errors = models.JSONField(default=list, blank=True, help_text=_('[{"line": 4, "problem": "..."}]'),
+                              verbose_name=_("errors"))
+    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
+    attempts = models.PositiveSmallIntegerField(default=0, help_text=_("Times a worker claimed it."),
+                                                verbose_name=_("attempts"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("created by")
     )
-    started_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
     heartbeat_at = models.DateTimeField(
-        null=True, blank=True, help_text="Touched while the job works; a stale one means its worker died."
+        null=True, blank=True, help_text=_("Touched while the job works; a stale one means its worker died."),
+        verbose_name=_("heartbeat at")
     )
-    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("import job")
+        verbose_name_plural = _("import jobs")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(rows_done__lte=models.F("rows_total")), name="import_done_le_total"),

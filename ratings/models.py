@@ -9,6 +9,8 @@ older runs are deleted afterwards.
 
 from django.conf import settings
 from django.db import models
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.db.models import Q
 
@@ -40,32 +42,40 @@ class RunStage(models.TextChoices):
 class RatingRun(models.Model):
     """One recompute of one system from the whole history."""
 
-    system = models.CharField(max_length=20, choices=SystemChoice.choices)
-    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.QUEUED)
-    stage = models.CharField(max_length=12, choices=RunStage.choices, default=RunStage.WAITING)
-    requested_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, verbose_name=_("system"))
+    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.QUEUED,
+                              verbose_name=_("status"))
+    stage = models.CharField(max_length=12, choices=RunStage.choices, default=RunStage.WAITING, verbose_name=_("stage"))
+    requested_at = models.DateTimeField(verbose_name=_("requested at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
     heartbeat_at = models.DateTimeField(
-        null=True, blank=True, help_text="Touched while the run works; a stale one means its worker died."
+        null=True, blank=True, help_text=_("Touched while the run works; a stale one means its worker died."),
+        verbose_name=_("heartbeat at")
     )
-    finished_at = models.DateTimeField(null=True, blank=True)
-    matches_total = models.PositiveIntegerField(default=0)
-    matches_done = models.PositiveIntegerField(default=0)
-    players = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    matches_total = models.PositiveIntegerField(default=0, verbose_name=_("matches total"))
+    matches_done = models.PositiveIntegerField(default=0, verbose_name=_("matches done"))
+    players = models.PositiveIntegerField(default=0, verbose_name=_("players"))
     covers_requests = models.PositiveBigIntegerField(
-        default=0, help_text="The system's request counter when the run was claimed: the requests it answers."
+        default=0, help_text=_("The system's request counter when the run was claimed: the requests it answers."),
+        verbose_name=_("covers requests")
     )
-    published = models.BooleanField(default=False)
-    error = models.TextField(blank=True)
-    note = models.TextField(blank=True, help_text="What the run found worth saying, e.g. why it rated in full.")
+    published = models.BooleanField(default=False, verbose_name=_("published"))
+    error = models.TextField(blank=True, verbose_name=_("error"))
+    note = models.TextField(blank=True, help_text=_("What the run found worth saying, e.g. why it rated in full."),
+                            verbose_name=_("note"))
     history_matches = models.PositiveBigIntegerField(
-        null=True, blank=True, help_text="The rated matches its published ratings account for (`history_account`)."
+        null=True, blank=True, help_text=_("The rated matches its published ratings account for (`history_account`)."),
+        verbose_name=_("history matches")
     )
     history_checksum = models.BigIntegerField(
-        null=True, blank=True, help_text="Their checksum (`history_account`): a lost change shows as a difference."
+        null=True, blank=True, help_text=_("Their checksum (`history_account`): a lost change shows as a difference."),
+        verbose_name=_("history checksum")
     )
 
     class Meta:
+        verbose_name = _("rating run")
+        verbose_name_plural = _("rating runs")
         ordering = ["-requested_at", "-id"]
         constraints = [
             # Two workers never rate the same system at once: the claim that would make a
@@ -97,11 +107,16 @@ class RatingSystemState(models.Model):
     is queued, so that a burst of requests enqueues one run.
     """
 
-    system = models.CharField(max_length=20, choices=SystemChoice.choices, primary_key=True)
-    requested = models.PositiveBigIntegerField(default=0)
-    claimed = models.PositiveBigIntegerField(default=0)
-    queued_at = models.DateTimeField(null=True, blank=True)
-    published_run = models.ForeignKey(RatingRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, primary_key=True, verbose_name=_("system"))
+    requested = models.PositiveBigIntegerField(default=0, verbose_name=_("requested"))
+    claimed = models.PositiveBigIntegerField(default=0, verbose_name=_("claimed"))
+    queued_at = models.DateTimeField(null=True, blank=True, verbose_name=_("queued at"))
+    published_run = models.ForeignKey(RatingRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                      verbose_name=_("published run"))
+
+    class Meta:
+        verbose_name = _("rating system state")
+        verbose_name_plural = _("rating system states")
 
     def __str__(self) -> str:
         return f"{self.system}: published run {self.published_run_id}"
@@ -110,18 +125,23 @@ class RatingSystemState(models.Model):
 class Rating(models.Model):
     """A player's current rating in one system, as computed by one run."""
 
-    run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+")
-    system = models.CharField(max_length=20, choices=SystemChoice.choices)
-    player = models.ForeignKey(Player, on_delete=models.DB_CASCADE, related_name="ratings")
-    rating = models.FloatField()
-    deviation = models.FloatField(null=True, blank=True, help_text="Rating points; variance-adjusted only.")
-    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 scale; variance-adjusted only.")
-    experience = models.PositiveIntegerField(help_text="Sum of the lengths of the rated matches played.")
-    matches = models.PositiveIntegerField()
-    last_played = models.DateTimeField(null=True, blank=True)
-    provisional = models.BooleanField()
+    run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+", verbose_name=_("run"))
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, verbose_name=_("system"))
+    player = models.ForeignKey(Player, on_delete=models.DB_CASCADE, related_name="ratings", verbose_name=_("player"))
+    rating = models.FloatField(verbose_name=_("rating"))
+    deviation = models.FloatField(null=True, blank=True, help_text=_("Rating points; variance-adjusted only."),
+                                  verbose_name=_("deviation"))
+    volatility = models.FloatField(null=True, blank=True, help_text=_("Glicko-2 scale; variance-adjusted only."),
+                                   verbose_name=_("volatility"))
+    experience = models.PositiveIntegerField(help_text=_("Sum of the lengths of the rated matches played."),
+                                             verbose_name=_("experience"))
+    matches = models.PositiveIntegerField(verbose_name=_("matches"))
+    last_played = models.DateTimeField(null=True, blank=True, verbose_name=_("last played"))
+    provisional = models.BooleanField(verbose_name=_("provisional"))
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         ordering = ["-rating", "player_id"]
         constraints = [models.UniqueConstraint(fields=["run", "player"], name="rating_one_per_player_per_run")]
         indexes = [models.Index(fields=["system", "run", "-rating"], name="rating_list")]
@@ -140,28 +160,35 @@ class RatingChange(models.Model):
     """
 
     run = models.ForeignKey(
-        RatingRun, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+        RatingRun, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+",
+        verbose_name=_("run")
     )
-    sequence = models.PositiveIntegerField()
+    sequence = models.PositiveIntegerField(verbose_name=_("sequence"))
     match = models.ForeignKey(
-        Match, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+        Match, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+",
+        verbose_name=_("match")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+",
+        verbose_name=_("player")
     )
     opponent = models.ForeignKey(
-        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+",
+        verbose_name=_("opponent")
     )
-    played_on = models.DateTimeField()
-    length = models.PositiveSmallIntegerField()
-    won = models.BooleanField()
-    rating_before = models.FloatField()
-    rating_after = models.FloatField()
-    deviation_before = models.FloatField(null=True, blank=True)
-    deviation_after = models.FloatField(null=True, blank=True)
-    expected = models.FloatField(help_text="The player's chance of winning as the update saw it.")
+    played_on = models.DateTimeField(verbose_name=_("played on"))
+    length = models.PositiveSmallIntegerField(verbose_name=_("length"))
+    won = models.BooleanField(verbose_name=_("won"))
+    rating_before = models.FloatField(verbose_name=_("rating before"))
+    rating_after = models.FloatField(verbose_name=_("rating after"))
+    deviation_before = models.FloatField(null=True, blank=True, verbose_name=_("deviation before"))
+    deviation_after = models.FloatField(null=True, blank=True, verbose_name=_("deviation after"))
+    expected = models.FloatField(help_text=_("The player's chance of winning as the update saw it."),
+                                 verbose_name=_("expected"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["run", "player", "sequence"]
         indexes = [models.Index(fields=["run", "player", "sequence"], name="rating_change_history")]
 
@@ -178,22 +205,25 @@ class OfficialList(models.Model):
     stood at the end of its date, kept for ever and never changed, which players and federations quote
     and which later lists are compared with."""
 
-    system = models.CharField(max_length=20, choices=SystemChoice.choices)
-    as_of = models.DateField(help_text="The date the list is known by.")
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, verbose_name=_("system"))
+    as_of = models.DateField(help_text=_("The date the list is known by."), verbose_name=_("as of"))
     run = models.ForeignKey(
         RatingRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        help_text="The recompute whose ratings were copied.",
+        help_text=_("The recompute whose ratings were copied."), verbose_name=_("run")
     )
-    rated_at = models.DateTimeField(null=True, blank=True, help_text="When the copied ratings were computed.")
-    published_at = models.DateTimeField()
+    rated_at = models.DateTimeField(null=True, blank=True, help_text=_("When the copied ratings were computed."),
+                                    verbose_name=_("rated at"))
+    published_at = models.DateTimeField(verbose_name=_("published at"))
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        help_text="Empty when published from the command line.",
+        help_text=_("Empty when published from the command line."), verbose_name=_("published by")
     )
-    note = models.CharField(max_length=500, blank=True)
-    players = models.PositiveIntegerField(default=0)
+    note = models.CharField(max_length=500, blank=True, verbose_name=_("note"))
+    players = models.PositiveIntegerField(default=0, verbose_name=_("players"))
 
     class Meta:
+        verbose_name = _("official rating list")
+        verbose_name_plural = _("official rating lists")
         ordering = ["system", "-as_of"]
         constraints = [
             # Two people publishing the same system's list for the same day: the second insert
@@ -202,24 +232,29 @@ class OfficialList(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_system_display()} list of {self.as_of:%d %b %Y}"
+        return gettext("%(system)s list of %(date)s") % {"system": self.get_system_display(),
+                                                        "date": date_format(self.as_of, "d M Y")}
 
 
 class OfficialListRow(models.Model):
     """One player's line on an official list, as it stood when the list was published."""
 
-    official_list = models.ForeignKey(OfficialList, on_delete=models.CASCADE, related_name="rows")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    official_list = models.ForeignKey(OfficialList, on_delete=models.CASCADE, related_name="rows",
+                                      verbose_name=_("official list"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
     rank = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Among the established players of the list; empty while provisional."
+        null=True, blank=True, help_text=_("Among the established players of the list; empty while provisional."),
+        verbose_name=_("rank")
     )
-    rating = models.FloatField()
-    deviation = models.FloatField(null=True, blank=True)
-    provisional = models.BooleanField()
-    matches = models.PositiveIntegerField()
-    experience = models.PositiveIntegerField()
+    rating = models.FloatField(verbose_name=_("rating"))
+    deviation = models.FloatField(null=True, blank=True, verbose_name=_("deviation"))
+    provisional = models.BooleanField(verbose_name=_("provisional"))
+    matches = models.PositiveIntegerField(verbose_name=_("matches"))
+    experience = models.PositiveIntegerField(verbose_name=_("experience"))
 
     class Meta:
+        verbose_name = _("official list row")
+        verbose_name_plural = _("official list rows")
         ordering = ["-rating", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["official_list", "player"], name="official_list_one_row_per_player"),
@@ -257,13 +292,16 @@ class RatingPending(models.Model):
     (`rating_recompute_owed`) finds rows no run answers. So a process that dies after the
     change commits loses nothing: the row is there."""
 
-    system = models.CharField(max_length=20, choices=SystemChoice.choices)
-    match_id = models.BigIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=12, choices=ChangeKind.choices, default=ChangeKind.RESULT)
-    run_id = models.BigIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, verbose_name=_("system"))
+    match_id = models.BigIntegerField(null=True, blank=True, verbose_name=_("match ID"))
+    kind = models.CharField(max_length=12, choices=ChangeKind.choices, default=ChangeKind.RESULT,
+                            verbose_name=_("kind"))
+    run_id = models.BigIntegerField(null=True, blank=True, verbose_name=_("run ID"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("pending rating change")
+        verbose_name_plural = _("pending rating changes")
         indexes = [models.Index(fields=["system", "run_id"], name="rating_pending_run")]
 
     def __str__(self) -> str:
@@ -284,16 +322,18 @@ class RatingCheckpoint(models.Model):
     A change that reaches back publishes first and rewrites the checkpoints after it next: until
     then they are not `ready`, and no run resumes from them."""
 
-    run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+")
-    head = models.BooleanField(default=False)
-    sequence = models.PositiveIntegerField()
-    after_on = models.DateTimeField(null=True, blank=True)
-    after_match_id = models.BigIntegerField(default=-1)
-    system_key = models.TextField()
-    settled_value = models.FloatField(null=True, blank=True)
-    ready = models.BooleanField(default=True)
+    run = models.ForeignKey(RatingRun, on_delete=models.DB_CASCADE, related_name="+", verbose_name=_("run"))
+    head = models.BooleanField(default=False, verbose_name=_("head"))
+    sequence = models.PositiveIntegerField(verbose_name=_("sequence"))
+    after_on = models.DateTimeField(null=True, blank=True, verbose_name=_("after on"))
+    after_match_id = models.BigIntegerField(default=-1, verbose_name=_("after match ID"))
+    system_key = models.TextField(verbose_name=_("system key"))
+    settled_value = models.FloatField(null=True, blank=True, verbose_name=_("settled value"))
+    ready = models.BooleanField(default=True, verbose_name=_("ready"))
 
     class Meta:
+        verbose_name = _("rating checkpoint")
+        verbose_name_plural = _("rating checkpoints")
         indexes = [models.Index(fields=["run", "sequence"], name="rating_checkpoint_run")]
 
     def __str__(self) -> str:
@@ -307,19 +347,22 @@ class RatingPlayerState(models.Model):
     last match."""
 
     checkpoint = models.ForeignKey(
-        RatingCheckpoint, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+        RatingCheckpoint, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+",
+        verbose_name=_("checkpoint")
     )
-    player_id = models.BigIntegerField()
-    value_0 = models.FloatField(null=True, blank=True)
-    value_1 = models.FloatField(null=True, blank=True)
-    value_2 = models.FloatField(null=True, blank=True)
-    value_3 = models.FloatField(null=True, blank=True)
-    value_4 = models.FloatField(null=True, blank=True)
-    experience = models.BigIntegerField()
-    matches = models.PositiveIntegerField()
-    last_played = models.DateTimeField(null=True, blank=True)
+    player_id = models.BigIntegerField(verbose_name=_("player ID"))
+    value_0 = models.FloatField(null=True, blank=True, verbose_name=_("value 0"))
+    value_1 = models.FloatField(null=True, blank=True, verbose_name=_("value 1"))
+    value_2 = models.FloatField(null=True, blank=True, verbose_name=_("value 2"))
+    value_3 = models.FloatField(null=True, blank=True, verbose_name=_("value 3"))
+    value_4 = models.FloatField(null=True, blank=True, verbose_name=_("value 4"))
+    experience = models.BigIntegerField(verbose_name=_("experience"))
+    matches = models.PositiveIntegerField(verbose_name=_("matches"))
+    last_played = models.DateTimeField(null=True, blank=True, verbose_name=_("last played"))
 
     class Meta:
+        verbose_name = _("rating player state")
+        verbose_name_plural = _("rating player states")
         indexes = [models.Index(fields=["checkpoint", "player_id"], name="rating_state_player")]
 
 
@@ -341,26 +384,33 @@ class RatingCalibration(models.Model):
     `ratings/systems/params.py`. `report` keeps the held-out figures as the command printed
     them; `reason` says in a sentence why it was adopted, or why not."""
 
-    system = models.CharField(max_length=20, choices=SystemChoice.choices, default=SystemChoice.CRAWFORD)
-    status = models.CharField(max_length=12, choices=CalibrationStatus.choices)
-    parameters = models.JSONField(default=dict, blank=True)
-    matches = models.PositiveIntegerField(help_text="Rated matches the fit saw (its history's whole length).")
-    reason = models.TextField()
-    report = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    system = models.CharField(max_length=20, choices=SystemChoice.choices, default=SystemChoice.CRAWFORD,
+                              verbose_name=_("system"))
+    status = models.CharField(max_length=12, choices=CalibrationStatus.choices, verbose_name=_("status"))
+    parameters = models.JSONField(default=dict, blank=True, verbose_name=_("parameters"))
+    matches = models.PositiveIntegerField(help_text=_("Rated matches the fit saw (its history's whole length)."),
+                                          verbose_name=_("matches"))
+    reason = models.TextField(verbose_name=_("reason"))
+    report = models.TextField(blank=True, verbose_name=_("report"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("created by")
     )
-    adopted_at = models.DateTimeField(null=True, blank=True)
+    adopted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("adopted at"))
     adopted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("adopted by")
     )
 
     class Meta:
+        verbose_name = _("rating calibration")
+        verbose_name_plural = _("rating calibrations")
         indexes = [models.Index(fields=["system", "status", "-adopted_at"], name="rating_calibration_status")]
 
     def __str__(self) -> str:
-        return f"{self.system} calibration {self.pk}: {self.get_status_display()}"
+        return gettext("%(system)s calibration %(id)s: %(status)s") % {
+            "system": self.system, "id": self.pk, "status": self.get_status_display()}
 
 
 class RatingStart(models.Model):
@@ -372,15 +422,23 @@ class RatingStart(models.Model):
     from `as_of` to his first match here. A start counts before the player's first rated match
     on this site; a recompute keeps it, and changing one reruns the whole history."""
 
-    player = models.OneToOneField("games.Player", on_delete=models.CASCADE, related_name="rating_start")
-    rating = models.FloatField()
-    experience = models.PositiveIntegerField(help_text="Points played before, on the list's own count.")
-    as_of = models.DateField(help_text="The date of the list the start comes from.")
-    source = models.CharField(max_length=200, blank=True, help_text="The file or list it came from.")
-    imported_at = models.DateTimeField(auto_now=True)
+    player = models.OneToOneField("games.Player", on_delete=models.CASCADE, related_name="rating_start",
+                                  verbose_name=_("player"))
+    rating = models.FloatField(verbose_name=_("rating"))
+    experience = models.PositiveIntegerField(help_text=_("Points played before, on the list's own count."),
+                                             verbose_name=_("experience"))
+    as_of = models.DateField(help_text=_("The date of the list the start comes from."), verbose_name=_("as of"))
+    source = models.CharField(max_length=200, blank=True, help_text=_("The file or list it came from."),
+                              verbose_name=_("source"))
+    imported_at = models.DateTimeField(auto_now=True, verbose_name=_("imported at"))
     imported_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("imported by")
     )
+
+    class Meta:
+        verbose_name = _("rating start")
+        verbose_name_plural = _("rating starts")
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating:.1f} ({self.experience} points) as of {self.as_of}"
@@ -393,8 +451,10 @@ class HistoryAccountEntry(models.Model):
     their results). The account is the sum of the entries; a run folds them into one now and then,
     so reading it costs the same at any size of the history."""
 
-    matches = models.BigIntegerField(help_text="Rated matches added (negative: removed).")
-    checksum = models.BigIntegerField(help_text="Their checksum terms added, less those removed.")
+    matches = models.BigIntegerField(help_text=_("Rated matches added (negative: removed)."), verbose_name=_("matches"))
+    checksum = models.BigIntegerField(help_text=_("Their checksum terms added, less those removed."),
+                                      verbose_name=_("checksum"))
 
     class Meta:
-        verbose_name_plural = "history account entries"
+        verbose_name = _("history account entry")
+        verbose_name_plural = _("history account entries")
