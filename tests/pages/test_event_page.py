@@ -44,7 +44,7 @@ def test_undecided_slots_say_whose_winner_plays_there_and_rounds_have_their_name
 def test_a_consolation_shows_its_whole_skeleton_before_its_players_are_known(client, td):
     tournament = build_knockout(td, make_players(8), results_rounds=0)
     html = client.get(f"/events/{tournament.slug}/").content.decode()
-    consolation = html[html.index(">Consolation <span"):]
+    consolation = html[html.index('-name">Consolation</span>'):]
     # Four losers of Main round 1: two semi-finals, then a final, each box waiting for its players.
     assert consolation.count("Loser from Main round 1") == 4
     assert consolation.count("Winner from round 1") == 2
