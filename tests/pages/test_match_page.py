@@ -278,7 +278,7 @@ def test_a_decided_match_shows_its_rating_changes_and_links_to_its_own_page(clie
     response = client.get(url(event, pairing))
     html = response.content.decode()
     page = text(response)
-    assert f'<a href="/matches/{pairing.match_id}/">The match\'s own page: its games and the rating changes</a>' in html
+    assert f'<p class="match-own-page"><a href="/matches/{pairing.match_id}/">The match\'s own page: its games and the rating changes</a>' in html
     assert "Rating changes Player FIBS Elo Variance-adjusted (Glicko-2)" in page
     assert re.search(rf"{pairing.player_a.name} \+\d+\.\d 1500 → 15\d\d \+\d+\.\d", page)
     assert re.search(rf"{pairing.player_b.name} -\d+\.\d 1500 → 14\d\d -\d+\.\d", page)
