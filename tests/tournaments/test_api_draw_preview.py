@@ -4,6 +4,8 @@ start that makes exactly what was shown (or refuses, changing nothing)."""
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from tournaments import draws, services
 from tournaments.formats import DrawRules
@@ -231,3 +233,32 @@ def test_only_a_td_of_the_event_sees_the_draw_before_it_is_made(cup, make_user, 
     main, _ = cup
     stranger = client_for(make_user("nosy"))
     assert stranger.post(f"{API}/flights/{main.pk}/draw-preview/", {}, format="json").status_code == 403
+
+
+def test_a_refused_draw_is_told_in_the_td_s_language(staff, cup):
+    main, player = cup
+    ids = [player[s].pk for s in range(1, 9)]
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=main, by=staff, fixed=[[ids[0], ids[1]], [ids[0], ids[2]]])
+    assert refused.value.message_dict == {"fixed": [
+        "Main: Seed 1 kan ikke spille mod både Seed 2 og Seed 3 i runde 1; behold én af de to fastlagte parringer."]}
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=main, by=staff, apart=[[ids[3], ids[3]]])
+    assert refused.value.message_dict == {"apart": [
+        "Main: et par, der holdes adskilt, kræver to forskellige spillere, ikke Seed 4 to gange."]}
+    assert (Pairing.objects.count(), Flight.objects.get(pk=main.pk).status) == (0, "draft")
+
+
+def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player):
+    event = services.tournament_create(name="Club Swiss", start_date=datetime.date(2026, 6, 6), by=staff)
+    swiss = services.flight_create(tournament=event, name="Swiss", format="swiss", lengths=[3], swiss_rounds=2,
+                                   auto_pair=False, by=staff)
+    ids = []
+    for name in ("Anna", "Bo", "Cy", "Dee"):
+        entry = services.entry_add(flight=swiss, player=make_player(name), by=staff)
+        services.entry_check_in(entry=entry, by=staff)
+        ids.append(entry.player_id)
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]], [ids[2], None], [ids[3], None]])
+    assert refused.value.message_dict == {"first_round": ["Swiss: kun én spiller må have fri i en runde."]}
+    assert Pairing.objects.count() == 0

@@ -33,7 +33,7 @@ from .elimination import (
     elimination_nodes,
     seeded_first_round,
 )
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 
 
 class DoubleElimination(Tree):
@@ -54,7 +54,7 @@ class DoubleElimination(Tree):
         drawn_losers: Iterable[CompetitorId] = (),
     ) -> None:
         if len(competitors) < 2:
-            raise BracketUserError(f"{name}: a knockout needs at least two players.")
+            raise BracketUserError(gettext_noop("%(flight)s: a knockout needs at least two players."), flight=name)
         check_unique_ids(competitors)
         if first_round is None:
             first_round = seeded_first_round(competitors)

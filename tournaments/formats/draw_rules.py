@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .base import CompetitorId
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 
 Table = tuple[CompetitorId, CompetitorId | None]
 
@@ -35,8 +35,8 @@ class DrawRuleError(BracketUserError):
     """A pair kept apart or fixed that the draw cannot follow; ``field`` names the list it is in
     ("apart" or "fixed")."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, field: str, message: str | tuple[str, str, int], **params) -> None:
+        super().__init__(message, **params)
         self.field = field
 
 
@@ -67,27 +67,32 @@ def check_rules(rules: DrawRules, seed_of: Mapping[CompetitorId, int], *, flight
     """Refuse rules that name a player not in the draw, a player twice in one pair, a player fixed
     against two opponents, or a pair both fixed and kept apart."""
     partner: dict[CompetitorId, CompetitorId] = {}
-    for field, kind, pairs in (("fixed", "fixed", rules.fixed), ("apart", "kept apart", rules.apart)):
+    twice = {
+        "fixed": gettext_noop("%(flight)s: a pair fixed needs two different players, not %(player)s twice."),
+        "apart": gettext_noop("%(flight)s: a pair kept apart needs two different players, not %(player)s twice."),
+    }
+    for field, pairs in (("fixed", rules.fixed), ("apart", rules.apart)):
         for a, b in pairs:
             for player in (a, b):
                 if player not in seed_of:
-                    raise DrawRuleError(field, f"{flight}: {label(player)} is not in the draw "
-                                               "(only checked-in players are).")
+                    raise DrawRuleError(field, gettext_noop(
+                        "%(flight)s: %(player)s is not in the draw (only checked-in players are)."),
+                        flight=flight, player=label(player))
             if a == b:
-                raise DrawRuleError(field, f"{flight}: a pair {kind} needs two different players, "
-                                           f"not {label(a)} twice.")
+                raise DrawRuleError(field, twice[field], flight=flight, player=label(a))
     for a, b in rules.fixed:
         for player, other in ((a, b), (b, a)):
             if player in partner and partner[player] != other:
-                raise DrawRuleError(
-                    "fixed", f"{flight}: {label(player)} cannot play both {label(partner[player])} and {label(other)} "
-                    "in round 1; keep one of the two fixed pairings.")
+                raise DrawRuleError("fixed", gettext_noop(
+                    "%(flight)s: %(player)s cannot play both %(first)s and %(second)s in round 1; keep one of "
+                    "the two fixed pairings."),
+                    flight=flight, player=label(player), first=label(partner[player]), second=label(other))
             partner[player] = other
     for a, b in rules.apart:
         if partner.get(a) == b:
-            raise DrawRuleError(
-                "apart",
-                f"{flight}: {label(a)} and {label(b)} are both fixed to meet and kept apart; keep one of the two.")
+            raise DrawRuleError("apart", gettext_noop(
+                "%(flight)s: %(a)s and %(b)s are both fixed to meet and kept apart; keep one of the two."),
+                flight=flight, a=label(a), b=label(b))
 
 
 def apply_rules(
@@ -108,7 +113,8 @@ def apply_rules(
     pos = {player: index for index, player in enumerate(lines) if player is not None}
     missing = [player for player in seed_of if player not in pos]
     if missing:
-        raise BracketUserError(f"{flight}: {', '.join(label(p) for p in missing)} not in the draw.")
+        raise BracketUserError(gettext_noop("%(flight)s: %(players)s not in the draw."),
+                               flight=flight, players=", ".join(label(p) for p in missing))
     locked: set[CompetitorId] = set()
 
     def swap(i: int, j: int) -> None:
@@ -137,12 +143,12 @@ def apply_rules(
                 break
         else:
             if lines[pos[a] ^ 1] is None and lines[pos[b] ^ 1] is None:
-                raise DrawRuleError(
-                    "fixed", f"{flight}: {label(a)} and {label(b)} both have a bye in round 1, so they cannot be fixed "
-                    "to meet there; move one of them down the seeds first.")
-            raise DrawRuleError(
-                "fixed", f"{flight}: {label(a)} and {label(b)} cannot be fixed to meet: both their opponents are fixed "
-                "to other players.")
+                raise DrawRuleError("fixed", gettext_noop(
+                    "%(flight)s: %(a)s and %(b)s both have a bye in round 1, so they cannot be fixed to meet "
+                    "there; move one of them down the seeds first."), flight=flight, a=label(a), b=label(b))
+            raise DrawRuleError("fixed", gettext_noop(
+                "%(flight)s: %(a)s and %(b)s cannot be fixed to meet: both their opponents are fixed to other "
+                "players."), flight=flight, a=label(a), b=label(b))
         locked.update((a, b))
 
     apart = [frozenset(pair) for pair in rules.apart]
@@ -169,9 +175,9 @@ def apply_rules(
                 break
             swap(i, j)
         else:
-            raise DrawRuleError(
-                "apart", f"{flight}: {label(a)} and {label(b)} cannot be kept apart in round 1 with the pairings fixed "
-                "and the pairs kept apart so far; drop one of those rules.")
+            raise DrawRuleError("apart", gettext_noop(
+                "%(flight)s: %(a)s and %(b)s cannot be kept apart in round 1 with the pairings fixed and the "
+                "pairs kept apart so far; drop one of those rules."), flight=flight, a=label(a), b=label(b))
 
     out: list[Table] = []
     for index in range(0, len(lines), 2):

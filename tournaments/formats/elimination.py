@@ -35,7 +35,7 @@ from .base import (
     placings_from_exits,
     round_length,
 )
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 from .seeding import bracket_order, bracket_size
 
 FirstRound = Sequence[tuple[CompetitorId, CompetitorId | None]]
@@ -62,24 +62,29 @@ def check_first_round(
     expected = bracket_size(len(competitors)) // 2
     if len(first_round) != expected:
         raise BracketUserError(
-            f"{flight}: a draw for {len(competitors)} players has {expected} first-round "
-            f"matches (byes included); this one has {len(first_round)}."
+            gettext_noop("%(flight)s: a draw for %(players)s players has %(expected)s first-round matches "
+                         "(byes included); this one has %(given)s."),
+            flight=flight, players=len(competitors), expected=expected, given=len(first_round),
         )
     seen: set[CompetitorId] = set()
     for number, (a, b) in enumerate(first_round, start=1):
         if a is None:
-            raise BracketUserError(f"{flight} R1-{number}: a match needs at least one player.")
+            raise BracketUserError(gettext_noop("%(flight)s %(slot)s: a match needs at least one player."),
+                                   flight=flight, slot=f"R1-{number}")
         for player in (a, b):
             if player is None:
                 continue
             if player not in by_id:
-                raise BracketUserError(f"{flight} R1-{number}: {player} is not entered.")
+                raise BracketUserError(gettext_noop("%(flight)s %(slot)s: %(player)s is not entered."),
+                                       flight=flight, slot=f"R1-{number}", player=player)
             if player in seen:
-                raise BracketUserError(f"{flight}: {player} is drawn twice.")
+                raise BracketUserError(gettext_noop("%(flight)s: %(player)s is drawn twice."),
+                                       flight=flight, player=player)
             seen.add(player)
     missing = [str(c.id) for c in competitors if c.id not in seen]
     if missing:
-        raise BracketUserError(f"{flight}: the draw leaves out {', '.join(missing)}.")
+        raise BracketUserError(gettext_noop("%(flight)s: the draw leaves out %(players)s."),
+                               flight=flight, players=", ".join(missing))
 
 
 class SingleElimination(Tree):
@@ -100,7 +105,7 @@ class SingleElimination(Tree):
         name: str = "Main",
     ) -> None:
         if len(competitors) < 2:
-            raise BracketUserError(f"{name}: a knockout needs at least two players.")
+            raise BracketUserError(gettext_noop("%(flight)s: a knockout needs at least two players."), flight=name)
         check_unique_ids(competitors)
         if first_round is None:
             first_round = seeded_first_round(competitors)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, round_length
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 from .standings import MatchPRs, Scoring, Standing, TieBreak, records, standings
 
 DEFAULT_ROUND_ROBIN_TIE_BREAKS = (TieBreak.HEAD_TO_HEAD, TieBreak.SONNEBORN_BERGER)
@@ -53,7 +53,8 @@ class RoundRobin:
         name: str = "Round robin",
     ) -> None:
         if len(competitors) < 2:
-            raise BracketUserError(f"{name}: a round robin needs at least two players.")
+            raise BracketUserError(gettext_noop("%(flight)s: a round robin needs at least two players."),
+                                   flight=name)
         check_unique_ids(competitors)
         self.name = name
         self.competitors = tuple(sorted(competitors, key=lambda c: c.seed))

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, round_length
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop, ngettext
 from .standings import MatchPRs, Scoring, Standing, TieBreak, records, standings
 
 DEFAULT_SWISS_TIE_BREAKS = (
@@ -76,7 +76,7 @@ class Swiss:
         name: str = "Swiss",
     ) -> None:
         if len(competitors) < 2:
-            raise BracketUserError(f"{name}: a Swiss needs at least two players.")
+            raise BracketUserError(gettext_noop("%(flight)s: a Swiss needs at least two players."), flight=name)
         self.name = name
         self.settings = settings
         self.competitors = tuple(sorted(competitors, key=lambda c: c.seed))
@@ -146,27 +146,32 @@ class Swiss:
         byes = []
         for pairing in pairings:
             if pairing.round_no != round_no:
-                raise BracketUserError(
-                    f"{self.name}: the next round is round {round_no}, not {pairing.round_no}."
-                )
+                raise BracketUserError(gettext_noop("%(flight)s: the next round is round %(next)s, not %(given)s."),
+                                       flight=self.name, next=round_no, given=pairing.round_no)
             for player in pairing.players:
                 if player not in self._by_id:
-                    raise BracketUserError(f"{self.name}: {player} is not entered.")
+                    raise BracketUserError(gettext_noop("%(flight)s: %(player)s is not entered."),
+                                           flight=self.name, player=player)
                 if player not in active:
-                    raise BracketUserError(f"{self.name}: {player} is out and cannot be paired.")
+                    raise BracketUserError(gettext_noop("%(flight)s: %(player)s is out and cannot be paired."),
+                                           flight=self.name, player=player)
                 if player in seen:
-                    raise BracketUserError(f"{self.name}: {player} is paired twice.")
+                    raise BracketUserError(gettext_noop("%(flight)s: %(player)s is paired twice."),
+                                           flight=self.name, player=player)
                 seen.add(player)
             if pairing.is_bye:
                 byes.append(pairing.a)
         left_out = [str(p) for p in active if p not in seen]
         if left_out:
-            raise BracketUserError(f"{self.name}: {', '.join(left_out)} not paired.")
+            raise BracketUserError(gettext_noop("%(flight)s: %(players)s not paired."),
+                                   flight=self.name, players=", ".join(left_out))
         if len(byes) > 1:
-            raise BracketUserError(f"{self.name}: only one player may have a bye in a round.")
+            raise BracketUserError(gettext_noop("%(flight)s: only one player may have a bye in a round."),
+                                   flight=self.name)
         if byes and self._had_bye(byes[0]) and any(not self._had_bye(p) for p in active):
             raise BracketUserError(
-                f"{self.name}: {byes[0]} has already had a bye; give it to a player who has not."
+                gettext_noop("%(flight)s: %(player)s has already had a bye; give it to a player who has not."),
+                flight=self.name, player=byes[0],
             )
         rematches = [p for p in pairings if not p.is_bye and frozenset(p.players) in self._played]
         if rematches:
@@ -174,19 +179,24 @@ class Swiss:
             if not any(frozenset(t) in self._played for t in tables):
                 first = rematches[0]
                 raise BracketUserError(
-                    f"{self.name}: {first.a} and {first.b} have already played, and this round "
-                    "can be paired without a rematch."
+                    gettext_noop("%(flight)s: %(a)s and %(b)s have already played, and this round can be paired "
+                                 "without a rematch."),
+                    flight=self.name, a=first.a, b=first.b,
                 )
         return tuple(pairings)
 
     def _check_can_pair(self) -> int:
         if not self.round_complete:
             raise BracketUserError(
-                f"{self.name}: round {self.rounds_paired} is not finished "
-                f"({len(self._missing)} results missing)."
+                # The English reads "results" for one as well; the catalogs give each language its forms.
+                ngettext("%(flight)s: round %(round)s is not finished (%(missing)s results missing).",
+                         "%(flight)s: round %(round)s is not finished (%(missing)s results missing).",
+                         len(self._missing)),
+                flight=self.name, round=self.rounds_paired, missing=len(self._missing),
             )
         if self.is_finished:
-            raise BracketUserError(f"{self.name} is finished: there is no round to pair.")
+            raise BracketUserError(gettext_noop("%(flight)s is finished: there is no round to pair."),
+                                   flight=self.name)
         return self.rounds_paired + 1
 
     def _had_bye(self, player: CompetitorId) -> bool:
