@@ -9,8 +9,8 @@ older runs are deleted afterwards.
 
 from django.conf import settings
 from django.db import models
-from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.formats import date_format, number_format
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.db.models import Q
 
@@ -88,7 +88,8 @@ class RatingRun(models.Model):
         indexes = [models.Index(fields=["system", "-requested_at"], name="run_system_latest")]
 
     def __str__(self) -> str:
-        return f"{self.system} run {self.pk} ({self.status})"
+        return gettext("%(system)s run %(id)s (%(status)s)") % {
+            "system": self.system, "id": self.pk, "status": self.get_status_display()}
 
     @property
     def progress(self) -> float | None:
@@ -119,7 +120,7 @@ class RatingSystemState(models.Model):
         verbose_name_plural = _("rating system states")
 
     def __str__(self) -> str:
-        return f"{self.system}: published run {self.published_run_id}"
+        return gettext("%(system)s: published run %(run)s") % {"system": self.system, "run": self.published_run_id}
 
 
 class Rating(models.Model):
@@ -147,7 +148,8 @@ class Rating(models.Model):
         indexes = [models.Index(fields=["system", "run", "-rating"], name="rating_list")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} {self.system} {self.rating:.1f}"
+        return gettext("player %(player)s, %(system)s: %(rating)s") % {
+            "player": self.player_id, "system": self.system, "rating": number_format(self.rating, 1)}
 
 
 class RatingChange(models.Model):
@@ -193,7 +195,9 @@ class RatingChange(models.Model):
         indexes = [models.Index(fields=["run", "player", "sequence"], name="rating_change_history")]
 
     def __str__(self) -> str:
-        return f"match {self.match_id}: {self.player_id} {self.rating_before:.1f} → {self.rating_after:.1f}"
+        return gettext("match %(match)s: player %(player)s, %(before)s → %(after)s") % {
+            "match": self.match_id, "player": self.player_id, "before": number_format(self.rating_before, 1),
+            "after": number_format(self.rating_after, 1)}
 
     @property
     def delta(self) -> float:
@@ -262,7 +266,8 @@ class OfficialListRow(models.Model):
         indexes = [models.Index(fields=["official_list", "-rating", "player"], name="official_list_order")]
 
     def __str__(self) -> str:
-        return f"{self.official_list_id}: {self.player_id} {self.rating:.1f}"
+        return gettext("list %(list)s: player %(player)s, %(rating)s") % {
+            "list": self.official_list_id, "player": self.player_id, "rating": number_format(self.rating, 1)}
 
 
 class ChangeKind(models.TextChoices):
@@ -305,7 +310,10 @@ class RatingPending(models.Model):
         indexes = [models.Index(fields=["system", "run_id"], name="rating_pending_run")]
 
     def __str__(self) -> str:
-        return f"{self.system}: match {self.match_id or 'all'} pending"
+        if self.match_id is None:
+            return gettext("%(system)s: every match waiting to be rated") % {"system": self.system}
+        return gettext("%(system)s: match %(match)s waiting to be rated") % {"system": self.system,
+                                                                            "match": self.match_id}
 
 
 class RatingCheckpoint(models.Model):
@@ -337,7 +345,11 @@ class RatingCheckpoint(models.Model):
         indexes = [models.Index(fields=["run", "sequence"], name="rating_checkpoint_run")]
 
     def __str__(self) -> str:
-        return f"run {self.run_id} {'head' if self.head else 'checkpoint'} after {self.sequence} matches"
+        if self.head:
+            return ngettext("run %(run)s: its head, after %(count)s match", "run %(run)s: its head, after %(count)s matches",
+                            self.sequence) % {"run": self.run_id, "count": self.sequence}
+        return ngettext("run %(run)s: a checkpoint after %(count)s match", "run %(run)s: a checkpoint after %(count)s matches",
+                        self.sequence) % {"run": self.run_id, "count": self.sequence}
 
 
 class RatingPlayerState(models.Model):
@@ -441,7 +453,10 @@ class RatingStart(models.Model):
         verbose_name_plural = _("rating starts")
 
     def __str__(self) -> str:
-        return f"{self.player_id}: {self.rating:.1f} ({self.experience} points) as of {self.as_of}"
+        return ngettext("player %(player)s: %(rating)s (%(count)s point) as of %(date)s",
+                        "player %(player)s: %(rating)s (%(count)s points) as of %(date)s", self.experience) % {
+            "player": self.player_id, "rating": number_format(self.rating, 1), "count": self.experience,
+            "date": date_format(self.as_of)}
 
 
 class HistoryAccountEntry(models.Model):

@@ -52,3 +52,21 @@ def test_the_admin_speaks_danish_with_its_actions(site_admin, make_match):
     assert "Slet det sidste spil i de valgte matcher (bevares i historikken)" in page
     index = site_admin.get("/admin/", headers={"accept-language": "da"}).content.decode()
     assert all(f">{name}</a>" in index for name in ("Matcher", "Spillere", "Ratingkørsler", "Officielle ratinglister"))
+
+
+def test_the_ratings_records_name_themselves_in_the_readers_language():
+    """The admin's lists and its history show a run, a pending change, a checkpoint and a start by
+    these names: in Danish, with the numbers in Danish form."""
+    from datetime import date
+
+    from django.utils import translation
+
+    from ratings.models import RatingCheckpoint, RatingPending, RatingStart
+
+    with translation.override("da"):
+        assert str(RatingRun(pk=7, system="crawford", status="done")) == "crawford-kørsel 7 (Færdig)"
+        assert str(RatingPending(system="fibs", match_id=None)) == "fibs: alle matcher venter på rating"
+        assert str(RatingCheckpoint(run_id=7, head=True, sequence=1)) == "kørsel 7: dens hoved, efter 1 match"
+        assert str(RatingCheckpoint(run_id=7, sequence=1200)) == "kørsel 7: et checkpoint efter 1200 matcher"
+        assert str(RatingStart(player_id=3, rating=1612.25, experience=400, as_of=date(2026, 3, 1))) == (
+            "spiller 3: 1612,2 (400 point) pr. 1. marts 2026")
