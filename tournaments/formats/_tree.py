@@ -21,7 +21,7 @@ from .base import (
     index_results,
     placings_from_exits,
 )
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 
 
 class _Nobody:
@@ -120,7 +120,8 @@ class Tree:
         slots = {node.slot for node in self._nodes}
         unknown = sorted(set(self._results) - slots)
         if unknown:
-            raise BracketUserError(f"{name} has no match {', '.join(unknown)}.")
+            raise BracketUserError(gettext_noop("%(flight)s has no match %(slot)s."),
+                                   flight=name, slot=", ".join(unknown))
         self._loser_goes_on = {
             node.feeds[i].ref
             for node in self._nodes
@@ -156,15 +157,15 @@ class Tree:
         if a is UNKNOWN or b is UNKNOWN:
             if result is not None:
                 raise BracketUserError(
-                    f"{self.name} {node.slot}: a result was given, but the players of this "
-                    "match are not known yet."
+                    gettext_noop("%(flight)s %(slot)s: a result was given, but the players of this match are not "
+                                 "known yet."),
+                    flight=self.name, slot=node.slot,
                 )
             return MatchState(node, MatchStatus.WAITING, a, b, UNKNOWN, UNKNOWN)
         if a is NOBODY or b is NOBODY:
             if result is not None:
-                raise BracketUserError(
-                    f"{self.name} {node.slot} is a bye: there is no match to report."
-                )
+                raise BracketUserError(gettext_noop("%(flight)s %(slot)s is a bye: there is no match to report."),
+                                       flight=self.name, slot=node.slot)
             if a is NOBODY and b is NOBODY:
                 return MatchState(node, MatchStatus.VOID, a, b, NOBODY, NOBODY)
             player = b if a is NOBODY else a
@@ -173,7 +174,8 @@ class Tree:
             return MatchState(node, MatchStatus.READY, a, b, UNKNOWN, UNKNOWN)
         if result.winner not in (a, b):
             raise BracketUserError(
-                f"{self.name} {node.slot} is {a} against {b}; {result.winner} did not play it."
+                gettext_noop("%(flight)s %(slot)s is %(a)s against %(b)s; %(winner)s did not play it."),
+                flight=self.name, slot=node.slot, a=a, b=b, winner=result.winner,
             )
         loser = b if result.winner == a else a
         # A walkover loser has withdrawn, and so has a loser in `gone`: neither goes on to
@@ -190,7 +192,8 @@ class Tree:
         try:
             return self._states[slot]
         except KeyError:
-            raise BracketUserError(f"{self.name} has no match {slot}.") from None
+            raise BracketUserError(gettext_noop("%(flight)s has no match %(slot)s."),
+                                   flight=self.name, slot=slot) from None
 
     def states(self) -> tuple[MatchState, ...]:
         """Every match, in the order they were built (round by round)."""
@@ -278,7 +281,8 @@ class Tree:
     def placings(self) -> tuple[Placing, ...]:
         """Final places, champion first, then tie bands by the stage at which players went out."""
         if not self.is_finished:
-            raise BracketUserError(f"{self.name} is not finished: places are not known yet.")
+            raise BracketUserError(gettext_noop("%(flight)s is not finished: places are not known yet."),
+                                   flight=self.name)
         exits: dict[CompetitorId, int] = {}
         for state in self._states.values():
             if state.status is not MatchStatus.PLAYED:

@@ -11,7 +11,7 @@ import enum
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 
 CompetitorId = Hashable
 """Whatever identifies a player in the caller's world (an entry's primary key, a name)."""
@@ -95,7 +95,8 @@ def index_results(results: Iterable[Result], flight: str) -> dict[str, Result]:
     indexed: dict[str, Result] = {}
     for result in results:
         if result.slot in indexed:
-            raise BracketUserError(f"{flight}: match {result.slot} has two results; keep one.")
+            raise BracketUserError(gettext_noop("%(flight)s: match %(slot)s has two results; keep one."),
+                                   flight=flight, slot=result.slot)
         indexed[result.slot] = result
     return indexed
 
@@ -112,7 +113,7 @@ def check_unique_ids(competitors: Sequence[Competitor]) -> dict[CompetitorId, Co
     by_id: dict[CompetitorId, Competitor] = {}
     for competitor in competitors:
         if competitor.id in by_id:
-            raise BracketUserError(f"Player {competitor.id} is entered twice.")
+            raise BracketUserError(gettext_noop("Player %(player)s is entered twice."), player=competitor.id)
         by_id[competitor.id] = competitor
     return by_id
 

@@ -216,7 +216,8 @@ class ProgressiveBracket:
         self.entry_rounds = frozenset(entry_rounds)
         unexpected = sorted(set(entrants) - self.entry_rounds)
         if unexpected:
-            raise BracketUserError(f"{name} takes no entrants in round {unexpected[0]}.")
+            raise BracketUserError(gettext_noop("%(flight)s takes no entrants in round %(round)s."),
+                                   flight=name, round=unexpected[0])
         self._entrants = {r: tuple(sorted(cs, key=lambda c: c.seed)) for r, cs in entrants.items()}
         check_unique_ids([c for cs in self._entrants.values() for c in cs])
         self._results = index_results(results, name)
@@ -229,8 +230,9 @@ class ProgressiveBracket:
         unknown = sorted(set(self._results) - drawn)
         if unknown:
             raise BracketUserError(
-                f"{name} has no match {unknown[0]} drawn yet; results can only be given for "
-                "drawn matches."
+                gettext_noop("%(flight)s has no match %(slot)s drawn yet; results can only be given for drawn "
+                             "matches."),
+                flight=name, slot=unknown[0],
             )
 
     def _draw(self) -> None:
@@ -276,8 +278,8 @@ class ProgressiveBracket:
                     continue
                 if result.winner not in (a.id, b.id):
                     raise BracketUserError(
-                        f"{self.name} {slot} is {a.id} against {b.id}; "
-                        f"{result.winner} did not play it."
+                        gettext_noop("%(flight)s %(slot)s is %(a)s against %(b)s; %(winner)s did not play it."),
+                        flight=self.name, slot=slot, a=a.id, b=b.id, winner=result.winner,
                     )
                 winner, loser = (a, b) if result.winner == a.id else (b, a)
                 current.matches.append(_Match(pairing, winner.id, result.walkover))
@@ -325,7 +327,7 @@ class ProgressiveBracket:
             for m in r.matches:
                 if m.pairing.slot == slot:
                     return m
-        raise BracketUserError(f"{self.name} has no match {slot} drawn.")
+        raise BracketUserError(gettext_noop("%(flight)s has no match %(slot)s drawn."), flight=self.name, slot=slot)
 
     def winner(self, slot: str) -> CompetitorId | None:
         """The player who goes on from a match, if known."""
@@ -357,7 +359,8 @@ class ProgressiveBracket:
     def placings(self) -> tuple[Placing, ...]:
         """Final places: champion, then tie bands by the round in which players went out."""
         if not self.is_finished:
-            raise BracketUserError(f"{self.name} is not finished: places are not known yet.")
+            raise BracketUserError(gettext_noop("%(flight)s is not finished: places are not known yet."),
+                                   flight=self.name)
         return placings_from_exits(self.champion, dict(self._exits))
 
 
@@ -398,13 +401,13 @@ class KnockoutEvent:
     ) -> None:
         results = results or {}
         if not flights or flights[0].kind is not FlightKind.MAIN or flights[0].feeders:
-            raise BracketUserError("An event starts with its main flight, which has no feeders.")
+            raise BracketUserError(gettext_noop("An event starts with its main flight, which has no feeders."))
         names = [spec.name for spec in flights]
         if len(set(names)) != len(names):
-            raise BracketUserError("Two flights have the same name; name every flight differently.")
+            raise BracketUserError(gettext_noop("Two flights have the same name; name every flight differently."))
         unknown = sorted(set(results) - set(names))
         if unknown:
-            raise BracketUserError(f"There is no flight called {unknown[0]}.")
+            raise BracketUserError(gettext_noop("There is no flight called %(flight)s."), flight=unknown[0])
         by_id = check_unique_ids(competitors)
         withdrawn = frozenset(withdrawn)
         drawn = {name: frozenset(players) for name, players in (drawn or {}).items()}
@@ -420,18 +423,18 @@ class KnockoutEvent:
         )
         for spec in flights[1:]:
             if not spec.feeders:
-                raise BracketUserError(f"{spec.name} needs at least one feeder rule.")
+                raise BracketUserError(gettext_noop("%(flight)s needs at least one feeder rule."), flight=spec.name)
             entrants: dict[int, list[Competitor]] = {}
             waiting: set[int] = set()
             for feeder in spec.feeders:
                 source = self.flights.get(feeder.source)
                 if source is None:
                     raise BracketUserError(
-                        f"{spec.name} is fed by {feeder.source}, which is not an earlier "
-                        "flight of this event."
+                        gettext_noop("%(flight)s is fed by %(source)s, which is not an earlier flight of this event."),
+                        flight=spec.name, source=feeder.source,
                     )
                 if feeder.entry_round < 1 or feeder.source_round < 1:
-                    raise BracketUserError(f"{spec.name}: rounds are numbered from 1.")
+                    raise BracketUserError(gettext_noop("%(flight)s: rounds are numbered from 1."), flight=spec.name)
                 if not source.round_complete(feeder.source_round):
                     waiting.add(feeder.entry_round)
                     continue
@@ -455,7 +458,7 @@ class KnockoutEvent:
         try:
             return self.flights[name]
         except KeyError:
-            raise BracketUserError(f"There is no flight called {name}.") from None
+            raise BracketUserError(gettext_noop("There is no flight called %(flight)s."), flight=name) from None
 
     def ready(self) -> dict[str, tuple[Pairing, ...]]:
         """The matches that can be played now, per flight."""

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from .base import Competitor, check_unique_ids
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 
 
 class SeedingMethod(enum.Enum):
@@ -39,22 +39,21 @@ def seed_competitors(
         if len(set(seeds)) != len(seeds):
             doubled = sorted({s for s in seeds if seeds.count(s) > 1})
             raise BracketUserError(
-                f"Two players have the same seed ({', '.join(map(str, doubled))}); "
-                "give every player a different seed."
+                gettext_noop("Two players have the same seed (%(seeds)s); give every player a different seed."),
+                seeds=", ".join(map(str, doubled)),
             )
         ordered = given
     elif method is SeedingMethod.RANDOM:
         if random_seed is None:
-            raise BracketUserError("A random draw needs a draw number (random seed) to be recorded.")
+            raise BracketUserError(gettext_noop("A random draw needs a draw number (random seed) to be recorded."))
         ordered = list(given)
         random.Random(random_seed).shuffle(ordered)
     elif method is SeedingMethod.RATING:
         unrated = [str(c.id) for c in given if c.rating is None]
         if unrated:
             raise BracketUserError(
-                "Seeding by rating needs a rating for every player; no rating for "
-                + ", ".join(unrated)
-                + "."
+                gettext_noop("Seeding by rating needs a rating for every player; no rating for %(players)s."),
+                players=", ".join(unrated),
             )
         ordered = sorted(given, key=lambda c: -c.rating)  # stable: ties keep the TD's order
     else:  # pragma: no cover - exhaustive over the enum

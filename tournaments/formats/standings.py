@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, index_results
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop
 
 
 class TieBreak(enum.Enum):
@@ -128,14 +128,17 @@ def records(
     seen: set[str] = set()
     for pairing in pairings:
         if pairing.slot in seen:
-            raise BracketUserError(f"{flight}: two matches are numbered {pairing.slot}.")
+            raise BracketUserError(gettext_noop("%(flight)s: two matches are numbered %(slot)s."),
+                                   flight=flight, slot=pairing.slot)
         seen.add(pairing.slot)
         for player in pairing.players:
             if player not in by_id:
-                raise BracketUserError(f"{flight} {pairing.slot}: {player} is not entered.")
+                raise BracketUserError(gettext_noop("%(flight)s %(slot)s: %(player)s is not entered."),
+                                       flight=flight, slot=pairing.slot, player=player)
         if pairing.is_bye:
             if pairing.slot in indexed:
-                raise BracketUserError(f"{flight} {pairing.slot} is a bye: there is no match to report.")
+                raise BracketUserError(gettext_noop("%(flight)s %(slot)s is a bye: there is no match to report."),
+                                       flight=flight, slot=pairing.slot)
             table[pairing.a].byes += 1
             continue
         result = indexed.get(pairing.slot)
@@ -143,8 +146,8 @@ def records(
             continue
         if result.winner not in pairing.players:
             raise BracketUserError(
-                f"{flight} {pairing.slot} is {pairing.a} against {pairing.b}; "
-                f"{result.winner} did not play it."
+                gettext_noop("%(flight)s %(slot)s is %(a)s against %(b)s; %(winner)s did not play it."),
+                flight=flight, slot=pairing.slot, a=pairing.a, b=pairing.b, winner=result.winner,
             )
         loser = pairing.b if result.winner == pairing.a else pairing.a
         table[result.winner].wins += 1
@@ -162,7 +165,7 @@ def records(
                 table[player].prs.append(float(analysed[player]))
     unknown = sorted(set(indexed) - seen)
     if unknown:
-        raise BracketUserError(f"{flight} has no match {unknown[0]}.")
+        raise BracketUserError(gettext_noop("%(flight)s has no match %(slot)s."), flight=flight, slot=unknown[0])
     return table
 
 
@@ -183,7 +186,7 @@ def standings(
     `TieBreak.PR`; without them every match is scored as not analysed.
     """
     if len(set(tie_breaks)) != len(tie_breaks):
-        raise BracketUserError("A tie-break is listed twice.")
+        raise BracketUserError(gettext_noop("A tie-break is listed twice."))
     table = records(competitors, pairings, results, flight, prs)
     points = {pid: r.points(scoring, bye_points) for pid, r in table.items()}
     values: dict[TieBreak, dict[CompetitorId, float | None]] = {}

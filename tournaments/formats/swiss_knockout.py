@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from .base import Competitor, CompetitorId, Placing, Result
 from .elimination import SingleElimination
-from .errors import BracketUserError
+from .errors import BracketUserError, gettext_noop, ngettext
 from .standings import MatchPRs
 from .swiss import Swiss, SwissSettings
 
@@ -29,14 +29,18 @@ def knockout_field(
     event goes on with a smaller knockout rather than not at all.
     """
     if not swiss.is_finished:
-        raise BracketUserError(f"{swiss.name} is not finished: the knockout field is not known yet.")
+        raise BracketUserError(gettext_noop("%(flight)s is not finished: the knockout field is not known yet."),
+                               flight=swiss.name)
     if qualifiers < 2:
-        raise BracketUserError("The knockout needs at least two qualifiers.")
+        raise BracketUserError(gettext_noop("The knockout needs at least two qualifiers."))
     left = swiss.withdrawn - frozenset(drawn)
     eligible = [s for s in swiss.standings() if s.competitor not in left]
     if len(eligible) < 2:
-        left_over = "1 player is" if len(eligible) == 1 else f"{len(eligible)} players are"
-        raise BracketUserError(f"Only {left_over} left after the withdrawals: a knockout needs two.")
+        raise BracketUserError(
+            ngettext("Only %(count)s player is left after the withdrawals: a knockout needs two.",
+                     "Only %(count)s players are left after the withdrawals: a knockout needs two.", len(eligible)),
+            count=len(eligible),
+        )
     ratings = {c.id: c.rating for c in swiss.competitors}
     return tuple(
         Competitor(line.competitor, seed, ratings[line.competitor])
@@ -69,9 +73,8 @@ class SwissKnockout:
         swiss_prs: MatchPRs | None = None,
     ) -> None:
         if qualifiers > len(competitors):
-            raise BracketUserError(
-                f"{qualifiers} players are to qualify from a field of {len(competitors)}."
-            )
+            raise BracketUserError(gettext_noop("%(qualifiers)s players are to qualify from a field of %(field)s."),
+                                   qualifiers=qualifiers, field=len(competitors))
         settings = replace(swiss_settings or SwissSettings(), rounds=swiss_rounds)
         withdrawn = frozenset(withdrawn)
         self.swiss = Swiss(
@@ -88,7 +91,7 @@ class SwissKnockout:
                 name="Knockout",
             )
         elif knockout_results:
-            raise BracketUserError("The knockout cannot have results before the Swiss is over.")
+            raise BracketUserError(gettext_noop("The knockout cannot have results before the Swiss is over."))
 
     @property
     def champion(self) -> CompetitorId | None:
@@ -103,7 +106,7 @@ class SwissKnockout:
     def placings(self) -> tuple[Placing, ...]:
         """Final places: the knockout's for the qualifiers, then everyone else by Swiss rank."""
         if not self.is_finished:
-            raise BracketUserError("The knockout is not finished: places are not known yet.")
+            raise BracketUserError(gettext_noop("The knockout is not finished: places are not known yet."))
         placings = list(self.knockout.placings())
         qualified = {placing.competitor for placing in placings}
         rest = [line for line in self.swiss.standings() if line.competitor not in qualified]
