@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext
 
 from analysis.models import PlayerAnalysis, current_analysis
@@ -503,10 +504,10 @@ def plan_draw(
             first_round = [list(t) for t in tables]
         elif flight.format == FlightFormat.ROUND_ROBIN:
             if rules:
-                raise DrawRuleError("apart" if rules.apart else "fixed", _(
+                raise DrawRuleError("apart" if rules.apart else "fixed", gettext_noop(
                     "%(flight)s is a round robin: everyone meets everyone, in the order of the Berger tables, "
-                    "so no pair can be kept apart or fixed. Move seeds to change who meets whom in round 1.")
-                    % {"flight": flight.name})
+                    "so no pair can be kept apart or fixed. Move seeds to change who meets whom in round 1."),
+                    flight=flight.name)
             engine = fm.RoundRobin(seeded, lengths=flight.lengths, name=flight.name)
             tables = [(p.a, p.b) for p in engine.rounds[0]]
             first_round = None

@@ -262,3 +262,23 @@ def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player
         services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]], [ids[2], None], [ids[3], None]])
     assert refused.value.message_dict == {"first_round": ["Swiss: kun én spiller må have fri i en runde."]}
     assert Pairing.objects.count() == 0
+
+
+def test_a_hand_made_draw_refused_for_a_round_robin_is_told_in_the_td_s_language(staff, make_player):
+    event = services.tournament_create(name="Club Robin", start_date=datetime.date(2026, 6, 6), by=staff)
+    robin = services.flight_create(tournament=event, name="Robin", format="round_robin", lengths=[5], by=staff)
+    ids = []
+    for name in ("Anna", "Bo", "Cy", "Dee"):
+        entry = services.entry_add(flight=robin, player=make_player(name), by=staff)
+        services.entry_check_in(entry=entry, by=staff)
+        ids.append(entry.player_id)
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=robin, by=staff, first_round=[[ids[0], ids[1]], [ids[2], ids[3]]])
+    assert refused.value.message_dict == {"first_round": [
+        "En alle-mod-alle-turnering følger Berger-tabellerne: den tager ingen håndlavet lodtrækning."]}
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=robin, by=staff, apart=[[ids[0], ids[1]]])
+    assert refused.value.message_dict == {"apart": [
+        "Robin spilles alle mod alle i Berger-tabellernes rækkefølge, så intet par kan holdes adskilt eller "
+        "fastlægges. Flyt seedninger for at ændre, hvem der mødes i runde 1."]}
+    assert Pairing.objects.count() == 0

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
 
@@ -121,7 +122,8 @@ def _draw_first_round(flight: Flight, seeded, first_round) -> None:
         return
     if flight.format == FlightFormat.ROUND_ROBIN:
         if hand:
-            raise fm.BracketUserError(_("A round robin follows the Berger tables: it takes no hand-made draw."))
+            raise fm.BracketUserError(
+                gettext_noop("A round robin follows the Berger tables: it takes no hand-made draw."))
         return
     if hand is not None:
         length = flight.lengths[0]
