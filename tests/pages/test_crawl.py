@@ -92,6 +92,12 @@ def _send(client: Client, method: str, path: str, data: dict, errors: list, labe
 
 @pytest.fixture
 def cast(td):
+    return build_cast(td)
+
+
+def build_cast(td) -> dict:
+    """A knockout with a flight open for registration, a reported result, a claim waiting for the
+    TD and a recorded match; the logins of each role (tests/e2e/test_accessibility_desk.py too)."""
     staff = get_user_model().objects.create_user("office", password="pw-office-1", is_staff=True, is_superuser=True,
                                                  email="office@example.org")
     players = make_players(4, prefix="Crawl")
@@ -101,7 +107,10 @@ def cast(td):
                                  by=td)
     registration.registration_open(flight=draft, by=td, closes=timezone.now() + timedelta(days=2), cap=16)
     registration.check_in_window_open(flight=draft, by=td, minutes=60)
-    events.entry_add(flight=draft, player=players[0], by=td)
+    # Two checked in (the draw has a preview) and one still to check in.
+    for player in players[:2]:
+        events.entry_check_in(entry=events.entry_add(flight=draft, player=player, by=td), by=td)
+    events.entry_add(flight=draft, player=players[2], by=td)
     pairing = Pairing.objects.filter(flight__tournament=tournament, status="pending",
                                      player_b__isnull=False).order_by("pk").first()
     player_user = get_user_model().objects.create_user("crawler", password="pw-crawler-1", email="c@example.org")
@@ -128,9 +137,10 @@ def _pages(cast) -> dict[str, list[str]]:
         "claimer": ["/account/?q=Crawl"],
         "td": public + ["/desk/", f"/desk/{slug}/", f"/desk/{slug}/slips/", f"/desk/{slug}/pairings/{pairing.pk}/",
                         f"/desk/{slug}/pairings/{pairing.pk}/more/",
-                        f"/desk/{slug}/flights/{cast['draft'].pk}/entries/", f"/desk/{slug}/projector/",
+                        f"/desk/{slug}/flights/{cast['draft'].pk}/entries/",
+                        f"/desk/{slug}/flights/{cast['draft'].pk}/draw/", f"/desk/{slug}/projector/",
                         f"/matches/{match.pk}/enter/", "/account/claims/"],
-        "staff": ["/desk/", "/account/claims/", "/ratings/"],
+        "staff": ["/desk/", "/account/claims/", "/ratings/", f"/matches/{match.pk}/enter/"],
     }
 
 
