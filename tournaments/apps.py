@@ -5,8 +5,6 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from django.utils.translation import gettext, ngettext
-
         from analysis.signals import analysis_will_store
         from config.api import existing_route_register
         from games.jobs import job_sweep_register
@@ -14,7 +12,6 @@ class TournamentsConfig(AppConfig):
         from games.pages import match_context_register
 
         from . import receivers, selectors
-        from .formats.errors import translator_install
         from .services import notifications, scoresheet
 
         existing_route_register("tournaments.tournament", "tournament-detail", "slug")
@@ -22,4 +19,3 @@ class TournamentsConfig(AppConfig):
         match_context_register(selectors.match_pages_context)
         analysis_will_store.connect(receivers.analysis_will_store, dispatch_uid="tournaments.pairing_analysis")
         job_sweep_register("notifications", notifications.pairing_notices_owed)
-        translator_install(gettext, ngettext)  # the formats' refusals in the reader's language

@@ -48,18 +48,15 @@ class IllegalPlayError(EngineError):
         self.legal = legal
 
 
-class ScoringError(EngineError):
-    """A game result that the rules of match or session play do not allow.
+class MarkedRefusal(ValueError):
+    """A refusal in words for a person: `message` is a marked message (`gettext_noop`, or
+    `ngettext` for one whose words follow a number) and `params` the values of its placeholders
+    (names, numbers: never translated). It keeps the English as its argument and is read in the
+    reader's language (`message`, `str()`). The tournament formats' refusals are made the same way."""
 
-    `field` names the part of the result at fault (cube, points, kind, ...), so that an API can
-    attach the message to the right field. `message` is a marked message (`gettext_noop`, or
-    `ngettext` for one whose words follow a number) and `params` the values of its placeholders.
-    """
-
-    def __init__(self, message: str | tuple[str, str, int], *, field: str = "non_field_errors", **params):
+    def __init__(self, message: str | tuple[str, str, int], **params) -> None:
         self.template = message
         self.params = params
-        self.field = field
         super().__init__(self._english())
 
     def _english(self) -> str:
@@ -81,3 +78,15 @@ class ScoringError(EngineError):
 
     def __str__(self) -> str:
         return self.message
+
+
+class ScoringError(EngineError, MarkedRefusal):
+    """A game result that the rules of match or session play do not allow.
+
+    `field` names the part of the result at fault (cube, points, kind, ...), so that an API can
+    attach the message to the right field; the message is marked (`MarkedRefusal`).
+    """
+
+    def __init__(self, message: str | tuple[str, str, int], *, field: str = "non_field_errors", **params):
+        self.field = field
+        super().__init__(message, **params)
