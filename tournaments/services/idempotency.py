@@ -21,7 +21,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,7 +29,6 @@ from config.errors import ConflictError
 from games.engine.errors import ScoringError
 
 from ..models import Pairing, ReportStatus, SaveKey
-from ..permissions import is_td
 from ._base import _lock_pairing, _lock_tournament
 from .results import ImprobableScore, ResultConflict, result_arrival, result_report
 
@@ -96,9 +95,11 @@ def save_once(*, key: str, pairing: Pairing, write: Callable[[Pairing], tuple[in
     for _attempt in range(3):
         try:
             with transaction.atomic():
-                tournament = _lock_tournament(pairing.flight.tournament)
+                if connection.features.has_select_for_update:
+                    # the package's lock order; SQLite has no row locks: its transaction (BEGIN
+                    # IMMEDIATE) already holds the whole database for this writer
+                    _lock_tournament(pairing.flight.tournament)
                 locked = _lock_pairing(pairing, None)
-                locked.flight.tournament = tournament
                 seen = SaveKey.objects.filter(key=key).first()
                 if seen is not None:
                     return _replay(seen, locked)
@@ -143,8 +144,7 @@ def result_report_once(
     with a new key, `improbable_confirmed`.
     """
     def write(locked: Pairing) -> tuple[int, dict]:
-        td = code is None and by is not None and is_td(by, locked.flight.tournament)
-        if result_arrival(pairing=locked, score_a=score_a, score_b=score_b, td=td):
+        if result_arrival(pairing=locked, score_a=score_a, score_b=score_b, by=by, code=code):
             return 200, _recorded(locked, "already", score_a, score_b, ReportStatus.CONFIRMED)
         made = result_report(pairing=locked, by=by, code=code, score_a=score_a, score_b=score_b, note=note,
                              held=True, improbable_confirmed=improbable_confirmed)

@@ -28,7 +28,7 @@ from ..models import (
     ReportStatus,
     ResultReport,
 )
-from ..permissions import acting_side, require_td
+from ..permissions import acting_side, is_td, require_td
 from ._base import (
     _check_playable,
     _check_version,
@@ -151,13 +151,15 @@ class ResultConflict(ConflictError):
         """What the match holds: `finished`, `walkover` or `reported` (a player's open report)."""
 
 
-def result_arrival(*, pairing: Pairing, score_a: int | None, score_b: int | None, td: bool) -> bool:
+def result_arrival(*, pairing: Pairing, score_a: int | None, score_b: int | None, by=None,
+                   code: str | None = None) -> bool:
     """Judge a result typed earlier that arrives now on what the match holds, not on its version
     (a table call or a notice raises the version; neither is a reason to refuse a score).
 
     The pairing is locked by the caller. True when the match already has this very result (there
     is nothing to store); `ResultConflict` when it has another one: decided with another score or
-    by walkover, or, for a TD, a player's open report of another score. False: it may be stored.
+    by walkover, or, for a TD (`by` without a slip's `code`), a player's open report of another
+    score. False: it may be stored.
     """
     sent = (score_a, score_b)
     if pairing.decided:
@@ -173,10 +175,11 @@ def result_arrival(*, pairing: Pairing, score_a: int | None, score_b: int | None
             message = _("%(slot)s was recorded meanwhile as %(sa)s–%(sb)s; you typed %(a)s–%(b)s.") % {
                 "slot": pairing.slot, "sa": stored[0], "sb": stored[1], "a": score_a, "b": score_b}
         raise ResultConflict(message, pairing=pairing, stored=stored, sent=sent, state=state)
-    if td:
+    if code is None and by is not None:
         report = (pairing.reports.filter(status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED])
                   .select_related("submitted_for").first())
-        if report is not None and (report.score_a, report.score_b) != sent:
+        # who sent it is asked only when there is a report to meet (most Saves meet none)
+        if report is not None and (report.score_a, report.score_b) != sent and is_td(by, pairing.flight.tournament):
             who = report.submitted_for.name if report.submitted_for is not None else _("a TD")
             message = _("%(who)s reported %(slot)s meanwhile as %(sa)s–%(sb)s; you typed %(a)s–%(b)s.") % {
                 "who": who, "slot": pairing.slot, "sa": report.score_a, "sb": report.score_b,
