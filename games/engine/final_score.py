@@ -176,10 +176,14 @@ def last_game_cube(length: int, winner: int, loser: int, *, cube_cap: int | None
     return lowest
 
 
+def improbable_final_cube(length: int, score: tuple[int, int], *, cube_cap: int | None = None) -> int | None:
+    """The cube the last game of a possible final score needs when it is `IMPROBABLE_CUBE` or more
+    (55–3 in a 9-point match: a backgammon on 16), which a slip more often holds by a slip of the
+    pen; None when the score is not improbable."""
+    cube = last_game_cube(length, max(score), min(score), cube_cap=cube_cap)
+    return cube if cube is not None and cube >= IMPROBABLE_CUBE else None
+
+
 def is_improbable_final(length: int, score: tuple[int, int], *, cube_cap: int | None = None) -> bool:
-    """Whether a possible final score needs a last game played on a cube of `IMPROBABLE_CUBE` or
-    more (55–3 in a 9-point match: a backgammon on 16), which a slip more often holds by a slip of
-    the pen."""
-    winner, loser = max(score), min(score)
-    cube = last_game_cube(length, winner, loser, cube_cap=cube_cap)
-    return cube is not None and cube >= IMPROBABLE_CUBE
+    """Whether a possible final score is improbable (`improbable_final_cube`)."""
+    return improbable_final_cube(length, score, cube_cap=cube_cap) is not None

@@ -13,7 +13,7 @@ from config.languages import in_site_language
 from games import services as games
 from games.keepers import keeper_writes
 from games.engine.errors import ScoringError
-from games.engine.final_score import check_final_score, is_improbable_final, last_game_cube
+from games.engine.final_score import check_final_score, improbable_final_cube
 from games.engine.scoring import (
     GameEnd,
     MatchRules,
@@ -133,9 +133,19 @@ class ImprobableScore(ValidationError):
 
 def _ask_if_improbable(pairing: Pairing, score_a: int, score_b: int) -> None:
     length, cap = pairing.round.length or 1, pairing.flight.tournament.cube_cap
-    if is_improbable_final(length, (score_a, score_b), cube_cap=cap):
-        raise ImprobableScore(pairing, score_a, score_b, last_game_cube(
-            length, max(score_a, score_b), min(score_a, score_b), cube_cap=cap))
+    cube = improbable_final_cube(length, (score_a, score_b), cube_cap=cap)
+    if cube is not None:
+        raise ImprobableScore(pairing, score_a, score_b, cube)
+
+
+def _sheet_cleared(match, *, by, reason: str):
+    """Every game of `match`'s score sheet deleted, last first (each kept in its history), under
+    the match's keeper; `reason` is an English message marked with `gettext_noop`."""
+    reason = in_site_language(reason)
+    with keeper_writes(match):
+        for _game in range(match.games.count()):
+            match = games.game_delete_last(match=match, by=by, reason=reason)
+    return match
 
 
 class ResultConflict(ConflictError):
@@ -388,9 +398,7 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
         match = pairing.match
         if match is not None and match.games.exists():
             if pairing.decided or match.finished:
-                with keeper_writes(match):
-                    for _game in range(match.games.count()):
-                        match = games.game_delete_last(match=match, by=by, reason=in_site_language(gettext_noop("result corrected by a TD")))
+                match = _sheet_cleared(match, by=by, reason=gettext_noop("result corrected by a TD"))
             else:
                 raise ValidationError({"games": [
                     _("Games are being entered on match %(pk)s: finish the match there.") % {"pk": match.pk}]})
@@ -407,10 +415,8 @@ def _apply(pairing: Pairing, report: ResultReport, *, by) -> None:
                 raise ValidationError({"games": [
                     _("Match %(match_id)s was recorded game by game: correct it with its games.")
                             % {"match_id": pairing.match_id}]})
-            with keeper_writes(match):  # the slip's final score replaces the games entered so far
-                for _game in range(match.games.count()):
-                    match = games.game_delete_last(match=match, by=by, reason=in_site_language(
-                        gettext_noop("the final score from the slip replaces the games so far")))
+            # the slip's final score replaces the games entered so far
+            match = _sheet_cleared(match, by=by, reason=gettext_noop("the final score from the slip replaces the games so far"))
         if match is None:
             match = _match_for(pairing, by=by)
         with keeper_writes(match):
