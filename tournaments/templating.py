@@ -10,6 +10,8 @@ site runs, and a message asked for again costs a dictionary look-up instead of D
 through the catalogs (bench/i18n_render.py measures it). What is kept is forgotten when the
 languages or catalogs change (a test's `settings` fixture)."""
 
+from functools import lru_cache
+
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.templatetags.static import static
@@ -18,28 +20,24 @@ from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment
 
 KEPT_AT_MOST = 20_000
-"""Translations kept (a few hundred messages in five languages are far fewer); past it, all are
-forgotten and looked up again, so a template that translated data by mistake cannot grow it for ever."""
+"""Translations kept (a few hundred messages in five languages are far fewer); past it, the least
+used are forgotten, so a template that translated data by mistake cannot grow it for ever."""
 
-_translated: dict[tuple[str, str], str] = {}
+
+@lru_cache(maxsize=KEPT_AT_MOST)
+def _translated(language: str | None, message: str) -> str:
+    return gettext(message)  # `language` is the active one: it only keys what is kept
 
 
 def kept_gettext(message: str) -> str:
     """Django's gettext of `message` in the active language, looked up once per language."""
-    key = (get_language(), message)
-    try:
-        return _translated[key]
-    except KeyError:
-        if len(_translated) >= KEPT_AT_MOST:
-            _translated.clear()
-        text = _translated[key] = gettext(message)
-        return text
+    return _translated(get_language(), message)
 
 
 @receiver(setting_changed)
 def _forget_translations(*, setting, **kwargs) -> None:
     if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
-        _translated.clear()
+        _translated.cache_clear()
 
 
 def environment(**options) -> Environment:
