@@ -230,70 +230,106 @@ def _changed_since(history: RatedHistory, first: int, touched: np.ndarray) -> np
     return np.array(since, dtype=np.int64)
 
 
+class _Rated:
+    """What a rerun from a checkpoint rated: the matches after the start (`history`, its
+    `players`), the system as settled there, the states at the month and day starts after it
+    (`moments`, the history cut at `cuts`, in `pieces`) and the run's result."""
+
+    def __init__(self, run: RatingRun, resume: Resume, suffix: RatedHistory) -> None:
+        start = resume.checkpoint
+        settled = resume.settled
+        players = np.union1d(suffix.players, np.array(sorted(resume.touched), dtype=np.int64))
+        where = np.searchsorted(players, suffix.players)
+        self.history = history = RatedHistory(
+            suffix.match_ids, suffix.played_on, where[suffix.player_a], where[suffix.player_b], suffix.lengths,
+            suffix.a_won, players, suffix.a_score)
+        self.players = players
+        touch(run.pk, stage=RunStage.RATING, matches_total=len(history), matches_done=0)
+        state, self.last_before = states_at(start, settled, players)
+        self.moments = checkpoint_starts(history.played_on, start.after_on)
+        self.cuts = np.searchsorted(history.played_on, [micros_of(m) for m in self.moments], side="left").tolist()
+        self.arrays = arrays = _arrays(history, settled)
+        if settled.settling:  # no founders at the start: this run finds them, counting everyone there
+            settled = settled.settled_from(arrays, state, start.sequence, _matches_elsewhere(start, players))
+        self.settled = settled
+        state = with_imported_starts(settled, settled.starting_state(arrays, state, first=start.sequence), players)
+        self.pieces = pieces = rate_in_pieces(settled, arrays, state, self.cuts, partial(report_progress, run.pk))
+        self.result = _as_run(settled, pieces)
+        self.rated = pieces.state["matches"] > 0
+        self.last_played = when_last_played(history, pieces.last_match, self.last_before)
+
+
+class _Reach:
+    """Which players the changes reach and from where (`_changed_since`): only they are
+    rewritten, each from the match that reaches him (every player's from the first changed match
+    when matches are renumbered); `rows` are the rating changes written again."""
+
+    def __init__(self, resume: Resume, rated: _Rated) -> None:
+        history, players, start = rated.history, rated.players, resume.checkpoint
+        n = len(history)
+        touched = np.zeros(len(players), dtype=bool)
+        touched[np.searchsorted(players, np.array(sorted(resume.touched), dtype=np.int64))] = True
+        if resume.earliest is None:  # no place known: every player from the checkpoint on
+            first = 0
+            touched[:] = True
+        else:  # the matches before the earliest place are the published ones, numbered as they were
+            first = int(np.searchsorted(history.played_on, micros_of(resume.earliest[0]) - 1, side="left"))
+        if rated.settled.settled_value != resume.head.settled_value:
+            # the founders changed: whoever first plays from the earlier founding on may start
+            # elsewhere (a newcomer or a founder now), so he is reached from his first match
+            founded = min(value for value in (rated.settled.settled_value, resume.head.settled_value)
+                          if value is not None)
+            touched |= batches.first_matches(rated.arrays) >= int(founded) - start.sequence
+        self.touched = touched
+        self.since = since = _changed_since(history, first, np.flatnonzero(touched))
+        self.rows_from = np.minimum(since, first) if resume.shifted else since  # renumbered from `first`
+        self.changed = (since < n) | touched
+        self.rewritten = (self.rows_from < n) | touched
+        rows, sides = changes_by_player(history)
+        self.rows = rows[rows // 2 >= self.rows_from[sides[rows]]]
+
+
 def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tuple | None,
                   clock: _StageClock) -> None:
     """Rerun from the resume point's checkpoint: rate the matches ordered after it from the
-    stored states, then, in one transaction, replace the published run's rows of every player
-    the changes reach (`_changed_since`): his rating changes from the match that reaches him
-    (every player's from the first changed match when matches are renumbered), his current
-    rating and his state at the head; move the head and mark the changes answered. Readers see
-    the published ratings before or after, never a mix. The checkpoints after the start are
-    rewritten next (`refresh_checkpoints`), after the ratings are published."""
-    start = resume.checkpoint
-    settled = resume.settled
-    players = np.union1d(suffix.players, np.array(sorted(resume.touched), dtype=np.int64))
-    where = np.searchsorted(players, suffix.players)
-    history = RatedHistory(suffix.match_ids, suffix.played_on, where[suffix.player_a], where[suffix.player_b],
-                           suffix.lengths, suffix.a_won, players, suffix.a_score)
+    stored states (`_Rated`), then, in one transaction, replace the published run's rows of every
+    player the changes reach (`_Reach`): his rating changes from the match that reaches him, his
+    current rating and his state at the head; move the head and mark the changes answered.
+    Readers see the published ratings before or after, never a mix. The checkpoints after the
+    start are rewritten next (`refresh_checkpoints`), after the ratings are published."""
     clock.lap("load")
-    touch(run.pk, stage=RunStage.RATING, matches_total=len(history), matches_done=0)
-    state, last_before = states_at(start, settled, players)
-    moments = checkpoint_starts(history.played_on, start.after_on)
-    cuts = np.searchsorted(history.played_on, [micros_of(m) for m in moments], side="left").tolist()
-    arrays = _arrays(history, settled)
-    if settled.settling:  # no founders at the start: this run finds them, counting everyone there
-        settled = settled.settled_from(arrays, state, start.sequence, _matches_elsewhere(start, players))
-    state = with_imported_starts(settled, settled.starting_state(arrays, state, first=start.sequence), players)
-    pieces = rate_in_pieces(settled, arrays, state, cuts, partial(report_progress, run.pk))
-    result = _as_run(settled, pieces)
-    rated = pieces.state["matches"] > 0
-    last_played = when_last_played(history, pieces.last_match, last_before)
-    # only the players whose state the changes reach are rewritten, each from where it is reached
-    n = len(history)
-    touched = np.zeros(len(players), dtype=bool)
-    touched[np.searchsorted(players, np.array(sorted(resume.touched), dtype=np.int64))] = True
-    if resume.earliest is None:  # no place known: every player from the checkpoint on
-        first = 0
-        touched[:] = True
-    else:  # the matches before the earliest place are the published ones, numbered as they were
-        first = int(np.searchsorted(history.played_on, micros_of(resume.earliest[0]) - 1, side="left"))
-    if settled.settled_value != resume.head.settled_value:
-        # the founders changed: whoever first plays from the earlier founding on may start
-        # elsewhere (a newcomer or a founder now), so he is reached from his first match
-        founded = min(value for value in (settled.settled_value, resume.head.settled_value) if value is not None)
-        touched |= batches.first_matches(arrays) >= int(founded) - start.sequence
-    since = _changed_since(history, first, np.flatnonzero(touched))
-    rows_from = np.minimum(since, first) if resume.shifted else since  # renumbered from `first`
-    changed = (since < n) | touched
-    rewritten = (rows_from < n) | touched
-    rows, sides = changes_by_player(history)
-    rows = rows[rows // 2 >= rows_from[sides[rows]]]
-    del sides
+    rated = _Rated(run, resume, suffix)
+    reach = _Reach(resume, rated)
     logger.info("%s run %s: %s of %s players reached, %s of %s rating changes rewritten", run.system, run.pk,
-                int(changed.sum()), len(players), len(rows), 2 * n)
+                int(reach.changed.sum()), len(rated.players), len(reach.rows), 2 * len(rated.history))
     clock.lap("compute")
     touch(run.pk, stage=RunStage.WRITING)
-    published = resume.published_id
+    standing = _publish_from(run, resume, rated, reach, last, clock)
+    clock.lap("publish: head, commit")
+    ranks_refresh(run.system)  # the ranks of the new ratings, before any reader asks
+    refresh_checkpoints(run, resume, Rerun(rated.history, rated.players, rated.pieces, rated.moments, rated.cuts,
+                                           reach.since, reach.touched, rated.last_before, rated.settled), standing)
+    clock.lap("checkpoints")
+
+
+def _publish_from(run: RatingRun, resume: Resume, rated: _Rated, reach: _Reach, last: tuple | None,
+                  clock: _StageClock) -> dict:
+    """`_execute_from`'s one transaction: the reached players' rows of the published run
+    replaced, the head moved, the changes answered. Returns the later checkpoints as they stood,
+    by moment (`refresh_checkpoints` reads them)."""
+    start, published, head = resume.checkpoint, resume.published_id, resume.head
+    history, players, settled = rated.history, rated.players, rated.settled
+    changed, rewritten, n = reach.changed, reach.rewritten, len(history)
     now = timezone.now()
     with transaction.atomic():
         if not holds_published(run, published):
             raise RunLostError(f"Run {run.pk} was superseded before it could publish.")
-        delete_changes_since(published, players[rewritten], start.sequence + rows_from[rewritten])
-        if len(rows):
-            write_changes(published, history, result, rows, start.sequence)
+        delete_changes_since(published, players[rewritten], start.sequence + reach.rows_from[rewritten])
+        if len(reach.rows):
+            write_changes(published, history, rated.result, reach.rows, start.sequence)
         clock.lap("publish: rating changes")
         delete_player_rows(Rating, "run_id = %s", [published], players[changed].tolist())
-        write_ratings(published, run.system, players, result, last_played, rated & changed)
+        write_ratings(published, run.system, players, rated.result, rated.last_played, rated.rated & changed)
         clock.lap("publish: ratings")
         # the checkpoints after the start are rewritten once the ratings are published (below);
         # until then no run resumes from them
@@ -301,9 +337,8 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
             pk=start.pk).filter(Q(after_on__gt=start.after_on) if start.after_on is not None else Q())
         standing = {checkpoint.after_on: checkpoint for checkpoint in later}
         later.update(ready=False)
-        head = resume.head
         delete_player_rows(RatingPlayerState, "checkpoint_id = %s", [head.pk], players[changed].tolist())
-        write_states(head.pk, settled, players, pieces.state, last_played, rated & changed)
+        write_states(head.pk, settled, players, rated.pieces.state, rated.last_played, rated.rated & changed)
         total = start.sequence + n
         RatingCheckpoint.objects.filter(pk=head.pk).update(
             sequence=total, after_on=last[0] if last else None, after_match_id=last[1] if last else -1,
@@ -317,8 +352,4 @@ def _execute_from(run: RatingRun, resume: Resume, suffix: RatedHistory, last: tu
         RatingRun.objects.filter(pk=run.pk).update(heartbeat_at=now, matches_total=n, matches_done=n,
                                                    players=len(players))
         RatingPending.objects.filter(system=run.system, run_id=run.pk).delete()
-    clock.lap("publish: head, commit")
-    ranks_refresh(run.system)  # the ranks of the new ratings, before any reader asks
-    refresh_checkpoints(run, resume, Rerun(history, players, pieces, moments, cuts, since, touched, last_before,
-                                           settled), standing)
-    clock.lap("checkpoints")
+    return standing
