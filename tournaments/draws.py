@@ -220,55 +220,65 @@ def build_unit(
     root = flights[0]
     if root.status == "draft":
         return {f.pk: FlightView(f, None) for f in flights}
-    fmt = root.format
     field_ = competitors(entries.get(root.pk, ()))
-    if fmt == FlightFormat.SINGLE_ELIMINATION:
-        name_of = {f.pk: f.name for f in flights}
-        specs = [
-            fm.FlightSpec(
-                f.name,
-                fm.FlightKind(f.kind) if f.kind in ("main", "consolation", "last_chance") else fm.FlightKind.MAIN,
-                tuple(f.lengths),
-                tuple(fm.Feeder(name_of.get(d["source_id"], f"flight {d['source_id']}"), int(d["source_round"]),
-                                int(d["entry_round"])) for d in f.feeders),
-            )
-            for f in flights
-        ]
-        specs[0] = fm.FlightSpec(specs[0].name, fm.FlightKind.MAIN, specs[0].lengths, ())
-        event = fm.KnockoutEvent(
-            field_,
-            specs,
-            results={f.name: list(results.get(f.pk, {}).values()) for f in flights},
-            first_round=[tuple(pair) for pair in root.first_round],
-            withdrawn=withdrawn,
-            drawn={f.name: _players_of(pairings.get(f.pk, ())) for f in flights[1:]},
-        )
-        views = {}
-        for f in flights:
-            engine = event[f.name]
-            slots = _tree_slots(f, engine) if isinstance(engine, Tree) else _progressive_slots(f, engine)
-            views[f.pk] = FlightView(f, engine, slots)
-        return views
+    if root.format == FlightFormat.SINGLE_ELIMINATION:
+        return _knockout_unit(flights, field_, pairings, results, withdrawn)
     flight_results = results.get(root.pk, {})
-    if fmt == FlightFormat.DOUBLE_ELIMINATION:
+    stored = pairings.get(root.pk, ())
+    if root.format == FlightFormat.DOUBLE_ELIMINATION:
         engine = fm.DoubleElimination(
             field_, first_round=[tuple(pair) for pair in root.first_round], lengths=root.lengths,
             results=flight_results.values(), name=root.name, withdrawn=withdrawn,
-            drawn_losers=_players_of(p for p in pairings.get(root.pk, ()) if p.slot.startswith("L")),
+            drawn_losers=_players_of(p for p in stored if p.slot.startswith("L")),
         )
         return {root.pk: FlightView(root, engine, _tree_slots(root, engine))}
-    prs = prs_of(pairings.get(root.pk, ()))
-    scoring = fm.Scoring(root.scoring)
-    if fmt == FlightFormat.ROUND_ROBIN:
+    if root.format == FlightFormat.ROUND_ROBIN:
         engine = fm.RoundRobin(
             field_, lengths=root.lengths, results=flight_results.values(),
-            tie_breaks=tie_breaks_of(root, fm.round_robin.DEFAULT_ROUND_ROBIN_TIE_BREAKS), scoring=scoring,
-            prs=prs, name=root.name,
+            tie_breaks=tie_breaks_of(root, fm.round_robin.DEFAULT_ROUND_ROBIN_TIE_BREAKS),
+            scoring=fm.Scoring(root.scoring), prs=prs_of(stored), name=root.name,
         )
         return {root.pk: FlightView(root, engine, _listed_slots(root, engine.pairings, flight_results))}
+    return {root.pk: _swiss_view(root, field_, stored, flight_results, withdrawn)}
+
+
+def _knockout_unit(flights, field_, pairings, results, withdrawn) -> dict[int, FlightView]:
+    """A main knockout and the consolation and last chance flights its losers feed: one event."""
+    root = flights[0]
+    name_of = {f.pk: f.name for f in flights}
+    specs = [
+        fm.FlightSpec(
+            f.name,
+            fm.FlightKind(f.kind) if f.kind in ("main", "consolation", "last_chance") else fm.FlightKind.MAIN,
+            tuple(f.lengths),
+            tuple(fm.Feeder(name_of.get(d["source_id"], f"flight {d['source_id']}"), int(d["source_round"]),
+                            int(d["entry_round"])) for d in f.feeders),
+        )
+        for f in flights
+    ]
+    specs[0] = fm.FlightSpec(specs[0].name, fm.FlightKind.MAIN, specs[0].lengths, ())
+    event = fm.KnockoutEvent(
+        field_,
+        specs,
+        results={f.name: list(results.get(f.pk, {}).values()) for f in flights},
+        first_round=[tuple(pair) for pair in root.first_round],
+        withdrawn=withdrawn,
+        drawn={f.name: _players_of(pairings.get(f.pk, ())) for f in flights[1:]},
+    )
+    views = {}
+    for f in flights:
+        engine = event[f.name]
+        slots = _tree_slots(f, engine) if isinstance(engine, Tree) else _progressive_slots(f, engine)
+        views[f.pk] = FlightView(f, engine, slots)
+    return views
+
+
+def _swiss_view(root: Flight, field_, pairings, flight_results, withdrawn) -> FlightView:
+    """A Swiss flight, or a Swiss whose leaders go on to a knockout (its slots prefixed)."""
+    prs = prs_of(pairings)
     stored = [
         fm.Pairing(p.slot, p.round.number, p.player_a_id, p.player_b_id, p.round.length)
-        for p in pairings.get(root.pk, ())
+        for p in pairings
         if not p.slot.startswith(KNOCKOUT_PREFIX)
     ]
     settings = fm.SwissSettings(
@@ -276,20 +286,20 @@ def build_unit(
         out_after_losses=root.out_after_losses,
         tie_breaks=tie_breaks_of(root, fm.swiss.DEFAULT_SWISS_TIE_BREAKS),
         lengths=tuple(root.lengths),
-        scoring=scoring,
+        scoring=fm.Scoring(root.scoring),
     )
     swiss_results = {s: r for s, r in flight_results.items() if not s.startswith(KNOCKOUT_PREFIX)}
     swiss_prs = {s: v for s, v in prs.items() if not s.startswith(KNOCKOUT_PREFIX)}
-    if fmt == FlightFormat.SWISS:
+    if root.format == FlightFormat.SWISS:
         engine = fm.Swiss(field_, settings, pairings=stored, results=swiss_results.values(),
                           withdrawn=withdrawn, prs=swiss_prs, name=root.name)
-        return {root.pk: FlightView(root, engine, _listed_slots(root, engine.pairings, swiss_results))}
+        return FlightView(root, engine, _listed_slots(root, engine.pairings, swiss_results))
     knockout_results = [
         fm.Result(s[len(KNOCKOUT_PREFIX):], r.winner, r.walkover)
         for s, r in flight_results.items() if s.startswith(KNOCKOUT_PREFIX)
     ]
     knockout_players = {
-        player for p in pairings.get(root.pk, ()) if p.slot.startswith(KNOCKOUT_PREFIX)
+        player for p in pairings if p.slot.startswith(KNOCKOUT_PREFIX)
         for player in (p.player_a_id, p.player_b_id) if player is not None
     }
     engine = fm.SwissKnockout(
@@ -301,7 +311,7 @@ def build_unit(
     slots = _listed_slots(root, engine.swiss.pairings, swiss_results)
     if engine.knockout is not None:
         slots += _tree_slots(root, engine.knockout, KNOCKOUT_PREFIX)
-    return {root.pk: FlightView(root, engine, slots)}
+    return FlightView(root, engine, slots)
 
 
 def swiss_engine(view: FlightView):
