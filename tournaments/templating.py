@@ -8,14 +8,23 @@ A 256-player event's desk asks for a dozen messages on each of its rows, so `_()
 each translation it has looked up, by language and message: a catalog does not change while the
 site runs, and a message asked for again costs a dictionary look-up instead of Django's walk
 through the catalogs (bench/i18n_render.py measures it). What is kept is forgotten when the
-languages or catalogs change (a test's `settings` fixture)."""
+languages or catalogs change (a test's `settings` fixture).
 
+Numbers as Django's `floatformat` writes them in the active language: `{% set fixed = decimals() %}`
+once, then `{{ fixed(rating, 1) }}` per row gives what `{{ rating|floatformat:1 }}` gives ("1977.9",
+"1977,9" in Danish), with the language's decimal separator looked up once per template instead of
+once per number, and a few times quicker than Django's filter."""
+
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from functools import lru_cache
 
+from django.conf import settings
 from django.core.signals import setting_changed
+from django.template.defaultfilters import floatformat
 from django.dispatch import receiver
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment
 
@@ -40,9 +49,38 @@ def _forget_translations(*, setting, **kwargs) -> None:
         _translated.cache_clear()
 
 
+_PLACES = [Decimal(1).scaleb(-places) for places in range(10)]
+_ROOMY = Context(prec=60)
+
+
+def decimals():
+    """`fixed(value, places)`: Django's `floatformat:places` (0 to 9 places) of a number, in the
+    language active now. Django's own filter answers what this does not write the same way (a
+    number too long for 60 digits, not a number, or grouped thousands when the site groups them)."""
+    if settings.USE_THOUSAND_SEPARATOR:
+        return lambda value, places: floatformat(value, places)
+    separator = get_format("DECIMAL_SEPARATOR")
+
+    def fixed(value, places: int) -> str:
+        try:
+            number = Decimal(str(value))
+            if not number.is_finite():
+                return floatformat(value, places)
+            if places == 0 and number == number.to_integral_value():
+                return "%d" % number
+            text = f"{number.quantize(_PLACES[places], ROUND_HALF_UP, _ROOMY):f}"
+        except (InvalidOperation, ValueError, TypeError, IndexError):
+            return floatformat(value, places)
+        if text[0] == "-" and not text.strip("-0."):
+            text = text[1:]  # Django writes no sign on a number rounded to zero
+        return text.replace(".", separator) if places else text
+
+    return fixed
+
+
 def environment(**options) -> Environment:
     extensions = [*options.pop("extensions", ()), "jinja2.ext.i18n"]
     env = Environment(extensions=extensions, **options)
     env.install_gettext_callables(gettext=kept_gettext, ngettext=ngettext, newstyle=False)
-    env.globals.update({"url": lambda name, *args: reverse(name, args=args), "static": static})
+    env.globals.update({"url": lambda name, *args: reverse(name, args=args), "static": static, "decimals": decimals})
     return env

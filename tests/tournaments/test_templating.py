@@ -31,3 +31,25 @@ def test_a_change_of_catalogs_forgets_the_translations_kept(settings, tmp_path):
     settings.LOCALE_PATHS = [tmp_path, *settings.LOCALE_PATHS]
     with translation.override("da"):
         assert _save_button() == "Gem nu"
+
+
+def test_jinja_s_decimals_write_what_django_s_floatformat_writes_in_every_language():
+    import random
+    from decimal import Decimal
+
+    from django.template.defaultfilters import floatformat
+
+    values = [0, 1, -1, 0.05, -0.05, 0.04, -0.04, 0.25, 2.675, 1977.85, 1977.95, -3.45, 1e-7, -1e-7, 1e16,
+              123456789.125, 1.5, 2.5, -2.5, 1500, 1500.0, Decimal("12.345"), "7.25", "x", None, float("nan"),
+              float("inf"), 10**70, -0.0]
+    generator = random.Random(7)
+    values += [generator.uniform(-3000, 3000) for _ in range(300)]
+    values += [round(generator.uniform(0, 400), 2) for _ in range(100)]  # halves and quarters to round
+    template = engines["jinja2"].env.from_string("{% set fixed = decimals() %}{{ fixed(v, p) }}")
+    for language in ("en", "da", "el", "ja", "ar"):
+        with translation.override(language):
+            fixed = engines["jinja2"].env.globals["decimals"]()
+            for value in values:
+                for places in range(4):
+                    assert fixed(value, places) == str(floatformat(value, places)), (language, value, places)
+            assert template.render(v=1977.85, p=1) == str(floatformat(1977.85, 1))
