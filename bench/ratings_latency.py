@@ -26,6 +26,7 @@ import os
 import random
 import re
 import signal
+import statistics
 import sys
 import tempfile
 import threading
@@ -161,6 +162,33 @@ def print_runs_after(log_path: Path, offset: int) -> None:
             print(f"  {system} run {run}: " + "; ".join(lines))
 
 
+STAGE = re.compile(r"([a-z][a-z :,]*?) took ([0-9.]+) s")
+
+
+def summarise_runs_after(log_path: Path, offset: int) -> None:
+    """How many runs the worker made after the log was `offset` bytes long, and the median and
+    worst time of each of their stages, per system: where the time from result to published went."""
+    stages: dict[str, dict[str, list[float]]] = {}
+    runs: dict[str, set[int]] = {}
+    full = 0
+    with log_path.open("rb") as log:
+        log.seek(offset)
+        for line in log.read().decode(errors="replace").splitlines():
+            found = RUN_LINE.search(line)
+            if not found:
+                continue
+            system, run, text = found.groups()
+            runs.setdefault(system, set()).add(int(run))
+            full += "rating in full" in text
+            for stage, seconds in STAGE.findall(text):
+                stages.setdefault(system, {}).setdefault(stage.strip(" ;"), []).append(float(seconds))
+    for system in sorted(runs):
+        parts = [f"{stage} {statistics.median(times):.3f}/{max(times):.3f}"
+                 for stage, times in stages.get(system, {}).items()]
+        print(f"  {system}: {len(runs[system])} runs; stage median/worst s: " + ", ".join(parts))
+    print(f"  runs that rated the whole history: {full}")
+
+
 def wait_for(watcher: Published, limit: float) -> None:
     deadline = time.monotonic() + limit
     while watcher.waiting and time.monotonic() < deadline:
@@ -224,7 +252,7 @@ def measure(args, ids: list[int], last_day, log_path: Path) -> None:
     watcher = Published()
     poller = threading.Thread(target=watcher.watch)
     poller.start()
-    started = time.perf_counter()
+    started, offset = time.perf_counter(), log_path.stat().st_size
     threads = [threading.Thread(target=writer, args=(n, ids, args.results, watcher, args.seed))
                for n in range(args.writers)]
     for thread in threads:
@@ -239,6 +267,7 @@ def measure(args, ids: list[int], last_day, log_path: Path) -> None:
     if latencies:
         print(f"  entered → published (both systems): p50 {percentile(latencies, 0.5):.2f} s, "
               f"p95 {percentile(latencies, 0.95):.2f} s, max {max(latencies):.2f} s")
+    summarise_runs_after(log_path, offset)
 
     back = datetime.combine(last_day, time_of_day(12, tzinfo=UTC)) - timedelta(days=182)
     match = Match.objects.filter(played_on=back).order_by("id").first()
