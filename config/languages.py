@@ -23,6 +23,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 SESSION_KEY = "crawford_language"
@@ -65,6 +66,13 @@ def in_site_language(message, values: dict | None = None) -> str:
     with translation.override(settings.LANGUAGE_CODE):
         text = translation.gettext(message) if isinstance(message, str) else message
         return str(text % values if values else text)
+
+
+def list_join(items) -> str:
+    """Names, numbers or phrases of one sentence as a list in the active language: "Anne, Bo" in
+    English, "アン、ボー" in Japanese, "آن، بو" in Arabic. For what a person reads; ids in a file, a
+    log or SQL keep their own separator."""
+    return pgettext("list separator", ", ").join(str(item) for item in items)
 
 
 @contextmanager

@@ -152,9 +152,11 @@ def rating_calibration_fit(*, system: str = "crawford", by=None, grid=None, log=
                 "so the parameters in force stay.", "count"), {"count": len(history), "least": MIN_MATCHES}),
         )
     total, history = len(history), history[-FIT_MATCHES:]
-    seen = (in_site_language(gettext_noop("%(count)s rated matches (the latest of %(total)s)"),
+    seen = (in_site_language(ngettext_lazy("%(count)s rated match (the latest of %(total)s)",
+                                           "%(count)s rated matches (the latest of %(total)s)", "count"),
                              {"count": len(history), "total": total}) if total > len(history)
-            else in_site_language(gettext_noop("%(count)s rated matches"), {"count": len(history)}))
+            else in_site_language(ngettext_lazy("%(count)s rated match", "%(count)s rated matches", "count"),
+                                  {"count": len(history)}))
     candidate, objective = calibration.fit([calibration.Sample("this site", history)], running,
                                            grid=grid or calibration.GRID, log=log)
     verdict = judge(history, candidate, running)

@@ -11,7 +11,9 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
 
+from config.languages import list_join
 from config.models import LanguagePreference
 from games import services as games
 from tournaments import services as events
@@ -355,3 +357,12 @@ def test_the_rules_refuse_a_cube_in_the_crawford_game_in_the_language_of_the_req
         response = staff_api.post(f"/api/v1/matches/{match}/games/", crawford, format="json",
                                   HTTP_ACCEPT_LANGUAGE=code)
         assert (response.status_code, response.json()) == (400, {"cube": [message]}), code
+
+
+@pytest.mark.parametrize(("code", "listed"), [
+    ("en", "Anne Holm, Bo Lund, Kenji Sato"), ("da", "Anne Holm, Bo Lund, Kenji Sato"),
+    ("ja", "Anne Holm、Bo Lund、Kenji Sato"), ("ar", "Anne Holm، Bo Lund، Kenji Sato"),
+])
+def test_a_list_of_names_is_written_as_each_language_writes_a_list(code, listed):
+    with translation.override(code):
+        assert list_join(["Anne Holm", "Bo Lund", "Kenji Sato"]) == listed

@@ -19,6 +19,8 @@ from django.utils.translation import ngettext
 
 from analysis.models import PlayerAnalysis, current_analysis
 from config.errors import ConflictError
+from config.languages import list_join
+from games.models import Player
 
 from . import formats as fm
 from .formats._tree import NOBODY, UNKNOWN, Tree
@@ -168,6 +170,14 @@ def feeder_rules(flight: Flight, flights: Iterable[Flight]) -> list[dict]:
     return [{"source": name_of.get(d["source_id"], ""), **d} for d in flight.feeders or ()]
 
 
+def player_label(player_id) -> str:
+    """A player as a refusal of the formats names him: his name (data, as written), or "player 17"
+    in the reader's language when no player has that id. Asked only when a refusal is written."""
+    name = (Player.objects.filter(pk=player_id).values_list("name", flat=True).first()
+            if isinstance(player_id, int) else None)
+    return name if name is not None else _("player %(id)s") % {"id": player_id}
+
+
 def competitors(entries: Iterable[Entry]) -> list[fm.Competitor]:
     return [fm.Competitor(e.player_id, e.seed) for e in entries if e.seed is not None]
 
@@ -236,7 +246,7 @@ def build_unit(
         engine = fm.RoundRobin(
             field_, lengths=root.lengths, results=flight_results.values(),
             tie_breaks=tie_breaks_of(root, fm.round_robin.DEFAULT_ROUND_ROBIN_TIE_BREAKS),
-            scoring=fm.Scoring(root.scoring), prs=prs_of(stored), name=root.name,
+            scoring=fm.Scoring(root.scoring), prs=prs_of(stored), name=root.name, label=player_label,
         )
         return {root.pk: FlightView(root, engine, _listed_slots(root, engine.pairings, flight_results))}
     return {root.pk: _swiss_view(root, field_, stored, flight_results, withdrawn)}
@@ -292,7 +302,7 @@ def _swiss_view(root: Flight, field_, pairings, flight_results, withdrawn) -> Fl
     swiss_prs = {s: v for s, v in prs.items() if not s.startswith(KNOCKOUT_PREFIX)}
     if root.format == FlightFormat.SWISS:
         engine = fm.Swiss(field_, settings, pairings=stored, results=swiss_results.values(),
-                          withdrawn=withdrawn, prs=swiss_prs, name=root.name)
+                          withdrawn=withdrawn, prs=swiss_prs, name=root.name, label=player_label)
         return FlightView(root, engine, _listed_slots(root, engine.pairings, swiss_results))
     knockout_results = [
         fm.Result(s[len(KNOCKOUT_PREFIX):], r.winner, r.walkover)
@@ -306,7 +316,7 @@ def _swiss_view(root: Flight, field_, pairings, flight_results, withdrawn) -> Fl
         field_, swiss_rounds=root.swiss_rounds, qualifiers=root.qualifiers, swiss_settings=settings,
         knockout_lengths=root.lengths[root.swiss_rounds:] or root.lengths[-1:],
         swiss_pairings=stored, swiss_results=swiss_results.values(), knockout_results=knockout_results,
-        withdrawn=withdrawn, knockout_players=knockout_players, swiss_prs=swiss_prs,
+        withdrawn=withdrawn, knockout_players=knockout_players, swiss_prs=swiss_prs, label=player_label,
     )
     slots = _listed_slots(root, engine.swiss.pairings, swiss_results)
     if engine.knockout is not None:
@@ -416,21 +426,21 @@ def _check_seeds(flight: Flight, seeds: list[int], entries: list[Entry], label) 
     doubled = sorted({pid for pid in seeds if seeds.count(pid) > 1})
     if doubled:
         raise ValidationError({"seeds": [_("%(players)s listed twice: give each player one seed.")
-                                         % {"players": ", ".join(label(p) for p in doubled)}]})
+                                         % {"players": list_join(label(p) for p in doubled)}]})
     status = {e.player_id: e.status for e in entries}
     strangers = [pid for pid in seeds if pid not in status]
     if strangers:
         raise ValidationError({"seeds": [_("Player %(players)s is not entered in %(flight)s.")
-                                         % {"players": ", ".join(map(str, strangers)), "flight": flight.name}]})
+                                         % {"players": list_join(strangers), "flight": flight.name}]})
     present = {pid for pid, st in status.items() if st == EntryStatus.CHECKED_IN}
     gone = [pid for pid in seeds if pid not in present]
     new = [pid for pid in present if pid not in set(seeds)]
     if gone or new:
         said = []
         if new:
-            said.append(_("%(players)s checked in") % {"players": ", ".join(label(p) for p in sorted(new, key=label))})
+            said.append(_("%(players)s checked in") % {"players": list_join(label(p) for p in sorted(new, key=label))})
         if gone:
-            said.append(_("%(players)s no longer checked in") % {"players": ", ".join(label(p) for p in gone)})
+            said.append(_("%(players)s no longer checked in") % {"players": list_join(label(p) for p in gone)})
         raise ConflictError(_("The players of %(flight)s changed since this draw was shown (%(changes)s): "
                               "look at the draw again before you confirm it.")
                             % {"flight": flight.name, "changes": "; ".join(said)})
@@ -518,12 +528,12 @@ def plan_draw(
                     "%(flight)s is a round robin: everyone meets everyone, in the order of the Berger tables, "
                     "so no pair can be kept apart or fixed. Move seeds to change who meets whom in round 1."),
                     flight=flight.name)
-            engine = fm.RoundRobin(seeded, lengths=flight.lengths, name=flight.name)
+            engine = fm.RoundRobin(seeded, lengths=flight.lengths, name=flight.name, label=label)
             tables = [(p.a, p.b) for p in engine.rounds[0]]
             first_round = None
         else:
             settings = fm.SwissSettings(rounds=flight.swiss_rounds, out_after_losses=flight.out_after_losses)
-            paired = fm.Swiss(seeded, settings, name=flight.name).pair_next_round()
+            paired = fm.Swiss(seeded, settings, name=flight.name, label=label).pair_next_round()
             tables = [(p.a, p.b) for p in paired]
             first_round = None
             if rules:

@@ -528,7 +528,7 @@ def draw_preview(*, flight: Flight, by, seeds: list[int] | None = None, random_s
     players = {e.player_id: e.player for e in entries}
     plan = draws.plan_draw(flight, entries, seeding, seeds=seeds, random_seed=random_seed,
                            rules=fm.DrawRules.of(apart=apart or (), fixed=fixed or ()),
-                           label=lambda pid: players[pid].name if pid in players else f"player {pid}")
+                           label=lambda pid: players[pid].name if pid in players else draws.player_label(pid))
     seed_of = {c.id: c.seed for c in plan.seeded}
 
     def player(pid):

@@ -8,7 +8,7 @@ language when it is read (`ScoringError.message`), by the translator the site in
 (`translator_install`; without one, English).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 
 def gettext_noop(message: str) -> str:
@@ -24,12 +24,17 @@ def ngettext(singular: str, plural: str, count: int) -> tuple[str, str, int]:
 
 _gettext: Callable[[str], str] = gettext_noop
 _ngettext: Callable[[str, str, int], str] = lambda singular, plural, count: singular if count == 1 else plural
+_list_join: Callable[[Iterable], str] = lambda items: ", ".join(str(item) for item in items)
 
 
-def translator_install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
-    """Read the engine's refusals through these (the site installs Django's at start)."""
-    global _gettext, _ngettext
+def translator_install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
+                       list_join: Callable[[Iterable], str] | None = None) -> None:
+    """Read the engine's refusals through these (the site installs Django's at start); `list_join`
+    writes a list of names as the reader's language does ("Anne, Bo"; "アン、ボー")."""
+    global _gettext, _ngettext, _list_join
     _gettext, _ngettext = gettext, ngettext
+    if list_join is not None:
+        _list_join = list_join
 
 
 class EngineError(ValueError):
@@ -51,7 +56,8 @@ class IllegalPlayError(EngineError):
 class MarkedRefusal(ValueError):
     """A refusal in words for a person: `message` is a marked message (`gettext_noop`, or
     `ngettext` for one whose words follow a number) and `params` the values of its placeholders
-    (names, numbers: never translated). It keeps the English as its argument and is read in the
+    (names, numbers: never translated; a tuple of them is a list, written as the reader's language
+    writes one). It keeps the English as its argument and is read in the
     reader's language (`message`, `str()`). The tournament formats' refusals are made the same way."""
 
     def __init__(self, message: str | tuple[str, str, int], **params) -> None:
@@ -65,7 +71,10 @@ class MarkedRefusal(ValueError):
             text = singular if count == 1 else plural
         else:
             text = self.template
-        return text % self.params if self.params else text
+        return text % self._values(lambda items: ", ".join(str(item) for item in items)) if self.params else text
+
+    def _values(self, join: Callable[[Iterable], str]) -> dict:
+        return {key: join(value) if isinstance(value, tuple) else value for key, value in self.params.items()}
 
     @property
     def message(self) -> str:
@@ -74,7 +83,7 @@ class MarkedRefusal(ValueError):
             text = _ngettext(*self.template)
         else:
             text = _gettext(self.template)
-        return text % self.params if self.params else text
+        return text % self._values(_list_join) if self.params else text
 
     def __str__(self) -> str:
         return self.message

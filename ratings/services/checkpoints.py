@@ -19,7 +19,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop, ngettext_lazy
 
+from config.languages import in_site_language
 from games.models import Match
 
 from ..calibrated import system_in_force
@@ -168,22 +170,22 @@ def resume_point(run: RatingRun) -> Resume | None:
     changed since, or the change reaches into the matches that settle the system's parameters."""
     pending = list(answered_by(run).values_list("match_id", flat=True))
     if None in pending:
-        note(run, "A request for the whole history (an import, a recompute asked for, or a change that names no"
-                   " match): rating in full.")
+        note(run, gettext_noop("A request for the whole history (an import, a recompute asked for, or a change that "
+                               "names no match): rating in full."))
         return None
     published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
     if published_id is None:
-        note(run, "No ratings are published yet: rating in full.")
+        note(run, gettext_noop("No ratings are published yet: rating in full."))
         return None
     checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
         "-sequence", "-head", "-after_on"))
     head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
     system = system_in_force(run.system)  # this site's adopted parameters, if any
     if head is None:
-        note(run, "The published run keeps no checkpoint to continue from: rating in full.")
+        note(run, gettext_noop("The published run keeps no checkpoint to continue from: rating in full."))
         return None
     if head.system_key != repr(system.settled_with(head.settled_value)):
-        note(run, "The rating system's parameters changed since the published run: rating in full.")
+        note(run, gettext_noop("The rating system's parameters changed since the published run: rating in full."))
         return None
     ids = set(pending)
     everyone: dict[int, set] = {match_id: set() for match_id in ids}
@@ -205,13 +207,19 @@ def resume_point(run: RatingRun) -> Resume | None:
     account = history_account()
     published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
     if published[0] is None:
-        note(run, "The published run keeps no account of its history: rating in full.")
+        note(run, gettext_noop("The published run keeps no account of its history: rating in full."))
         return None
     expected = HistoryAccount(*published) - account_of_results(was) + account_of_results(now)
     if expected != account:
-        note(run, f"The published ratings do not account for the rated history ({expected.matches} matches "
-                   f"with the changes owed, {account.matches} rated; checksum {expected.checksum} against "
-                   f"{account.checksum}): a change reached it without the outbox, so it rates in full.")
+        note(run, ngettext_lazy(
+            "The published ratings do not account for the rated history (%(count)s match with the changes owed, "
+            "%(rated)s rated; checksum %(expected)s against %(checksum)s): a change reached it without the outbox, "
+            "so it rates in full.",
+            "The published ratings do not account for the rated history (%(count)s matches with the changes owed, "
+            "%(rated)s rated; checksum %(expected)s against %(checksum)s): a change reached it without the outbox, "
+            "so it rates in full.", "count"),
+            {"count": expected.matches, "rated": account.matches, "expected": expected.checksum,
+             "checksum": account.checksum})
         return None
     places, touched, shifted = [], set(), False
     for match_id in ids:
@@ -227,15 +235,18 @@ def resume_point(run: RatingRun) -> Resume | None:
         if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
             break
     else:
-        note(run, "The change reaches before the first checkpoint of the published run: rating in full.")
+        note(run, gettext_noop("The change reaches before the first checkpoint of the published run: rating in full."))
         return None
     settled = system.settled_with(checkpoint.settled_value)
     if checkpoint.system_key != repr(settled):
-        note(run, "The checkpoint before the change was rated with other parameters: rating in full.")
+        note(run, gettext_noop("The checkpoint before the change was rated with other parameters: rating in full."))
         return None
     if checkpoint.sequence < settled.settle_window:
-        note(run, f"The change reaches the first {settled.settle_window} rated matches, which decide who"
-                   " founded the ratings and who arrived after: rating in full.")
+        note(run, ngettext_lazy(
+            "The change reaches the first %(count)s rated match, which decides who founded the ratings and who "
+            "arrived after: rating in full.",
+            "The change reaches the first %(count)s rated matches, which decide who founded the ratings and who "
+            "arrived after: rating in full.", "count"), {"count": settled.settle_window})
         return None
     return Resume(published_id, checkpoint, head, settled, frozenset(touched), earliest, shifted, account)
 
@@ -247,9 +258,14 @@ def settled_at(settled, sequence: int):
     return settled if sequence >= settled.settle_window else settled.settled_with(None)
 
 
-def note(run: RatingRun, text: str) -> None:
+def note(run: RatingRun, message, values: dict | None = None) -> None:
     """Why a run rates in full: said in the `ratings.recompute` log at once, and kept as the
-    run's `note` (`run.note`, written once the run's snapshot is read: nothing is written in it)."""
+    run's `note` (`run.note`, written once the run's snapshot is read: nothing is written in it).
+
+    `message` is marked (`gettext_noop`, or `ngettext_lazy` with the name of its count in
+    `values`); the note is stored text, shown on the ratings' runs page as kept, so it is written
+    in the site's language as an audit trail's reasons are (`in_site_language`)."""
+    text = in_site_language(message, values)
     logger.warning("%s run %s: %s", run.system, run.pk, text)
     run.note = text[:2000]
 

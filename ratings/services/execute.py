@@ -13,6 +13,7 @@ import numpy as np
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from ..calibrated import system_in_force
 from ..ranks import ranks_refresh
@@ -138,7 +139,8 @@ def rating_run_execute(*, run: RatingRun, full: bool = False) -> RatingRun:
             # changes committed since the claim are this run's too: it rates them
             pending = list(answered_by(run).values_list("pk", flat=True))
             if full:
-                note(run, "A recompute of the whole history was asked for (recompute_ratings): rating in full.")
+                note(run, gettext_noop(
+                    "A recompute of the whole history was asked for (recompute_ratings): rating in full."))
             resume = None if full else resume_point(run)
             if resume is not None:
                 suffix = rated_history(after=(resume.checkpoint.after_on, resume.checkpoint.after_match_id))

@@ -26,6 +26,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.languages import list_join
 from games.models import Player
 from games.services import player_create
 
@@ -80,7 +81,7 @@ def parse_starts(text: str, *, as_of: date | None = None) -> list[StartRow]:
         missing.append("as_of")
     if missing:
         raise ValidationError({"file": [_("The header must name the columns %(columns)s; it lacks %(missing)s.") % {
-            "columns": "player (or federation_id), rating, experience, as_of", "missing": ", ".join(missing)}]})
+            "columns": "player (or federation_id), rating, experience, as_of", "missing": list_join(missing)}]})
     rows, errors, seen = [], [], {}
     today = timezone.localdate()
     for number, raw in enumerate(reader, start=2):

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from config.languages import list_join
+
 from ..models import SystemChoice
 from ..systems import SYSTEMS
 
@@ -36,7 +38,7 @@ def system_names(system: str | None = None) -> list[str]:
     if system in (None, "", "all"):
         return enabled
     if system not in SYSTEMS:
-        known = ", ".join(sorted(enabled))
+        known = list_join(sorted(enabled))
         raise ValidationError({"system": [_("no rating system is called %(name)s; known systems: %(known)s")
                                           % {"name": repr(system), "known": known}]})
     if system not in enabled:

@@ -3,11 +3,11 @@
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services as games
 from ratings import selectors, services
-from ratings.services import execute
+from ratings.services import checkpoints, execute
 from ratings.models import Rating, RatingChange, RatingRun, RatingSystemState, RunStatus
 
 pytestmark = pytest.mark.django_db
@@ -222,3 +222,18 @@ def test_a_change_rolled_back_leaves_no_prompt_that_the_next_change_waits_on(mak
         games.game_record(match=match, number=1, game=games.GameInput(winner=0))
     assert len(no_enqueue) == 2
     assert sorted(RatingSystemState.objects.values_list("system", "requested")) == [("crawford", 1), ("fibs", 1)]
+
+
+def test_a_run_says_why_it_rates_in_full_in_the_site_s_language_whoever_reads_it(make_player, finish, no_enqueue,
+                                                                                 settings):
+    settings.LANGUAGE_CODE = "el"
+    a, b = make_player(name="A"), make_player(name="B")
+    finish(a, b, length=5, winner="a", day=0)
+    with translation.override("ja"):
+        services.rating_recompute_now(system="fibs")
+    run = RatingRun.objects.get(pk=RatingSystemState.objects.get(system="fibs").published_run_id)
+    assert run.note == "Ζητήθηκε επανυπολογισμός όλου του ιστορικού (recompute_ratings): πλήρης υπολογισμός."
+    settings.LANGUAGE_CODE = "ar"
+    fresh = RatingRun.objects.create(system="crawford", requested_at=timezone.now())
+    checkpoints.resume_point(fresh)
+    assert fresh.note == "لم تُنشر أي تصنيفات بعد: حساب كامل."

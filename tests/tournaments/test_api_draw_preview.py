@@ -264,6 +264,30 @@ def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player
     assert Pairing.objects.count() == 0
 
 
+def test_a_refused_swiss_draw_names_the_players_by_name_in_a_list_of_the_td_s_language(staff, make_player):
+    event = services.tournament_create(name="Club Swiss", start_date=datetime.date(2026, 6, 6), by=staff)
+    swiss = services.flight_create(tournament=event, name="Swiss", format="swiss", lengths=[3], swiss_rounds=2,
+                                   auto_pair=False, by=staff)
+    ids = []
+    for name in ("Anna", "Bo", "Cy", "Dee"):
+        entry = services.entry_add(flight=swiss, player=make_player(name), by=staff)
+        services.entry_check_in(entry=entry, by=staff)
+        ids.append(entry.player_id)
+    with translation.override("ja"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]]])
+    assert refused.value.message_dict == {"first_round": ["Swiss: Cy、Dee が組み合わされていません。"]}
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]], [ids[2], ids[0]], [ids[3], None]])
+    assert refused.value.message_dict == {"first_round": ["Swiss: Anna er parret to gange."]}
+    stranger = make_player("Eve").pk
+    with translation.override("ar"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]], [ids[2], ids[3]], [stranger, None]])
+    assert refused.value.message_dict == {"first_round": ["Swiss: Eve غير مسجَّل."]}
+    with translation.override("da"):
+        assert draws.player_label(999999) == "spiller 999999"
+    assert Pairing.objects.count() == 0
+
+
 def test_a_hand_made_draw_refused_for_a_round_robin_is_told_in_the_td_s_language(staff, make_player):
     event = services.tournament_create(name="Club Robin", start_date=datetime.date(2026, 6, 6), by=staff)
     robin = services.flight_create(tournament=event, name="Robin", format="round_robin", lengths=[5], by=staff)

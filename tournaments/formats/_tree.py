@@ -121,7 +121,7 @@ class Tree:
         unknown = sorted(set(self._results) - slots)
         if unknown:
             raise BracketUserError(gettext_noop("%(flight)s has no match %(slot)s."),
-                                   flight=name, slot=", ".join(unknown))
+                                   flight=name, slot=tuple(unknown))
         self._loser_goes_on = {
             node.feeds[i].ref
             for node in self._nodes

@@ -8,7 +8,7 @@ given, it hands back new values.
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import BracketUserError, gettext_noop
@@ -108,12 +108,13 @@ def round_length(lengths: Sequence[int], round_no: int) -> int | None:
     return lengths[min(round_no, len(lengths)) - 1]
 
 
-def check_unique_ids(competitors: Sequence[Competitor]) -> dict[CompetitorId, Competitor]:
-    """The competitors keyed by id; a player entered twice is refused."""
+def check_unique_ids(competitors: Sequence[Competitor],
+                     label: Callable[[CompetitorId], str] = str) -> dict[CompetitorId, Competitor]:
+    """The competitors keyed by id; a player entered twice is refused (named by `label`)."""
     by_id: dict[CompetitorId, Competitor] = {}
     for competitor in competitors:
         if competitor.id in by_id:
-            raise BracketUserError(gettext_noop("Player %(player)s is entered twice."), player=competitor.id)
+            raise BracketUserError(gettext_noop("Player %(player)s is entered twice."), player=label(competitor.id))
         by_id[competitor.id] = competitor
     return by_id
 

@@ -114,7 +114,7 @@ def apply_rules(
     missing = [player for player in seed_of if player not in pos]
     if missing:
         raise BracketUserError(gettext_noop("%(flight)s: %(players)s not in the draw."),
-                               flight=flight, players=", ".join(label(p) for p in missing))
+                               flight=flight, players=tuple(label(p) for p in missing))
     locked: set[CompetitorId] = set()
 
     def swap(i: int, j: int) -> None:

@@ -84,7 +84,7 @@ def check_first_round(
     missing = [str(c.id) for c in competitors if c.id not in seen]
     if missing:
         raise BracketUserError(gettext_noop("%(flight)s: the draw leaves out %(players)s."),
-                               flight=flight, players=", ".join(missing))
+                               flight=flight, players=tuple(missing))
 
 
 class SingleElimination(Tree):

@@ -9,7 +9,7 @@ for six numbers, round 1 is 1-6 2-5 3-4 and round 2 is 6-4 5-3 1-2.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, round_length
 from .errors import BracketUserError, gettext_noop
@@ -51,12 +51,14 @@ class RoundRobin:
         scoring: Scoring = Scoring.WINS,
         prs: MatchPRs | None = None,
         name: str = "Round robin",
+        label: Callable[[CompetitorId], str] = str,
     ) -> None:
         if len(competitors) < 2:
             raise BracketUserError(gettext_noop("%(flight)s: a round robin needs at least two players."),
                                    flight=name)
-        check_unique_ids(competitors)
+        check_unique_ids(competitors, label)
         self.name = name
+        self.label = label
         self.competitors = tuple(sorted(competitors, key=lambda c: c.seed))
         self.tie_breaks = tuple(tie_breaks)
         self.scoring = scoring
@@ -85,7 +87,7 @@ class RoundRobin:
             rounds.append(tuple(tables))
         self.rounds = tuple(rounds)
         self.pairings = tuple(p for r in self.rounds for p in r)
-        self._records = records(self.competitors, self.pairings, self.results, name, self.prs)
+        self._records = records(self.competitors, self.pairings, self.results, name, self.prs, label)
         reported = {r.slot for r in self.results}
         self._missing = [p for p in self.pairings if not p.is_bye and p.slot not in reported]
 
@@ -107,6 +109,7 @@ class RoundRobin:
             tie_breaks=self.tie_breaks,
             bye_points=0,
             flight=self.name,
+            label=self.label,
             scoring=self.scoring,
             prs=self.prs,
         )

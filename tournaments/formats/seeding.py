@@ -40,7 +40,7 @@ def seed_competitors(
             doubled = sorted({s for s in seeds if seeds.count(s) > 1})
             raise BracketUserError(
                 gettext_noop("Two players have the same seed (%(seeds)s); give every player a different seed."),
-                seeds=", ".join(map(str, doubled)),
+                seeds=tuple(doubled),
             )
         ordered = given
     elif method is SeedingMethod.RANDOM:
@@ -53,7 +53,7 @@ def seed_competitors(
         if unrated:
             raise BracketUserError(
                 gettext_noop("Seeding by rating needs a rating for every player; no rating for %(players)s."),
-                players=", ".join(unrated),
+                players=tuple(unrated),
             )
         ordered = sorted(given, key=lambda c: -c.rating)  # stable: ties keep the TD's order
     else:  # pragma: no cover - exhaustive over the enum

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, index_results
@@ -118,11 +118,12 @@ def records(
     results: Iterable[Result],
     flight: str,
     prs: MatchPRs | None = None,
+    label: Callable[[CompetitorId], str] = str,
 ) -> dict[CompetitorId, _Record]:
     """Each player's wins, losses, byes, opponents, skill points and PRs from the pairings, their
-    results and the analysed matches' PRs."""
+    results and the analysed matches' PRs (a refusal names a player by `label`)."""
     prs = prs or {}
-    by_id = check_unique_ids(competitors)
+    by_id = check_unique_ids(competitors, label)
     indexed = index_results(results, flight)
     table = {c.id: _Record(c) for c in competitors}
     seen: set[str] = set()
@@ -134,7 +135,7 @@ def records(
         for player in pairing.players:
             if player not in by_id:
                 raise BracketUserError(gettext_noop("%(flight)s %(slot)s: %(player)s is not entered."),
-                                       flight=flight, slot=pairing.slot, player=player)
+                                       flight=flight, slot=pairing.slot, player=label(player))
         if pairing.is_bye:
             if pairing.slot in indexed:
                 raise BracketUserError(gettext_noop("%(flight)s %(slot)s is a bye: there is no match to report."),
@@ -147,7 +148,7 @@ def records(
         if result.winner not in pairing.players:
             raise BracketUserError(
                 gettext_noop("%(flight)s %(slot)s is %(a)s against %(b)s; %(winner)s did not play it."),
-                flight=flight, slot=pairing.slot, a=pairing.a, b=pairing.b, winner=result.winner,
+                flight=flight, slot=pairing.slot, a=label(pairing.a), b=label(pairing.b), winner=label(result.winner),
             )
         loser = pairing.b if result.winner == pairing.a else pairing.a
         table[result.winner].wins += 1
@@ -179,6 +180,7 @@ def standings(
     flight: str = "Swiss",
     scoring: Scoring = Scoring.WINS,
     prs: MatchPRs | None = None,
+    label: Callable[[CompetitorId], str] = str,
 ) -> tuple[Standing, ...]:
     """The standings: points first, then the tie-breaks in the given order.
 
@@ -187,7 +189,7 @@ def standings(
     """
     if len(set(tie_breaks)) != len(tie_breaks):
         raise BracketUserError(gettext_noop("A tie-break is listed twice."))
-    table = records(competitors, pairings, results, flight, prs)
+    table = records(competitors, pairings, results, flight, prs, label)
     points = {pid: r.points(scoring, bye_points) for pid, r in table.items()}
     values: dict[TieBreak, dict[CompetitorId, float | None]] = {}
     order: dict[TieBreak, dict[CompetitorId, float]] = {}

@@ -19,7 +19,7 @@ There are no colours in backgammon, so a Swiss round only has to decide who play
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .base import Competitor, CompetitorId, Pairing, Result, check_unique_ids, round_length
@@ -74,18 +74,21 @@ class Swiss:
         withdrawn: Iterable[CompetitorId] = (),
         prs: MatchPRs | None = None,
         name: str = "Swiss",
+        label: Callable[[CompetitorId], str] = str,
     ) -> None:
         if len(competitors) < 2:
             raise BracketUserError(gettext_noop("%(flight)s: a Swiss needs at least two players."), flight=name)
         self.name = name
+        self.label = label
+        """How a refusal names a player (his name; the id by default)."""
         self.settings = settings
         self.competitors = tuple(sorted(competitors, key=lambda c: c.seed))
-        self._by_id = check_unique_ids(self.competitors)
+        self._by_id = check_unique_ids(self.competitors, label)
         self.pairings = tuple(pairings)
         self.results = tuple(results)
         self.withdrawn = frozenset(withdrawn)
         self.prs = dict(prs or {})
-        self._records = records(self.competitors, self.pairings, self.results, name, self.prs)
+        self._records = records(self.competitors, self.pairings, self.results, name, self.prs, label)
         self._points = {pid: r.points(settings.scoring, BYE_POINTS) for pid, r in self._records.items()}
         self.rounds_paired = max((p.round_no for p in self.pairings), default=0)
         reported = {r.slot for r in self.results}
@@ -151,27 +154,27 @@ class Swiss:
             for player in pairing.players:
                 if player not in self._by_id:
                     raise BracketUserError(gettext_noop("%(flight)s: %(player)s is not entered."),
-                                           flight=self.name, player=player)
+                                           flight=self.name, player=self.label(player))
                 if player not in active:
                     raise BracketUserError(gettext_noop("%(flight)s: %(player)s is out and cannot be paired."),
-                                           flight=self.name, player=player)
+                                           flight=self.name, player=self.label(player))
                 if player in seen:
                     raise BracketUserError(gettext_noop("%(flight)s: %(player)s is paired twice."),
-                                           flight=self.name, player=player)
+                                           flight=self.name, player=self.label(player))
                 seen.add(player)
             if pairing.is_bye:
                 byes.append(pairing.a)
-        left_out = [str(p) for p in active if p not in seen]
+        left_out = tuple(self.label(p) for p in active if p not in seen)
         if left_out:
             raise BracketUserError(gettext_noop("%(flight)s: %(players)s not paired."),
-                                   flight=self.name, players=", ".join(left_out))
+                                   flight=self.name, players=left_out)
         if len(byes) > 1:
             raise BracketUserError(gettext_noop("%(flight)s: only one player may have a bye in a round."),
                                    flight=self.name)
         if byes and self._had_bye(byes[0]) and any(not self._had_bye(p) for p in active):
             raise BracketUserError(
                 gettext_noop("%(flight)s: %(player)s has already had a bye; give it to a player who has not."),
-                flight=self.name, player=byes[0],
+                flight=self.name, player=self.label(byes[0]),
             )
         rematches = [p for p in pairings if not p.is_bye and frozenset(p.players) in self._played]
         if rematches:
@@ -181,15 +184,14 @@ class Swiss:
                 raise BracketUserError(
                     gettext_noop("%(flight)s: %(a)s and %(b)s have already played, and this round can be paired "
                                  "without a rematch."),
-                    flight=self.name, a=first.a, b=first.b,
+                    flight=self.name, a=self.label(first.a), b=self.label(first.b),
                 )
         return tuple(pairings)
 
     def _check_can_pair(self) -> int:
         if not self.round_complete:
             raise BracketUserError(
-                # The English reads "results" for one as well; the catalogs give each language its forms.
-                ngettext("%(flight)s: round %(round)s is not finished (%(missing)s results missing).",
+                ngettext("%(flight)s: round %(round)s is not finished (%(missing)s result missing).",
                          "%(flight)s: round %(round)s is not finished (%(missing)s results missing).",
                          len(self._missing)),
                 flight=self.name, round=self.rounds_paired, missing=len(self._missing),
@@ -244,6 +246,7 @@ class Swiss:
             tie_breaks=self.settings.tie_breaks,
             bye_points=BYE_POINTS,
             flight=self.name,
+            label=self.label,
             scoring=self.settings.scoring,
             prs=self.prs,
         )

@@ -7,7 +7,7 @@ placed after them by his Swiss rank, players who share a rank sharing a band (6-
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from .base import Competitor, CompetitorId, Placing, Result
@@ -71,6 +71,7 @@ class SwissKnockout:
         withdrawn: Iterable[CompetitorId] = (),
         knockout_players: Iterable[CompetitorId] = (),
         swiss_prs: MatchPRs | None = None,
+        label: Callable[[CompetitorId], str] = str,
     ) -> None:
         if qualifiers > len(competitors):
             raise BracketUserError(gettext_noop("%(qualifiers)s players are to qualify from a field of %(field)s."),
@@ -79,7 +80,7 @@ class SwissKnockout:
         withdrawn = frozenset(withdrawn)
         self.swiss = Swiss(
             competitors, settings, pairings=swiss_pairings, results=swiss_results,
-            withdrawn=withdrawn, prs=swiss_prs, name="Swiss",
+            withdrawn=withdrawn, prs=swiss_prs, name="Swiss", label=label,
         )
         knockout_results = tuple(knockout_results)
         self.knockout: SingleElimination | None = None

@@ -14,9 +14,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.errors import ConflictError
 from config.fields import typed_text
+from config.languages import list_join
 from games import services as games
 from games.models import Player
 from games.names import fold
@@ -331,10 +333,11 @@ def entries_paste_plan(*, flight: Flight, text: str, choices: dict[int, int | st
 def _question(line: PastedLine) -> str:
     """What the TD is asked about a line: which of the players is meant, or whether it is new."""
     if not line.near:
-        return _("%(count)s players are called %(name)s: choose one.") % {"count": len(line.candidates),
-                                                                          "name": line.name}
+        return ngettext("%(count)s player is called %(name)s: choose one.",
+                        "%(count)s players are called %(name)s: choose one.", len(line.candidates)) % {
+            "count": len(line.candidates), "name": line.name}
     def one(player) -> str:
-        about = ", ".join(str(x) for x in (player.club, getattr(player, "rating_shown", None)) if x)
+        about = list_join(str(x) for x in (player.club, getattr(player, "rating_shown", None)) if x)
         return f"{player.name} ({about})" if about else player.name
     return (_("did you mean %(players)s? Use one, or enter %(name)s as a new player.")
             % {"players": _(" or ").join(one(p) for p in line.candidates), "name": line.name})

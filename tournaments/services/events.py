@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError
+from config.languages import list_join
 from games.engine.errors import ScoringError
 from games.engine.scoring import MatchRules
 from games.models import Player
@@ -133,7 +134,7 @@ def _choice_errors(seeding: str, tie_breaks) -> dict[str, list[str]]:
     for tb in tie_breaks:
         if tb not in known:
             errors["tie_breaks"] = [_("%(value)s is not a tie-break; use %(choices)s.")
-                                    % {"value": tb, "choices": ", ".join(known)}]
+                                    % {"value": tb, "choices": list_join(known)}]
     return errors
 
 
@@ -225,10 +226,10 @@ def flight_create(
     if not name:
         errors["name"] = ["A flight needs a name, e.g. Main or Consolation."]
     if format not in FlightFormat.values:
-        errors["format"] = [_("The format is one of: %(choices)s.") % {"choices": ", ".join(FlightFormat.values)}]
+        errors["format"] = [_("The format is one of: %(choices)s.") % {"choices": list_join(FlightFormat.values)}]
     if kind not in FlightKindChoice.values:
         errors["kind"] = [_("The kind of flight is one of: %(choices)s.")
-                          % {"choices": ", ".join(FlightKindChoice.values)}]
+                          % {"choices": list_join(FlightKindChoice.values)}]
     errors.update(_choice_errors(seeding, tie_breaks))
     if errors:
         raise ValidationError(errors)

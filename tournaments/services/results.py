@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
-from config.languages import in_site_language
+from config.languages import in_site_language, list_join
 from games import services as games
 from games.keepers import keeper_writes
 from games.engine.errors import ScoringError
@@ -370,7 +370,7 @@ def result_override(
             affected = correction_affected(pairing=pairing, winner_id=winner_id)
             started = [a for a in affected if a["started"]]
             if started and not apply_downstream:
-                listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
+                listed = list_join(f"{a['flight']} {a['slot']}" for a in started)
                 raise ValidationError({"apply_downstream": [
                     _("This correction changes matches already started (%(listed)s): look at the preview and "
                               "confirm with apply_downstream.")

@@ -79,7 +79,7 @@ def flight_start(
         names = {e.player_id: e.player.name for e in entries}
         rules = fm.DrawRules.of(apart=apart or (), fixed=fixed or ())
         plan = draws.plan_draw(flight, entries, ratings, seeds=seeds, random_seed=random_seed, rules=rules,
-                               label=lambda pid: names.get(pid, f"player {pid}"))
+                               label=lambda pid: names.get(pid) or draws.player_label(pid))
         chosen = first_round or plan.first_round
         seeds_of = {c.id: c.seed for c in plan.seeded}
         Entry.objects.filter(flight=flight).update(seed=None)
@@ -129,7 +129,7 @@ def _draw_first_round(flight: Flight, seeded, first_round) -> None:
         length = flight.lengths[0]
         tables = [fm.Pairing(f"R1-{n}", 1, a, b, length) for n, (a, b) in enumerate(hand, start=1)]
         settings = fm.SwissSettings(rounds=flight.swiss_rounds, out_after_losses=flight.out_after_losses)
-        fm.Swiss(seeded, settings, name=flight.name).check_round(tables)
+        fm.Swiss(seeded, settings, name=flight.name, label=draws.player_label).check_round(tables)
         flight.first_round = [list(pair) for pair in hand]
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
-from config.languages import in_site_language
+from config.languages import in_site_language, list_join
 from games import services as games
 from games.keepers import keeper_writes
 from games.models import MatchStatus
@@ -73,7 +73,7 @@ class DownstreamStarted(ValidationError):
         super().__init__({"apply_downstream": [
             _("Matches drawn from %(flight)s %(match)s have started (%(listed)s): look at the preview and confirm "
               "with apply_downstream to take them away too.")
-            % {"flight": pairing.flight.name, "match": pairing.slot, "listed": ", ".join(self.started)}]})
+            % {"flight": pairing.flight.name, "match": pairing.slot, "listed": list_join(self.started)}]})
 
 
 class WithdrawalStands(ValidationError):
@@ -249,7 +249,7 @@ def entry_withdraw_undo(*, entry: Entry, by, reason: str = "", apply_downstream:
         given = {p.pk for p in walkovers}
         started = [a for key, a in affected.items() if a["started"] and key not in given]
         if started and not apply_downstream:
-            listed = ", ".join(f"{a['flight']} {a['slot']}" for a in started)
+            listed = list_join(f"{a['flight']} {a['slot']}" for a in started)
             raise ValidationError({"apply_downstream": [
                 _("Matches drawn after %(player)s's withdrawal have started (%(listed)s): look at the "
                           "undo-preview of his walkovers and confirm with apply_downstream to take them away too.")

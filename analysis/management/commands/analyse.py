@@ -4,6 +4,7 @@ from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.languages import list_join
 from config.management.base import TranslatedCommand
 
 from analysis import services
@@ -35,7 +36,7 @@ class Command(TranslatedCommand):
         known = set(Match.objects.filter(pk__in=ids).values_list("pk", flat=True))
         missing = [pk for pk in ids if pk not in known]
         if missing:
-            raise CommandError(_("No match %(matches)s.") % {"matches": ", ".join(map(str, missing))})
+            raise CommandError(_("No match %(matches)s.") % {"matches": list_join(missing)})
         queued = []
         for match in Match.objects.filter(pk__in=ids).order_by("pk"):
             analysis = services.analysis_request(match=match, plies=plies, force=redo, enqueue=False)

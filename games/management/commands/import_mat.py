@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from config.languages import list_join
 from config.management.base import TranslatedCommand
 
 from games.matfiles import MatchFileRejected, decode_match_file, match_file_import
@@ -52,7 +53,7 @@ class Command(TranslatedCommand):
             % {"count": len(files), "imported": len(imported), "already": len(already), "failed": len(failed)}
         )
         if failed:
-            names = ", ".join(path for path, __ in failed)
+            names = list_join(path for path, __ in failed)
             raise CommandError(ngettext("%(failed)s of %(count)s file not imported: %(names)s",
                                         "%(failed)s of %(count)s files not imported: %(names)s", len(files))
                                % {"failed": len(failed), "count": len(files), "names": names}, returncode=1)

@@ -6,6 +6,7 @@ from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from config.languages import list_join
 from config.management.base import TranslatedCommand
 
 from games import results
@@ -63,8 +64,9 @@ class Command(TranslatedCommand):
                "new": len(report.players_created)}
         )
         if report.not_in_sheet:
-            shown = ", ".join(str(pk) for pk in report.not_in_sheet[:20])
-            more = (_(" and %(count)s more") % {"count": len(report.not_in_sheet) - 20}
+            shown = list_join(str(pk) for pk in report.not_in_sheet[:20])
+            more = (ngettext(" and %(count)s more", " and %(count)s more", len(report.not_in_sheet) - 20)
+                    % {"count": len(report.not_in_sheet) - 20}
                     if len(report.not_in_sheet) > 20 else "")
             self.stderr.write(
                 ngettext("%(count)s match imported from this sheet before is not in it now (match %(matches)s): it "

@@ -10,6 +10,7 @@ from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from config.languages import list_join
 from config.management.base import TranslatedCommand
 
 from ratings import selectors
@@ -62,7 +63,7 @@ class Command(TranslatedCommand):
         missing = {"player_a", "player_b", "length"} - set(reader.fieldnames or [])
         if missing:
             raise CommandError(_("%(file)s: the header lacks %(columns)s")
-                               % {"file": path, "columns": ", ".join(sorted(missing))})
+                               % {"file": path, "columns": list_join(sorted(missing))})
         failed = 0
         for row in reader:
             try:

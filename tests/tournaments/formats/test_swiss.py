@@ -134,7 +134,7 @@ def test_a_withdrawn_player_is_not_paired():
 def test_the_next_round_waits_for_every_result():
     swiss = Swiss(field(4), SwissSettings(rounds=3))
     first = swiss.pair_next_round()
-    with pytest.raises(BracketUserError, match="round 1 is not finished \\(1 results missing\\)"):
+    with pytest.raises(BracketUserError, match="round 1 is not finished \\(1 result missing\\)"):
         Swiss(field(4), SwissSettings(rounds=3), pairings=first,
               results=[Result(first[0].slot, first[0].a)]).pair_next_round()
 

@@ -4,8 +4,9 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
+from config.languages import list_join
 from config.management.base import TranslatedCommand
 
 from tournaments import selectors
@@ -28,7 +29,7 @@ class Command(TranslatedCommand):
     def handle(self, *args, event: str, file: Path | None = None, **options):
         tournament = Tournament.objects.filter(slug=event).first()
         if tournament is None:
-            known = ", ".join(Tournament.objects.order_by("-start_date").values_list("slug", flat=True)[:10])
+            known = list_join(Tournament.objects.order_by("-start_date").values_list("slug", flat=True)[:10])
             raise CommandError(_("There is no event %(event)r. Events: %(events)s.")
                                % {"event": event, "events": known or _("none yet")})
         text = selectors.results_export_csv(tournament)
@@ -40,6 +41,9 @@ class Command(TranslatedCommand):
             file.write_text(text, encoding="utf-8")
         except OSError as error:
             raise CommandError(_("Cannot write %(file)s: %(error)s") % {"file": file, "error": error}) from None
-        self.stdout.write(_("%(file)s: %(count)s results of %(event)s. On the club's server: manage.py import_results "
-                            "%(name)s") % {"file": file, "count": text.count(chr(10)) - 1, "event": tournament.name,
-                                            "name": file.name})
+        count = text.count(chr(10)) - 1
+        self.stdout.write(ngettext("%(file)s: %(count)s result of %(event)s. On the club's server: manage.py "
+                                   "import_results %(name)s",
+                                   "%(file)s: %(count)s results of %(event)s. On the club's server: manage.py "
+                                   "import_results %(name)s", count)
+                          % {"file": file, "count": count, "event": tournament.name, "name": file.name})

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
-from config.languages import in_site_language
+from config.languages import in_site_language, list_join
 
 from ... import selectors, services
 from ...forms import ScoreForm
@@ -107,7 +107,7 @@ def undo(d: DeskPost):
         messages.error(d.request, _(
             "Matches drawn from %(flight)s %(match)s have started (%(started)s): undo it on its correction page, "
             "which shows what goes with it.") % {
-            "flight": target.flight.name, "match": target.slot, "started": ", ".join(error.started)})
+            "flight": target.flight.name, "match": target.slot, "started": list_join(error.started)})
         d.outcome.refuse()
         return
     except services.WithdrawalStands as error:  # the withdrawal's undo brings the match back: offered here
