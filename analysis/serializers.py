@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from .models import Decision, PlayerAnalysis
@@ -26,7 +27,7 @@ class DecisionSerializer(serializers.ModelSerializer):
 class MatchAnalysisSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["none", "queued", "running", "done", "failed"])
-    available = serializers.BooleanField(help_text="Whether this server runs GNU Backgammon's analysis.")
+    available = serializers.BooleanField(help_text=gettext_lazy("Whether this server runs GNU Backgammon's analysis."))
     plies = serializers.IntegerField(allow_null=True)
     analysed_at = serializers.DateTimeField(allow_null=True)
     error = serializers.CharField(allow_blank=True)
@@ -45,9 +46,9 @@ class TrendPointSerializer(serializers.Serializer):
 
 class PlayerAnalysisSerializer(serializers.Serializer):
     player = serializers.IntegerField()
-    matches = serializers.IntegerField(help_text="Analysed matches.")
-    pr = serializers.FloatField(allow_null=True, help_text="Average PR over the analysed matches.")
-    luck = serializers.FloatField(help_text="Luck total over the analysed matches (EMG).")
+    matches = serializers.IntegerField(help_text=gettext_lazy("Analysed matches."))
+    pr = serializers.FloatField(allow_null=True, help_text=gettext_lazy("Average PR over the analysed matches."))
+    luck = serializers.FloatField(help_text=gettext_lazy("Luck total over the analysed matches (EMG)."))
     trend = TrendPointSerializer(many=True)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+from django.utils.translation import gettext_lazy
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The release, from pyproject.toml: shown in every page's footer and by /health/ (CHANGELOG.md).
@@ -308,7 +309,10 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Crawford API",
-    "DESCRIPTION": "Backgammon tournaments, match results with the rules of match play enforced, and ratings.",
+    # The schema answers in the language of its request (Accept-Language, or ?lang=): its descriptions
+    # and the serializers' help texts are marked lazily, read when the schema is made.
+    "DESCRIPTION": gettext_lazy("Backgammon tournaments, match results with the rules of match play enforced, "
+                                "and ratings."),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from drf-spectacular-sidecar's static files: the docs work with no internet.

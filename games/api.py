@@ -8,6 +8,7 @@ from django.db.models import ProtectedError, Q
 from django.http import HttpResponse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -164,11 +165,11 @@ class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
 
 
 class MatchFilter(django_filters.FilterSet):
-    player = IdFilter(method="filter_player", help_text="Matches of this player id.")
+    player = IdFilter(method="filter_player", help_text=gettext_lazy("Matches of this player id."))
     played_after = UtcDateTimeFilter(field_name="played_on", lookup_expr="gte")
     played_before = UtcDateTimeFilter(field_name="played_on", lookup_expr="lte")
     state = django_filters.ChoiceFilter(field_name="status", choices=MatchStatus.choices)
-    rated = FlagFilter(help_text="true or false.")
+    rated = FlagFilter(help_text=gettext_lazy("true or false."))
 
     class Meta:
         model = Match

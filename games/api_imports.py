@@ -5,6 +5,7 @@ poll at `/api/v1/imports/{id}/` (status, rows done of the total, errors by line,
 """
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -20,16 +21,16 @@ from .serializers import ImportJobSerializer
 
 
 class ResultsImportSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text=(
+    file = serializers.FileField(help_text=gettext_lazy(
         "CSV: played_on,player_a,player_b,length,score_a,score_b[,event,source_id,new_player]; the file's name is "
         "its sheet, part of each row's identity."))
-    check = serializers.BooleanField(default=False, help_text="Only check the file; store nothing.")
-    sheet = serializers.CharField(required=False, max_length=255, help_text=(
+    check = serializers.BooleanField(default=False, help_text=gettext_lazy("Only check the file; store nothing."))
+    sheet = serializers.CharField(required=False, max_length=255, help_text=gettext_lazy(
         "The sheet's name, part of each row's identity (default: the file's name): give the same name when a sheet "
         "is sent again under another file name."))
-    new_players = serializers.CharField(required=False, allow_blank=True, max_length=20_000, help_text=(
+    new_players = serializers.CharField(required=False, allow_blank=True, max_length=20_000, help_text=gettext_lazy(
         'Names that are new players even when near a player\'s, comma-separated: "David L,Anne K".'))
-    accept_new_names = serializers.BooleanField(default=False, help_text=(
+    accept_new_names = serializers.BooleanField(default=False, help_text=gettext_lazy(
         "Every name that is nobody's is a new player, even when near a player's."))
 
     def validate_sheet(self, value):

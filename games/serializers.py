@@ -1,6 +1,7 @@
 """Shapes of players, matches and games in the API. No rules here: the services hold them."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -15,12 +16,12 @@ from .services import GameInput
 class PlayerSerializer(serializers.ModelSerializer):
     confirm_duplicate = serializers.BooleanField(
         write_only=True, required=False, default=False,
-        help_text="Add this player even though one of the same name and club exists.",
+        help_text=gettext_lazy("Add this player even though one of the same name and club exists."),
     )
     create = serializers.BooleanField(
         write_only=True, required=False, default=False,
-        help_text="Add a new player even though the name is near other players' (without it, such a name is"
-                  " refused with the candidates, to use one of them instead).",
+        help_text=gettext_lazy("Add a new player even though the name is near other players' (without it, such a name is"
+                  " refused with the candidates, to use one of them instead)."),
     )
 
     class Meta:
@@ -36,8 +37,8 @@ class PlayerBriefSerializer(serializers.ModelSerializer):
 
 
 class GameSerializer(serializers.ModelSerializer):
-    winner = serializers.SerializerMethodField(help_text="Player id of the winner.")
-    cube_owner = serializers.SerializerMethodField(help_text="Player id of the cube's owner; null if centred.")
+    winner = serializers.SerializerMethodField(help_text=gettext_lazy("Player id of the winner."))
+    cube_owner = serializers.SerializerMethodField(help_text=gettext_lazy("Player id of the cube's owner; null if centred."))
     kind = serializers.SerializerMethodField()
     score_after = serializers.SerializerMethodField()
     has_moves = serializers.SerializerMethodField()
@@ -77,7 +78,7 @@ class MatchSerializer(serializers.ModelSerializer):
     score = serializers.SerializerMethodField()
     winner = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     forfeited_by = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
-    next_game = serializers.SerializerMethodField(help_text="Number of the next game; null once the match is over.")
+    next_game = serializers.SerializerMethodField(help_text=gettext_lazy("Number of the next game; null once the match is over."))
     next_game_is_crawford = serializers.SerializerMethodField()
 
     class Meta:
@@ -111,8 +112,8 @@ RATINGS_FOLLOW = gettext_noop("Saved. Its ratings are recomputed in the backgrou
 class MatchDetailSerializer(MatchSerializer):
     games = GameSerializer(many=True, read_only=True)
     ratings = serializers.SerializerMethodField(
-        help_text="What happens to the ratings: a rated result is rated in the background, after the answer "
-        "(also when the worker or its broker is down for a while: it is rated once they are back)."
+        help_text=gettext_lazy("What happens to the ratings: a rated result is rated in the background, after the answer "
+        "(also when the worker or its broker is down for a while: it is rated once they are back).")
     )
 
     class Meta(MatchSerializer.Meta):
@@ -148,21 +149,21 @@ class GameInputSerializer(serializers.Serializer):
 
     number = serializers.IntegerField(
         min_value=1, max_value=999,
-        help_text="The game's number in the match. Two people entering the same number: one gets 409.",
+        help_text=gettext_lazy("The game's number in the match. Two people entering the same number: one gets 409."),
     )
-    winner = serializers.IntegerField(help_text="Player id of the winner.")
+    winner = serializers.IntegerField(help_text=gettext_lazy("Player id of the winner."))
     end = serializers.ChoiceField(choices=[e.value for e in GameEnd], default=GameEnd.PLAYED_OUT.value)
     kind = serializers.ChoiceField(choices=ResultKindChoice.choices, default="single")
     cube = serializers.IntegerField(min_value=1, max_value=2**30, default=1)
     cube_owner = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                          help_text="Player id of the cube's owner; null if centred or unknown.")
+                                          help_text=gettext_lazy("Player id of the cube's owner; null if centred or unknown."))
     beavered = serializers.BooleanField(default=False)
     raccooned = serializers.BooleanField(default=False)
     automatic_doubles = serializers.IntegerField(min_value=0, max_value=10, default=0)
     points = serializers.IntegerField(min_value=1, max_value=2**32, required=False, allow_null=True, default=None,
-                                      help_text="Points won; checked against kind × cube when given.")
+                                      help_text=gettext_lazy("Points won; checked against kind × cube when given."))
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                       help_text="The match version you saw; a different one gives 409.")
+                                       help_text=gettext_lazy("The match version you saw; a different one gives 409."))
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
 
     def validate(self, data):
@@ -192,7 +193,7 @@ class GameInputSerializer(serializers.Serializer):
 
 
 class ForfeitSerializer(serializers.Serializer):
-    forfeited_by = serializers.IntegerField(help_text="Player id of the player who gives the match up.")
+    forfeited_by = serializers.IntegerField(help_text=gettext_lazy("Player id of the player who gives the match up."))
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
@@ -203,7 +204,7 @@ class UndoSerializer(serializers.Serializer):
 
 
 class MatchFileUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="A .mat / .txt match file as GNU Backgammon, eXtreme Gammon or BGBlitz write.")
+    file = serializers.FileField(help_text=gettext_lazy("A .mat / .txt match file as GNU Backgammon, eXtreme Gammon or BGBlitz write."))
 
 
 class MatchFileSerializer(serializers.Serializer):
@@ -227,26 +228,26 @@ class HistoryEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     what = serializers.ChoiceField(choices=["match", "game"])
     action = serializers.ChoiceField(choices=["created", "changed", "deleted"])
-    by = serializers.CharField(allow_null=True, help_text=(
+    by = serializers.CharField(allow_null=True, help_text=gettext_lazy(
         "Who made the change; null when not known, or for readers other than staff, the event's TDs and the "
         "players."))
-    reason = serializers.CharField(allow_null=True, help_text="Why; null as `by` is.")
-    number = serializers.IntegerField(required=False, help_text="Game versions only.")
-    winner = serializers.IntegerField(required=False, help_text="Game versions only: side 0 or 1.")
-    end = serializers.CharField(required=False, help_text="Game versions only.")
-    kind = serializers.IntegerField(required=False, help_text="Game versions only: 1, 2 or 3.")
-    cube = serializers.IntegerField(required=False, help_text="Game versions only.")
-    points = serializers.IntegerField(required=False, help_text="Game versions only.")
-    status = serializers.CharField(required=False, help_text="Match versions only.")
-    score = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Match versions only.")
-    version = serializers.IntegerField(required=False, help_text="Match versions only.")
+    reason = serializers.CharField(allow_null=True, help_text=gettext_lazy("Why; null as `by` is."))
+    number = serializers.IntegerField(required=False, help_text=gettext_lazy("Game versions only."))
+    winner = serializers.IntegerField(required=False, help_text=gettext_lazy("Game versions only: side 0 or 1."))
+    end = serializers.CharField(required=False, help_text=gettext_lazy("Game versions only."))
+    kind = serializers.IntegerField(required=False, help_text=gettext_lazy("Game versions only: 1, 2 or 3."))
+    cube = serializers.IntegerField(required=False, help_text=gettext_lazy("Game versions only."))
+    points = serializers.IntegerField(required=False, help_text=gettext_lazy("Game versions only."))
+    status = serializers.CharField(required=False, help_text=gettext_lazy("Match versions only."))
+    score = serializers.ListField(child=serializers.IntegerField(), required=False, help_text=gettext_lazy("Match versions only."))
+    version = serializers.IntegerField(required=False, help_text=gettext_lazy("Match versions only."))
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
     """An import running in the background: poll it until `status` is done or failed."""
 
-    stalled = serializers.SerializerMethodField(help_text="Running, but its worker stopped reporting: it is queued again.")
-    page = serializers.SerializerMethodField(help_text="The page that shows its progress bar (staff).")
+    stalled = serializers.SerializerMethodField(help_text=gettext_lazy("Running, but its worker stopped reporting: it is queued again."))
+    page = serializers.SerializerMethodField(help_text=gettext_lazy("The page that shows its progress bar (staff)."))
 
     class Meta:
         model = ImportJob

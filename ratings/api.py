@@ -3,6 +3,7 @@ official lists."""
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
@@ -29,7 +30,7 @@ from .serializers import (
     RecomputeRequestSerializer,
 )
 
-SYSTEM = OpenApiParameter("system", OpenApiTypes.STR, description="fibs (default), crawford, or skill (crawford, luck-adjusted) where it is enabled")
+SYSTEM = OpenApiParameter("system", OpenApiTypes.STR, description=gettext_lazy("fibs (default), crawford, or skill (crawford, luck-adjusted) where it is enabled"))
 
 
 @extend_schema(
@@ -102,11 +103,11 @@ class PredictView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("a", OpenApiTypes.STR, required=True, description="Player A: id or name"),
-            OpenApiParameter("b", OpenApiTypes.STR, required=True, description="Player B: id or name"),
+            OpenApiParameter("a", OpenApiTypes.STR, required=True, description=gettext_lazy("Player A: id or name")),
+            OpenApiParameter("b", OpenApiTypes.STR, required=True, description=gettext_lazy("Player B: id or name")),
             OpenApiParameter("length", OpenApiTypes.INT, required=True),
             SYSTEM,
-            OpenApiParameter("as_of", OpenApiTypes.DATE, description=(
+            OpenApiParameter("as_of", OpenApiTypes.DATE, description=gettext_lazy(
                 "YYYY-MM-DD, not after today: the players' ratings at the end of that day (results played later "
                 "count for nothing). Default: the published ratings, today.")),
         ],
@@ -121,7 +122,7 @@ class PredictView(APIView):
         return Response(ForecastSerializer(forecast.as_dict()).data)
 
 
-@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description="fibs, crawford or skill where enabled (default: every enabled system)")])
+@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description=gettext_lazy("fibs, crawford or skill where enabled (default: every enabled system)"))])
 class OfficialListsView(generics.ListAPIView):
     """Official rating lists, latest first (public). Staff publish one with POST: each player's
     published rating after his last result played by the end of `as_of`, the list's date."""

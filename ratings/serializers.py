@@ -1,5 +1,6 @@
 """How ratings look in the API. Read-only shapes; no rules."""
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from games.people import RATING_OFFICE, public_name
@@ -56,7 +57,7 @@ class RatingListQuerySerializer(serializers.Serializer):
 
 
 class RecomputeRequestSerializer(serializers.Serializer):
-    system = serializers.CharField(required=False, allow_blank=True, help_text="fibs, crawford, or skill where enabled; every enabled system by default.")
+    system = serializers.CharField(required=False, allow_blank=True, help_text=gettext_lazy("fibs, crawford, or skill where enabled; every enabled system by default."))
 
 
 class ForecastSideSerializer(serializers.Serializer):
@@ -72,17 +73,17 @@ class ForecastSerializer(serializers.Serializer):
     length = serializers.IntegerField()
     a = ForecastSideSerializer()
     b = ForecastSideSerializer()
-    p_a = serializers.FloatField(help_text="Player A's chance to win the match.")
-    p_b = serializers.FloatField(help_text="Player B's chance to win the match.")
+    p_a = serializers.FloatField(help_text=gettext_lazy("Player A's chance to win the match."))
+    p_b = serializers.FloatField(help_text=gettext_lazy("Player B's chance to win the match."))
     difference_deviation = serializers.FloatField(allow_null=True)
-    p_a_low = serializers.FloatField(allow_null=True, help_text="95% interval for p_a (variance-adjusted only).")
+    p_a_low = serializers.FloatField(allow_null=True, help_text=gettext_lazy("95% interval for p_a (variance-adjusted only)."))
     p_a_high = serializers.FloatField(allow_null=True)
-    as_of = serializers.DateField(allow_null=True, help_text="The day whose ratings the forecast used (null: today's).")
+    as_of = serializers.DateField(allow_null=True, help_text=gettext_lazy("The day whose ratings the forecast used (null: today's)."))
 
 
 class OfficialListSerializer(serializers.ModelSerializer):
     published_by = serializers.SerializerMethodField(
-        help_text="The name the publisher chose to show (never his login name); null when unknown.")
+        help_text=gettext_lazy("The name the publisher chose to show (never his login name); null when unknown."))
 
     class Meta:
         model = OfficialList
@@ -96,7 +97,7 @@ class OfficialListPublishSerializer(serializers.Serializer):
     """What staff send to publish an official list; the rules are the service's."""
 
     system = serializers.CharField()
-    as_of = serializers.DateField(help_text="The list's date, YYYY-MM-DD.")
+    as_of = serializers.DateField(help_text=gettext_lazy("The list's date, YYYY-MM-DD."))
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
 
 
@@ -105,9 +106,9 @@ class OfficialListRowSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="player.name")
     country = serializers.CharField(source="player.country")
     club = serializers.CharField(source="player.club")
-    previous_rank = serializers.SerializerMethodField(help_text="His rank on the list before; null if unranked or new.")
-    previous_rating = serializers.SerializerMethodField(help_text="His rating on the list before; null if new.")
-    change = serializers.SerializerMethodField(help_text="Rating change since the list before; null if new.")
+    previous_rank = serializers.SerializerMethodField(help_text=gettext_lazy("His rank on the list before; null if unranked or new."))
+    previous_rating = serializers.SerializerMethodField(help_text=gettext_lazy("His rating on the list before; null if new."))
+    change = serializers.SerializerMethodField(help_text=gettext_lazy("Rating change since the list before; null if new."))
 
     class Meta:
         model = OfficialListRow

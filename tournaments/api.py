@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -391,10 +392,10 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
     @extend_schema(methods=["POST"], request=ReportInputSerializer, responses={201: ResultReportSerializer},
                    parameters=[OpenApiParameter(
                        "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
-                       description="1 to 64 letters, digits, '-' or '_', made by the client for this result: "
+                       description=gettext_lazy("1 to 64 letters, digits, '-' or '_', made by the client for this result: "
                                    "every try with the same key gets the first answer (status and body) and "
                                    "stores nothing more; a key used for another match answers 409. A refusal "
-                                   "sent with a key answers {error, message, fields}.")])
+                                   "sent with a key answers {error, message, fields}."))])
     @action(detail=True, methods=["get", "post"], filter_backends=[])
     def reports(self, request, pk=None):
         """GET: every version reported for this match, a page at a time (`?page=`). POST: report its
@@ -565,7 +566,7 @@ class PlayerAccountViewSet(IdInPath, viewsets.GenericViewSet):
                         status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None},
-                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id.")])
+                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description=gettext_lazy("The player's id."))])
     def destroy(self, request, pk=None):
         """A site admin undoes a link: `pk` is the player's id; his results stay."""
         player = get_object_or_404(Player, pk=pk)

@@ -1,6 +1,7 @@
 """Shapes of events in the API. No rules here: the services hold them."""
 
 from drf_spectacular.utils import extend_schema_field
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from config.api import id_field
@@ -41,7 +42,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     organisers = serializers.SerializerMethodField()
     flight_count = serializers.IntegerField(read_only=True)
     entry_count = serializers.IntegerField(read_only=True)
-    crawford = serializers.BooleanField(read_only=True, help_text="Always on for the matches of an event.")
+    crawford = serializers.BooleanField(read_only=True, help_text=gettext_lazy("Always on for the matches of an event."))
 
     class Meta:
         model = Tournament
@@ -71,8 +72,8 @@ class OrganiserSerializer(serializers.Serializer):
 
 
 class FeederSerializer(serializers.Serializer):
-    source = serializers.CharField(required=False, max_length=80, help_text="Name of the flight whose losers enter.")
-    source_id = serializers.IntegerField(required=False, help_text="Or its id; feeders are kept by id.")
+    source = serializers.CharField(required=False, max_length=80, help_text=gettext_lazy("Name of the flight whose losers enter."))
+    source_id = serializers.IntegerField(required=False, help_text=gettext_lazy("Or its id; feeders are kept by id."))
     source_round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
     entry_round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
 
@@ -136,7 +137,7 @@ class FlightUpdateSerializer(serializers.Serializer):
     auto_pair = serializers.BooleanField(required=False)
     scoring = serializers.ChoiceField(choices=ScoringChoice.choices, required=False)
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                       help_text="The version you read; a later change answers 409.")
+                                       help_text=gettext_lazy("The version you read; a later change answers 409."))
 
     def validate(self, attrs):
         unknown = sorted(set(self.initial_data) - set(self.fields))
@@ -161,22 +162,22 @@ class DrawInputSerializer(serializers.Serializer):
     seeds = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=INTEGER_MAX), required=False, allow_null=True,
         default=None, max_length=PAIRS_MAX * 2,
-        help_text="The TD's seed order: every checked-in player's id, seed 1 first (default: the flight's seeding).",
+        help_text=gettext_lazy("The TD's seed order: every checked-in player's id, seed 1 first (default: the flight's seeding)."),
     )
-    apart = _pairs("Pairs of player ids that must not meet in round 1.")
-    fixed = _pairs("Pairs of player ids that meet in round 1.")
+    apart = _pairs(gettext_lazy("Pairs of player ids that must not meet in round 1."))
+    fixed = _pairs(gettext_lazy("Pairs of player ids that meet in round 1."))
     random_seed = serializers.IntegerField(min_value=SEED_MIN, max_value=SEED_MAX, required=False, allow_null=True,
-                                           default=None, help_text="A random draw's number (the preview gives one).")
+                                           default=None, help_text=gettext_lazy("A random draw's number (the preview gives one)."))
 
 
 class FlightStartSerializer(DrawInputSerializer):
     first_round = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
         required=False, allow_null=True, default=None, max_length=PAIRS_MAX,
-        help_text="A hand-made draw instead: [[player id, player id or null for a bye], ...].",
+        help_text=gettext_lazy("A hand-made draw instead: [[player id, player id or null for a bye], ...]."),
     )
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                       help_text="The flight's version the preview showed: a later change is a 409.")
+                                       help_text=gettext_lazy("The flight's version the preview showed: a later change is a 409."))
 
 
 class DrawPlayerSerializer(serializers.Serializer):
@@ -185,7 +186,7 @@ class DrawPlayerSerializer(serializers.Serializer):
     country = serializers.CharField()
     club = serializers.CharField()
     seed = serializers.IntegerField()
-    rating = serializers.IntegerField(allow_null=True, help_text="In the site's default rating system.")
+    rating = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("In the site's default rating system."))
 
 
 class DrawTableSerializer(serializers.Serializer):
@@ -206,23 +207,23 @@ class DrawPreviewSerializer(serializers.Serializer):
     flight = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.CharField()
-    version = serializers.IntegerField(help_text="Send it back with the start: a change in between is a 409.")
+    version = serializers.IntegerField(help_text=gettext_lazy("Send it back with the start: a change in between is a 409."))
     seeding = serializers.CharField()
-    random_seed = serializers.IntegerField(allow_null=True, help_text="Send it back with the start.")
-    moved = serializers.BooleanField(help_text="The seeds are not in the order the seeding method gives.")
+    random_seed = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Send it back with the start."))
+    moved = serializers.BooleanField(help_text=gettext_lazy("The seeds are not in the order the seeding method gives."))
     seeds = DrawPlayerSerializer(many=True)
-    round = DrawTableSerializer(many=True, help_text="Round 1 as it will be drawn; a knockout's in bracket order.")
+    round = DrawTableSerializer(many=True, help_text=gettext_lazy("Round 1 as it will be drawn; a knockout's in bracket order."))
     apart = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     fixed = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
-    feeds = DrawFeedSerializer(many=True, help_text="The flights the losers of this one enter.")
-    absent = serializers.ListField(child=serializers.DictField(), help_text="Entered but not checked in: not drawn.")
+    feeds = DrawFeedSerializer(many=True, help_text=gettext_lazy("The flights the losers of this one enter."))
+    absent = serializers.ListField(child=serializers.DictField(), help_text=gettext_lazy("Entered but not checked in: not drawn."))
 
 
 class RoundStartSerializer(serializers.Serializer):
     pairings = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
         required=False, allow_null=True, default=None, max_length=PAIRS_MAX,
-        help_text="Hand-made Swiss tables (player ids).",
+        help_text=gettext_lazy("Hand-made Swiss tables (player ids)."),
     )
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
@@ -251,7 +252,7 @@ class WithdrawSerializer(serializers.Serializer):
 class UndoInputSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
     apply_downstream = serializers.BooleanField(
-        default=False, help_text="Undo even though later matches drawn from it have started (see undo-preview).")
+        default=False, help_text=gettext_lazy("Undo even though later matches drawn from it have started (see undo-preview)."))
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
@@ -282,9 +283,9 @@ class PairingSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     length = serializers.IntegerField(source="round.length", read_only=True, allow_null=True)
     player_a = PlayerBriefSerializer(read_only=True)
-    player_b = PlayerBriefSerializer(read_only=True, allow_null=True, help_text="Null for a bye.")
+    player_b = PlayerBriefSerializer(read_only=True, allow_null=True, help_text=gettext_lazy("Null for a bye."))
     winner = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
-    match = MatchBriefSerializer(read_only=True, allow_null=True, help_text="Null until the match is started.")
+    match = MatchBriefSerializer(read_only=True, allow_null=True, help_text=gettext_lazy("Null until the match is started."))
     score = serializers.SerializerMethodField()
 
     class Meta:
@@ -339,7 +340,7 @@ class ResultReportSerializer(serializers.ModelSerializer):
 
 
 class GameLineSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="Player id of the winner.")
+    winner = serializers.IntegerField(help_text=gettext_lazy("Player id of the winner."))
     end = serializers.CharField(required=False, default="played_out", max_length=20)
     kind = serializers.CharField(required=False, default="single", max_length=20)
     cube = serializers.IntegerField(min_value=1, required=False, default=1)
@@ -355,20 +356,20 @@ class ReportInputSerializer(serializers.Serializer):
                                        max_length=GAMES_MAX)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
     version = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                       help_text="The pairing's version you saw; a stale one answers 409.")
+                                       help_text=gettext_lazy("The pairing's version you saw; a stale one answers 409."))
     improbable_confirmed = serializers.BooleanField(
-        default=False, help_text="A TD's final score whose last game needs a cube of 8 or more (55-3 in a 9-point "
-        "match) answers 400 until it is sent again with this true: the slip was checked.")
+        default=False, help_text=gettext_lazy("A TD's final score whose last game needs a cube of 8 or more (55-3 in a 9-point "
+        "match) answers 400 until it is sent again with this true: the slip was checked."))
 
 
 class OverrideInputSerializer(ReportInputSerializer):
     improbable_confirmed = None  # a ruling is the TD's second look already
     apply_downstream = serializers.BooleanField(
-        default=False, help_text="Apply even though later matches that have started are undone (see the preview).")
+        default=False, help_text=gettext_lazy("Apply even though later matches that have started are undone (see the preview)."))
 
 
 class PreviewInputSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="Player id of the corrected winner.")
+    winner = serializers.IntegerField(help_text=gettext_lazy("Player id of the corrected winner."))
 
 
 class DisputeSerializer(serializers.Serializer):
@@ -391,17 +392,17 @@ class BracketPlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     country = serializers.CharField()
-    seed = serializers.IntegerField(allow_null=True, help_text="The seed in this flight; null if unseeded.")
+    seed = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("The seed in this flight; null if unseeded."))
 
 
 class BracketSlotSerializer(serializers.Serializer):
     slot = serializers.CharField()
-    pairing = serializers.IntegerField(allow_null=True, help_text="The stored pairing; null until it is drawn.")
-    player_a = BracketPlayerSerializer(allow_null=True, help_text="Null while not known yet.")
-    player_b = BracketPlayerSerializer(allow_null=True, help_text="Null for a bye or while not known yet.")
+    pairing = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("The stored pairing; null until it is drawn."))
+    player_a = BracketPlayerSerializer(allow_null=True, help_text=gettext_lazy("Null while not known yet."))
+    player_b = BracketPlayerSerializer(allow_null=True, help_text=gettext_lazy("Null for a bye or while not known yet."))
     bye = serializers.BooleanField()
     state = serializers.ChoiceField(choices=["pending", "ready", "played", "bye"])
-    status = serializers.CharField(help_text="The pairing's status, or waiting before it is drawn.")
+    status = serializers.CharField(help_text=gettext_lazy("The pairing's status, or waiting before it is drawn."))
     score = serializers.ListField(child=serializers.IntegerField(), allow_null=True, min_length=2, max_length=2)
     winner = serializers.IntegerField(allow_null=True)
 
@@ -436,12 +437,12 @@ class StandingSerializer(serializers.Serializer):
     byes = serializers.IntegerField()
     tie_breaks = serializers.DictField(
         child=serializers.FloatField(allow_null=True),
-        help_text='Each tie-break by name; "pr" (average PR, lower is better) is null without an analysed match.')
+        help_text=gettext_lazy('Each tie-break by name; "pr" (average PR, lower is better) is null without an analysed match.'))
 
 
 class PlacingSerializer(serializers.Serializer):
     player = StandingPlayerSerializer()
-    place = serializers.CharField(help_text='"1", "2", "3-4", ...')
+    place = serializers.CharField(help_text=gettext_lazy('"1", "2", "3-4", ...'))
     first = serializers.IntegerField()
     last = serializers.IntegerField()
 
@@ -477,17 +478,17 @@ class UndoPreviewSerializer(serializers.Serializer):
     needs_confirmation = serializers.BooleanField()
     affected = AffectedPairingSerializer(many=True)
     left_standing = StandingRoundSerializer(
-        many=True, help_text="The later rounds of a Swiss paired while the result stood: the undo leaves them as they are.")
+        many=True, help_text=gettext_lazy("The later rounds of a Swiss paired while the result stood: the undo leaves them as they are."))
 
 
 # -- the desk's actions, through the API ---------------------------------------------------------
 
 
 class PasteInputSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=20000, help_text="One player per line, as pasted at the desk.")
+    text = serializers.CharField(max_length=20000, help_text=gettext_lazy("One player per line, as pasted at the desk."))
     choices = serializers.DictField(
         child=serializers.CharField(max_length=20), required=False, default=dict,
-        help_text='For a line asked about: its number -> the player id meant, or "new" for a new player.')
+        help_text=gettext_lazy('For a line asked about: its number -> the player id meant, or "new" for a new player.'))
 
     def validate_choices(self, value):
         out = {}
@@ -502,53 +503,53 @@ class PastedLineSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     name = serializers.CharField()
     player = serializers.IntegerField(source="player.pk", allow_null=True)
-    entered = serializers.BooleanField(help_text="Entered already before this list.")
+    entered = serializers.BooleanField(help_text=gettext_lazy("Entered already before this list."))
 
 
 class CheckedInSerializer(serializers.Serializer):
-    checked_in = serializers.ListField(child=serializers.IntegerField(), help_text="The entries checked in.")
+    checked_in = serializers.ListField(child=serializers.IntegerField(), help_text=gettext_lazy("The entries checked in."))
 
 
 class CheckInWindowSerializer(serializers.Serializer):
     minutes = serializers.IntegerField(min_value=0, max_value=100000,
-                                       help_text="How long the players may check in from their phones.")
+                                       help_text=gettext_lazy("How long the players may check in from their phones."))
 
 
 class RegistrationOpenSerializer(serializers.Serializer):
-    closes = serializers.DateTimeField(help_text="When online registration closes.")
+    closes = serializers.DateTimeField(help_text=gettext_lazy("When online registration closes."))
     cap = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=100000,
-                                   help_text="Places; later registrations join the waiting list.")
+                                   help_text=gettext_lazy("Places; later registrations join the waiting list."))
 
 
 class TablesInputSerializer(serializers.Serializer):
     count = serializers.IntegerField(min_value=0, max_value=100000)
     reserved = serializers.ListField(
         child=serializers.DictField(), required=False, default=list, max_length=PAIRS_MAX,
-        help_text='Tables kept for one flight or one player: [{"table": 1, "flight": "Main"}, {"table": 2, "player": 7}].')
+        help_text=gettext_lazy('Tables kept for one flight or one player: [{"table": 1, "flight": "Main"}, {"table": 2, "player": 7}].'))
 
 
 class TablesCalledSerializer(serializers.Serializer):
-    called = serializers.IntegerField(help_text="How many matches were given a table.")
+    called = serializers.IntegerField(help_text=gettext_lazy("How many matches were given a table."))
 
 
 class TableInputSerializer(serializers.Serializer):
-    table = serializers.CharField(max_length=20, allow_blank=True, help_text="Empty takes the match off its table.")
+    table = serializers.CharField(max_length=20, allow_blank=True, help_text=gettext_lazy("Empty takes the match off its table."))
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
 class WalkoverInputSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="The player who goes through (one of the two): his id.")
+    winner = serializers.IntegerField(help_text=gettext_lazy("The player who goes through (one of the two): his id."))
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=TEXT_MAX)
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
 class SlipCodesInputSerializer(serializers.Serializer):
     round = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                     help_text="Only the matches of this round (its id).")
-    renew = serializers.BooleanField(default=False, help_text="Revoke the codes given before and issue new ones.")
+                                     help_text=gettext_lazy("Only the matches of this round (its id)."))
+    renew = serializers.BooleanField(default=False, help_text=gettext_lazy("Revoke the codes given before and issue new ones."))
 
 
 class SlipCodeSerializer(serializers.Serializer):
     pairing = serializers.IntegerField()
     player = serializers.IntegerField()
-    code = serializers.CharField(help_text="Shown once: only its hash is kept.")
+    code = serializers.CharField(help_text=gettext_lazy("Shown once: only its hash is kept."))
