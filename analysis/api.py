@@ -2,6 +2,7 @@
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.response import Response
@@ -29,9 +30,9 @@ def _match_body(match: Match) -> dict:
     }
 
 
+@extend_schema(description=gettext_lazy(
+    "GNU Backgammon's analysis of a match stored with its moves; staff may ask for it again."))
 class MatchAnalysisView(APIView):
-    """GNU Backgammon's analysis of a match stored with its moves; staff may ask for it again."""
-
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     def get_permissions(self):
@@ -61,9 +62,9 @@ class MatchAnalysisView(APIView):
         return Response(MatchAnalysisSerializer(_match_body(match)).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(description=gettext_lazy(
+    "A player's average PR and luck over his analysed matches, with the recent trend."))
 class PlayerAnalysisView(APIView):
-    """A player's average PR and luck over his analysed matches, with the recent trend."""
-
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=PlayerAnalysisSerializer)

@@ -118,9 +118,9 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["country", "club", "federation_id"]
 
 
+@extend_schema(description=gettext_lazy(
+    "Players. `?search=` finds them by name."))
 class PlayerViewSet(IdInPath, viewsets.ModelViewSet):
-    """Players. `?search=` finds them by name."""
-
     serializer_class = PlayerSerializer
     permission_classes = [PlayersEditorOrReadOnly]
     filterset_class = PlayerFilter
@@ -182,10 +182,10 @@ class MatchFilter(django_filters.FilterSet):
 @extend_schema_view(
     create=extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer}),
 )
+@extend_schema(description=gettext_lazy(
+    "Matches and money sessions, with their games and the score derived from them."))
 class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                    viewsets.GenericViewSet):
-    """Matches and money sessions, with their games and the score derived from them."""
-
     permission_classes = [MatchWriterOrReadOnly]
     filterset_class = MatchFilter
     queryset = Match.objects.none()
@@ -212,10 +212,10 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
         match = services.match_create(by=request.user, **serializer.validated_data)
         return self._detail(match, status.HTTP_201_CREATED)
 
-    @extend_schema(request=GameInputSerializer, responses={201: MatchDetailSerializer})
+    @extend_schema(request=GameInputSerializer, responses={201: MatchDetailSerializer}, description=gettext_lazy(
+        "Record the next game; the answer is the new match state."))
     @action(detail=True, methods=["post"], url_path="games")
     def games(self, request, pk=None):
-        """Record the next game; the answer is the new match state."""
         match = self.get_object()
         serializer = GameInputSerializer(data=request.data, context={"match": match})
         serializer.is_valid(raise_exception=True)
@@ -226,10 +226,10 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
         )
         return self._detail(match, status.HTTP_201_CREATED)
 
-    @extend_schema(request=GameInputSerializer, responses={200: MatchDetailSerializer})
+    @extend_schema(request=GameInputSerializer, responses={200: MatchDetailSerializer}, description=gettext_lazy(
+        "PUT corrects game `number` (the earlier version is kept); DELETE removes the last game."))
     @action(detail=True, methods=["put", "delete"], url_path=r"games/(?P<number>\d+)")
     def game(self, request, pk=None, number=None):
-        """PUT corrects game `number` (the earlier version is kept); DELETE removes the last game."""
         match = self.get_object()
         path = GameAddressSerializer(data={"number": number, **request.query_params.dict()})
         path.is_valid(raise_exception=True)
@@ -250,10 +250,10 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
         )
         return self._detail(match)
 
-    @extend_schema(request=FinalScoreSerializer, responses={200: MatchDetailSerializer})
+    @extend_schema(request=FinalScoreSerializer, responses={200: MatchDetailSerializer}, description=gettext_lazy(
+        "Finish a match from its final score alone (no games); again to correct it."))
     @action(detail=True, methods=["post"], url_path="final-score")
     def final_score(self, request, pk=None):
-        """Finish a match from its final score alone (no games); again to correct it."""
         match = self.get_object()
         serializer = FinalScoreSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -264,10 +264,10 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
         )
         return self._detail(match)
 
-    @extend_schema(request=ForfeitSerializer, responses={200: MatchDetailSerializer})
+    @extend_schema(request=ForfeitSerializer, responses={200: MatchDetailSerializer}, description=gettext_lazy(
+        "A player gives the match up: the opponent wins and the match is not rated."))
     @action(detail=True, methods=["post"])
     def forfeit(self, request, pk=None):
-        """A player gives the match up: the opponent wins and the match is not rated."""
         match = self.get_object()
         serializer = ForfeitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -279,11 +279,12 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
                                                   reason=data["reason"], expected_version=data["version"])
         return self._detail(match)
 
-    @extend_schema(request=UndoSerializer, responses={200: MatchDetailSerializer})
+    @extend_schema(request=UndoSerializer, responses={200: MatchDetailSerializer}, description=gettext_lazy(
+        "Take back a forfeit given by mistake: the match goes on from its games (the forfeit "
+        "stays in the history). A match that decides a tournament pairing is undone through the "
+        "pairing."))
     @action(detail=True, methods=["post"], url_path="forfeit-undo")
     def forfeit_undo(self, request, pk=None):
-        """Take back a forfeit given by mistake: the match goes on from its games (the forfeit stays
-        in the history). A match that decides a tournament pairing is undone through the pairing."""
         match = self.get_object()
         serializer = UndoSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -292,20 +293,21 @@ class MatchViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, m
                                                        expected_version=data["version"])
         return self._detail(match)
 
-    @extend_schema(responses={(200, "text/plain"): str})
+    @extend_schema(responses={(200, "text/plain"): str}, description=gettext_lazy(
+        "The match as a .mat file (GNU Backgammon's layout), with its moves where they are known."))
     @action(detail=True, methods=["get"])
     def mat(self, request, pk=None):
-        """The match as a .mat file (GNU Backgammon's layout), with its moves where they are known."""
         match = self.get_object()
         response = HttpResponse(match_file_export(match), content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="crawford-match-{match.pk}.mat"'
         return response
 
-    @extend_schema(responses={200: HistoryEntrySerializer(many=True)})
+    @extend_schema(responses={200: HistoryEntrySerializer(many=True)}, description=gettext_lazy(
+        "The audit trail: every version of the match and its games, who changed it and when. Who "
+        "(`by`) and why (`reason`) are null except for staff, the TDs of its event and its "
+        "players."))
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request, pk=None):
-        """The audit trail: every version of the match and its games, who changed it and when.
-        Who (`by`) and why (`reason`) are null except for staff, the TDs of its event and its players."""
         match = self.get_object()
         private = request.user.has_perm(VIEW_MATCH_PRIVATE, match)
         entries = []
@@ -336,13 +338,12 @@ def _history_entry(row, what, number, private):
 
 
 
+@extend_schema(description=gettext_lazy(
+    "Match files: upload one to verify it move by move and store it as a match.\n\n"
+    "A file up to `CRAWFORD_MATCH_FILE_JOB_BYTES` (256 KB, a few hundred games) is imported in "
+    "the request: 201 with the match. A larger one becomes a background import: 202 with the job "
+    "to poll at `/api/v1/imports/{id}/`."))
 class MatchFileViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Match files: upload one to verify it move by move and store it as a match.
-
-    A file up to `CRAWFORD_MATCH_FILE_JOB_BYTES` (256 KB, a few hundred games) is imported in the
-    request: 201 with the match. A larger one becomes a background import: 202 with the job to poll
-    at `/api/v1/imports/{id}/`."""
-
     permission_classes = [HistoryImporterOrReadOnly]
     serializer_class = MatchFileSerializer
     parser_classes = [MultiPartParser, FormParser]
@@ -389,11 +390,11 @@ def import_job_response(job: ImportJob) -> Response:
     return response
 
 
+@extend_schema(description=gettext_lazy(
+    "Staff: imports running in the background (results files, large match files) and how they "
+    "ended: status, rows done of the total, errors by line, result. Looking at a job whose "
+    "worker stopped queues it again."))
 class ImportJobViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Staff: imports running in the background (results files, large match files) and how they
-    ended: status, rows done of the total, errors by line, result. Looking at a job whose worker
-    stopped queues it again."""
-
     permission_classes = [HistoryImporter]
     serializer_class = ImportJobSerializer
     queryset = ImportJob.objects.defer("text").order_by("-created_at", "-id")

@@ -39,13 +39,13 @@ class ResultsImportSerializer(serializers.Serializer):
         return value
 
 
+@extend_schema(description=gettext_lazy(
+    "Staff: import finished matches from a results CSV. `check=true` checks every row and "
+    "answers at once: 200 with the count, or 400 with each bad row's line. Otherwise the file "
+    "becomes a background import: 202 with the job to poll at `/api/v1/imports/{id}/`. The job "
+    "checks every row first (one bad row stores nothing: the job fails with the rows by line), "
+    "then stores them, skipping rows imported before."))
 class ResultsImportView(APIView):
-    """Staff: import finished matches from a results CSV. `check=true` checks every row and answers
-    at once: 200 with the count, or 400 with each bad row's line. Otherwise the file becomes a
-    background import: 202 with the job to poll at `/api/v1/imports/{id}/`. The job checks every
-    row first (one bad row stores nothing: the job fails with the rows by line), then stores them,
-    skipping rows imported before."""
-
     permission_classes = [api_door(may_import_history)]
     parser_classes = [MultiPartParser, FormParser]
 

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_noop
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from config.api import id_field
@@ -144,9 +144,9 @@ class MatchCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(default=True)
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "One game of a score sheet. Players are given by their ids."))
 class GameInputSerializer(serializers.Serializer):
-    """One game of a score sheet. Players are given by their ids."""
-
     number = serializers.IntegerField(
         min_value=1, max_value=999,
         help_text=gettext_lazy("The game's number in the match. Two people entering the same number: one gets 409."),
@@ -222,9 +222,9 @@ class FinalScoreSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "One version in a match's audit trail: of the match itself, or of one of its games."))
 class HistoryEntrySerializer(serializers.Serializer):
-    """One version in a match's audit trail: of the match itself, or of one of its games."""
-
     at = serializers.DateTimeField()
     what = serializers.ChoiceField(choices=["match", "game"])
     action = serializers.ChoiceField(choices=["created", "changed", "deleted"])
@@ -243,9 +243,9 @@ class HistoryEntrySerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, help_text=gettext_lazy("Match versions only."))
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "An import running in the background: poll it until `status` is done or failed."))
 class ImportJobSerializer(serializers.ModelSerializer):
-    """An import running in the background: poll it until `status` is done or failed."""
-
     stalled = serializers.SerializerMethodField(help_text=gettext_lazy("Running, but its worker stopped reporting: it is queued again."))
     page = serializers.SerializerMethodField(help_text=gettext_lazy("The page that shows its progress bar (staff)."))
 

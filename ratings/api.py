@@ -39,11 +39,10 @@ SYSTEM = OpenApiParameter("system", OpenApiTypes.STR, description=gettext_lazy("
         OpenApiParameter("country", OpenApiTypes.STR),
         OpenApiParameter("club", OpenApiTypes.STR),
         OpenApiParameter("provisional", OpenApiTypes.BOOL),
-    ]
+    ],
+    description=gettext_lazy("The published rating list of a system, highest first."),
 )
 class RatingListView(generics.ListAPIView):
-    """The published rating list of a system, highest first."""
-
     serializer_class = RatingSerializer
     permission_classes = [permissions.AllowAny]
     filter_backends = []
@@ -60,10 +59,9 @@ class RatingListView(generics.ListAPIView):
         )
 
 
-@extend_schema(parameters=[SYSTEM])
+@extend_schema(parameters=[SYSTEM], description=gettext_lazy(
+    "A player's rating, match by match, as the published run rated it."))
 class RatingHistoryView(generics.ListAPIView):
-    """A player's rating, match by match, as the published run rated it."""
-
     serializer_class = RatingChangeSerializer
     permission_classes = [permissions.AllowAny]
     filter_backends = []
@@ -73,9 +71,9 @@ class RatingHistoryView(generics.ListAPIView):
         return selectors.rating_history(player_id=player.pk, system=self.request.query_params.get("system") or "fibs")
 
 
+@extend_schema(description=gettext_lazy(
+    "The latest recompute of each system, with its progress."))
 class RatingRunListView(APIView):
-    """The latest recompute of each system, with its progress."""
-
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=RatingRunSerializer(many=True))
@@ -83,9 +81,9 @@ class RatingRunListView(APIView):
         return Response(RatingRunSerializer(selectors.rating_runs_latest(), many=True).data)
 
 
+@extend_schema(description=gettext_lazy(
+    "Staff: ask for a recompute (joins a queued one when there is one)."))
 class RecomputeView(APIView):
-    """Staff: ask for a recompute (joins a queued one when there is one)."""
-
     permission_classes = [api_door(may_recompute)]
 
     @extend_schema(request=RecomputeRequestSerializer, responses={202: RatingRunSerializer(many=True)})
@@ -96,9 +94,9 @@ class RecomputeView(APIView):
         return Response(RatingRunSerializer(queued, many=True).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(description=gettext_lazy(
+    "Each player's chance to win a match of `length` points, with the uncertainty."))
 class PredictView(APIView):
-    """Each player's chance to win a match of `length` points, with the uncertainty."""
-
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -122,11 +120,10 @@ class PredictView(APIView):
         return Response(ForecastSerializer(forecast.as_dict()).data)
 
 
-@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description=gettext_lazy("fibs, crawford or skill where enabled (default: every enabled system)"))])
+@extend_schema(parameters=[OpenApiParameter("system", OpenApiTypes.STR, description=gettext_lazy("fibs, crawford or skill where enabled (default: every enabled system)"))], description=gettext_lazy(
+    "Official rating lists, latest first (public). Staff publish one with POST: each player's "
+    "published rating after his last result played by the end of `as_of`, the list's date."))
 class OfficialListsView(generics.ListAPIView):
-    """Official rating lists, latest first (public). Staff publish one with POST: each player's
-    published rating after his last result played by the end of `as_of`, the list's date."""
-
     serializer_class = OfficialListSerializer
     filter_backends = []
 
@@ -152,10 +149,10 @@ def _official_list(pk: int) -> tuple[OfficialList, OfficialList | None]:
     return official, selectors.official_list_before(list(selectors.official_lists(system=official.system)), official)
 
 
+@extend_schema(description=gettext_lazy(
+    "One official list: its date and, page by page, its rows best first, each with the player's "
+    "rank, rating and change since the list before it (`list`, `previous_list`)."))
 class OfficialListDetailView(generics.GenericAPIView):
-    """One official list: its date and, page by page, its rows best first, each with the player's
-    rank, rating and change since the list before it (`list`, `previous_list`)."""
-
     permission_classes = [permissions.AllowAny]
     serializer_class = OfficialListRowSerializer
     filter_backends = []
@@ -170,9 +167,9 @@ class OfficialListDetailView(generics.GenericAPIView):
         return response
 
 
+@extend_schema(description=gettext_lazy(
+    "One official list as CSV (every row, best first, with the changes since the list before)."))
 class OfficialListCsvView(APIView):
-    """One official list as CSV (every row, best first, with the changes since the list before)."""
-
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
@@ -188,11 +185,12 @@ def official_list_csv_response(official: OfficialList, previous: OfficialList | 
     return response
 
 
+@extend_schema(description=gettext_lazy(
+    "A rating officer: give players their starts from another rating list (CSV: player or "
+    "federation_id, rating, experience, as_of), as `manage.py import_ratings` does. Send the "
+    "file as multipart `file`, or its text as `csv`; `check` says what it would do and stores "
+    "nothing."))
 class RatingStartsView(APIView):
-    """A rating officer: give players their starts from another rating list (CSV: player or
-    federation_id, rating, experience, as_of), as `manage.py import_ratings` does. Send the file
-    as multipart `file`, or its text as `csv`; `check` says what it would do and stores nothing."""
-
     permission_classes = [api_door(may_import_ratings)]
 
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})

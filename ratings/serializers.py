@@ -1,6 +1,7 @@
 """How ratings look in the API. Read-only shapes; no rules."""
 
 from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from games.people import RATING_OFFICE, public_name
@@ -93,9 +94,9 @@ class OfficialListSerializer(serializers.ModelSerializer):
         return public_name(official.published_by, RATING_OFFICE) if official.published_by_id else None
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "What staff send to publish an official list; the rules are the service's."))
 class OfficialListPublishSerializer(serializers.Serializer):
-    """What staff send to publish an official list; the rules are the service's."""
-
     system = serializers.CharField()
     as_of = serializers.DateField(help_text=gettext_lazy("The list's date, YYYY-MM-DD."))
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)

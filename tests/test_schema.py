@@ -19,11 +19,18 @@ def test_the_schema_answers_in_the_language_of_its_request(client):
     game = schema["components"]["schemas"]["GameInputRequest"]["properties"]
     assert game["winner"]["description"] == "Vinderens spiller-id."
     assert game["cube_owner"]["description"] == "Spiller-id for terningens ejer; null hvis den står i midten eller er ukendt."
-    forecast = next(p for p in schema["paths"]["/api/v1/ratings/predict/"]["get"]["parameters"] if p["name"] == "a")
-    assert forecast["description"] == "Spiller A: id eller navn"
+    predict = schema["paths"]["/api/v1/ratings/predict/"]["get"]
+    assert predict["description"] == "Hver spillers chance for at vinde en match til `length` point, med usikkerheden."
+    assert next(p for p in predict["parameters"] if p["name"] == "a")["description"] == "Spiller A: id eller navn"
+    assert schema["components"]["schemas"]["GameInputRequest"]["description"] == (
+        "Ét spil på et scoreark. Spillerne angives med deres id'er.")
+    assert schema["paths"]["/api/v1/rounds/"]["get"]["description"] == (
+        "Rækkernes runder, med deres status, matchlængde og meddelte start. `?flight=` og `?status=` filtrerer.")
     japanese = client.get("/api/schema/?format=json&lang=ja").json()
     assert japanese["components"]["schemas"]["ForfeitRequest"]["properties"]["forfeited_by"]["description"] == (
         "マッチを放棄する選手の選手 ID。")
     english = client.get("/api/schema/?format=json").json()
     assert english["components"]["schemas"]["GameInputRequest"]["properties"]["winner"]["description"] == (
         "Player id of the winner.")
+    assert english["paths"]["/api/v1/ratings/predict/"]["get"]["description"] == (
+        "Each player's chance to win a match of `length` points, with the uncertainty.")

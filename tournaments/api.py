@@ -77,9 +77,9 @@ def _valid(serializer_class, data):
     return serializer.validated_data
 
 
+@extend_schema(description=gettext_lazy(
+    "Events. Staff create them; the creator is a TD. `?status=` filters."))
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Events. Staff create them; the creator is a TD. `?status=` filters."""
-
     serializer_class = TournamentSerializer
     permission_classes = [ReadOnlyOrSignedIn]
     lookup_field = "slug"
@@ -98,29 +98,30 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data = _valid(TournamentCreateSerializer, request.data)
         return self._detail(services.tournament_create(by=request.user, **data), status.HTTP_201_CREATED)
 
-    @extend_schema(request=TablesInputSerializer, responses={200: TournamentSerializer})
+    @extend_schema(request=TablesInputSerializer, responses={200: TournamentSerializer}, description=gettext_lazy(
+        "How many tables the venue has, and which are kept for one flight or one player (the "
+        "desk's *Tables*)."))
     @action(detail=True, methods=["post"])
     def tables(self, request, slug=None):
-        """How many tables the venue has, and which are kept for one flight or one player (the desk's
-        *Tables*)."""
         data = _valid(TablesInputSerializer, request.data)
         return self._detail(services.tables_set(tournament=self.get_object(), by=request.user, count=data["count"],
                                                 reserved=data["reserved"]))
 
-    @extend_schema(request=None, responses={200: TablesCalledSerializer})
+    @extend_schema(request=None, responses={200: TablesCalledSerializer}, description=gettext_lazy(
+        "Every match waiting without a table gets the table offered to it (the desk's *Call "
+        "all*)."))
     @action(detail=True, methods=["post"], url_path="call-tables")
     def call_tables(self, request, slug=None):
-        """Every match waiting without a table gets the table offered to it (the desk's *Call all*)."""
         tournament = self.get_object()
         waiting = list(selectors.pairings_without_a_table(tournament))
         return Response({"called": services.tables_call(tournament=tournament, pairings=waiting, by=request.user)})
 
-    @extend_schema(request=SlipCodesInputSerializer, responses={200: SlipCodeSerializer(many=True)})
+    @extend_schema(request=SlipCodesInputSerializer, responses={200: SlipCodeSerializer(many=True)}, description=gettext_lazy(
+        "The codes of the match slips (the desk's *Slips*): both players of every open match (of "
+        "`round`) who hold none get one, shown here once; with `renew`, the codes given before "
+        "are revoked and new ones issued (*New slips*)."))
     @action(detail=True, methods=["post"], url_path="slip-codes", pagination_class=None, filter_backends=[])
     def slip_codes(self, request, slug=None):
-        """The codes of the match slips (the desk's *Slips*): both players of every open match (of
-        `round`) who hold none get one, shown here once; with `renew`, the codes given before are
-        revoked and new ones issued (*New slips*)."""
         data = _valid(SlipCodesInputSerializer, request.data)
         tournament = self.get_object()
         ids = list(selectors.pairings_for_slips(tournament, data["round"]).values_list("pk", flat=True))
@@ -129,10 +130,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response([{"pairing": pairing, "player": player, "code": code}
                          for (pairing, player), code in sorted(issued.items())])
 
-    @extend_schema(request=OrganiserSerializer, responses={200: TournamentSerializer})
+    @extend_schema(request=OrganiserSerializer, responses={200: TournamentSerializer}, description=gettext_lazy(
+        "Add a TD to this tournament."))
     @action(detail=True, methods=["post"])
     def organisers(self, request, slug=None):
-        """Add a TD to this tournament."""
         data = _valid(OrganiserSerializer, request.data)
         user = get_user_model().objects.filter(username=data["username"]).first()
         if user is None:
@@ -140,10 +141,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = services.tournament_organiser_add(tournament=self.get_object(), user=user, by=request.user)
         return self._detail(tournament)
 
-    @extend_schema(responses={200: ResultReportSerializer(many=True)})
+    @extend_schema(responses={200: ResultReportSerializer(many=True)}, description=gettext_lazy(
+        "The TD's queue: disputed results waiting for a ruling."))
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def disputes(self, request, slug=None):
-        """The TD's queue: disputed results waiting for a ruling."""
         tournament = self.get_object()
         require_td(request.user, tournament)
         return Response(ResultReportSerializer(selectors.dispute_queue(tournament), many=True,
@@ -183,9 +184,9 @@ class FlightFilter(django_filters.FilterSet):
         fields = ["tournament", "format", "kind", "status"]
 
 
+@extend_schema(description=gettext_lazy(
+    "Flights of events: main, consolation, last chance, side events. `?tournament=<slug>`."))
 class FlightViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Flights of events: main, consolation, last chance, side events. `?tournament=<slug>`."""
-
     serializer_class = FlightSerializer
     permission_classes = [ReadOnlyOrSignedIn]
     filterset_class = FlightFilter
@@ -202,98 +203,102 @@ class FlightViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, 
         data = _valid(FlightCreateSerializer, request.data)
         return self._detail(services.flight_create(by=request.user, **data), status.HTTP_201_CREATED)
 
-    @extend_schema(request=FlightUpdateSerializer, responses={200: FlightSerializer})
+    @extend_schema(request=FlightUpdateSerializer, responses={200: FlightSerializer}, description=gettext_lazy(
+        "Change the settings of a flight that has not started (lengths, seeding, rounds, "
+        "qualifiers...)."))
     def partial_update(self, request, pk=None):
-        """Change the settings of a flight that has not started (lengths, seeding, rounds, qualifiers...)."""
         data = dict(_valid(FlightUpdateSerializer, request.data))
         version = data.pop("version", None)
         return self._detail(services.flight_update(flight=self.get_object(), by=request.user,
                                                    expected_version=version, **data))
 
-    @extend_schema(request=FlightStartSerializer, responses={200: FlightSerializer})
+    @extend_schema(request=FlightStartSerializer, responses={200: FlightSerializer}, description=gettext_lazy(
+        "Seed and draw the first round (or check the TD's own draw); the random seed is kept."))
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        """Seed and draw the first round (or check the TD's own draw); the random seed is kept."""
         data = _valid(FlightStartSerializer, request.data)
         flight = services.flight_start(flight=self.get_object(), by=request.user, first_round=data["first_round"],
                                        random_seed=data["random_seed"], seeds=data["seeds"], apart=data["apart"],
                                        fixed=data["fixed"], expected_version=data["version"])
         return self._detail(flight)
 
-    @extend_schema(request=DrawInputSerializer, responses={200: DrawPreviewSerializer})
+    @extend_schema(request=DrawInputSerializer, responses={200: DrawPreviewSerializer}, description=gettext_lazy(
+        "What `start` will draw with the same body, without drawing it (nothing changes): the "
+        "seeds, round 1 with its byes, and the flights fed by its losers. Start with the "
+        "`seeds`, `apart`, `fixed`, `random_seed` and `version` sent or shown here to get "
+        "exactly this draw."))
     @action(detail=True, methods=["post"], url_path="draw-preview", filter_backends=[])
     def draw_preview(self, request, pk=None):
-        """What `start` will draw with the same body, without drawing it (nothing changes): the seeds,
-        round 1 with its byes, and the flights fed by its losers. Start with the `seeds`, `apart`,
-        `fixed`, `random_seed` and `version` sent or shown here to get exactly this draw."""
         data = _valid(DrawInputSerializer, request.data)
         return Response(selectors.draw_preview(flight=self.get_object(), by=request.user, **data))
 
-    @extend_schema(request=PasteInputSerializer, responses={200: PastedLineSerializer(many=True)})
+    @extend_schema(request=PasteInputSerializer, responses={200: PastedLineSerializer(many=True)}, description=gettext_lazy(
+        "Enter a pasted list, one player per line, making the players who are new (the desk's "
+        "*Paste a list*). A line that is unreadable or names several players is a 400 naming it; "
+        "send the list again with `choices`."))
     @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
     def paste(self, request, pk=None):
-        """Enter a pasted list, one player per line, making the players who are new (the desk's
-        *Paste a list*). A line that is unreadable or names several players is a 400 naming it;
-        send the list again with `choices`."""
         data = _valid(PasteInputSerializer, request.data)
         lines = services.entries_paste(flight=self.get_object(), text=data["text"], choices=data["choices"],
                                        by=request.user)
         return Response(PastedLineSerializer(lines, many=True).data)
 
-    @extend_schema(request=None, responses={200: CheckedInSerializer})
+    @extend_schema(request=None, responses={200: CheckedInSerializer}, description=gettext_lazy(
+        "Check in every registered player of the flight (the desk's *Check everyone in*)."))
     @action(detail=True, methods=["post"], url_path="check-in-all")
     def check_in_all(self, request, pk=None):
-        """Check in every registered player of the flight (the desk's *Check everyone in*)."""
         entries = services.entries_check_in_all(flight=self.get_object(), by=request.user)
         return Response({"checked_in": [entry.pk for entry in entries]})
 
-    @extend_schema(request=CheckInWindowSerializer, responses={200: FlightSerializer})
+    @extend_schema(request=CheckInWindowSerializer, responses={200: FlightSerializer}, description=gettext_lazy(
+        "Let the entered players check themselves in from their phones for `minutes`."))
     @action(detail=True, methods=["post"], url_path="check-in-open")
     def check_in_open(self, request, pk=None):
-        """Let the entered players check themselves in from their phones for `minutes`."""
         data = _valid(CheckInWindowSerializer, request.data)
         return self._detail(registration.check_in_window_open(flight=self.get_object(), by=request.user,
                                                               minutes=data["minutes"]))
 
-    @extend_schema(request=None, responses={200: FlightSerializer})
+    @extend_schema(request=None, responses={200: FlightSerializer}, description=gettext_lazy(
+        "Close the players' own check-in now (a TD still checks players in)."))
     @action(detail=True, methods=["post"], url_path="check-in-close")
     def check_in_close(self, request, pk=None):
-        """Close the players' own check-in now (a TD still checks players in)."""
         return self._detail(registration.check_in_window_close(flight=self.get_object(), by=request.user))
 
-    @extend_schema(request=RegistrationOpenSerializer, responses={200: FlightSerializer})
+    @extend_schema(request=RegistrationOpenSerializer, responses={200: FlightSerializer}, description=gettext_lazy(
+        "Let players register themselves online until `closes` (with `cap` places)."))
     @action(detail=True, methods=["post"], url_path="registration-open")
     def registration_open(self, request, pk=None):
-        """Let players register themselves online until `closes` (with `cap` places)."""
         data = _valid(RegistrationOpenSerializer, request.data)
         return self._detail(registration.registration_open(flight=self.get_object(), by=request.user,
                                                            closes=data["closes"], cap=data["cap"]))
 
-    @extend_schema(request=RoundStartSerializer, responses={200: RoundSerializer})
+    @extend_schema(request=RoundStartSerializer, responses={200: RoundSerializer}, description=gettext_lazy(
+        "Start the next round: pair a Swiss round (or check the TD's tables), open a drawn "
+        "knockout round."))
     @action(detail=True, methods=["post"], url_path="start-round")
     def start_round(self, request, pk=None):
-        """Start the next round: pair a Swiss round (or check the TD's tables), open a drawn knockout round."""
         data = _valid(RoundStartSerializer, request.data)
         rnd = services.round_start(flight=self.get_object(), by=request.user, pairings=data["pairings"],
                                    expected_version=data["version"])
         return Response(RoundSerializer(selectors.round_list().get(pk=rnd.pk)).data)
 
-    @extend_schema(responses={200: BracketSerializer})
+    @extend_schema(responses={200: BracketSerializer}, description=gettext_lazy(
+        "The flight for drawing: rounds as columns, slots with players, byes, pending matches, "
+        "winners."))
     @action(detail=True, methods=["get"], filter_backends=[])
     def bracket(self, request, pk=None):
-        """The flight for drawing: rounds as columns, slots with players, byes, pending matches, winners."""
         return Response(selectors.bracket(self.get_object()))
 
-    @extend_schema(responses={200: StandingSerializer(many=True)})
+    @extend_schema(responses={200: StandingSerializer(many=True)}, description=gettext_lazy(
+        "Swiss and round robin standings with tie-breaks."))
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
-        """Swiss and round robin standings with tie-breaks."""
         return Response(selectors.standings(self.get_object()))
 
-    @extend_schema(responses={200: PlacingSerializer(many=True)})
+    @extend_schema(responses={200: PlacingSerializer(many=True)}, description=gettext_lazy(
+        "Final places once the flight is finished."))
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def placings(self, request, pk=None):
-        """Final places once the flight is finished."""
         return Response(selectors.placings(self.get_object()))
 
 
@@ -305,9 +310,9 @@ class EntryFilter(django_filters.FilterSet):
         fields = ["tournament", "flight", "status", "player"]
 
 
+@extend_schema(description=gettext_lazy(
+    "Entries: a TD enters players; a player (or TD) checks in or withdraws."))
 class EntryViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Entries: a TD enters players; a player (or TD) checks in or withdraws."""
-
     serializer_class = EntrySerializer
     permission_classes = [ReadOnlyOrSignedIn]
     filterset_class = EntryFilter
@@ -329,23 +334,26 @@ class EntryViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, v
     def check_in(self, request, pk=None):
         return self._detail(services.entry_check_in(entry=self.get_object(), by=request.user))
 
-    @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer})
+    @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer}, description=gettext_lazy(
+        "The player leaves: his remaining matches are walkovers (not rated)."))
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
-        """The player leaves: his remaining matches are walkovers (not rated)."""
         data = _valid(WithdrawSerializer, request.data)
         return self._detail(services.entry_withdraw(entry=self.get_object(), by=request.user, reason=data["reason"]))
 
-    @extend_schema(request=UndoInputSerializer, responses={200: EntrySerializer})
+    @extend_schema(request=UndoInputSerializer, responses={200: EntrySerializer}, description=gettext_lazy(
+        "A TD takes back a withdrawal given by mistake: the player is in again and the walkovers "
+        "it gave are undone (with apply_downstream once matches drawn after it have started)."))
     @action(detail=True, methods=["post"], url_path="withdraw-undo")
     def withdraw_undo(self, request, pk=None):
-        """A TD takes back a withdrawal given by mistake: the player is in again and the walkovers
-        it gave are undone (with apply_downstream once matches drawn after it have started)."""
         data = _valid(UndoInputSerializer, request.data)
         return self._detail(services.entry_withdraw_undo(entry=self.get_object(), by=request.user,
                                                          reason=data["reason"], apply_downstream=data["apply_downstream"]))
 
 
+@extend_schema(description=gettext_lazy(
+    "Rounds of the flights, with their status, match length and announced start. `?flight=` and `?status=` "
+    "filter."))
 class RoundViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = RoundSerializer
     permission_classes = [ReadOnlyOrSignedIn]
@@ -355,10 +363,10 @@ class RoundViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, v
     def get_queryset(self):
         return selectors.round_list()
 
-    @extend_schema(request=ScheduleSerializer, responses={200: RoundSerializer})
+    @extend_schema(request=ScheduleSerializer, responses={200: RoundSerializer}, description=gettext_lazy(
+        "Announce when the round starts (it then appears in schedule.ics)."))
     @action(detail=True, methods=["post"])
     def schedule(self, request, pk=None):
-        """Announce when the round starts (it then appears in schedule.ics)."""
         data = _valid(ScheduleSerializer, request.data)
         rnd = services.schedule_round(round=self.get_object(), starts_at=data["starts_at"], by=request.user)
         return Response(RoundSerializer(selectors.round_list().get(pk=rnd.pk)).data)
@@ -377,9 +385,15 @@ class PairingFilter(django_filters.FilterSet):
         return queryset.filter(player_a_id=value) | queryset.filter(player_b_id=value)
 
 
-class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Pairings with their matches. Players report their own results here; TDs rule."""
+REPORTS = gettext_lazy(
+    "GET: every version reported for this match, a page at a time (`?page=`). POST: report its result (games or "
+    "final score); with an `Idempotency-Key` header, once however often it is sent.")
+"""The reports of a pairing, read (GET) and sent (POST): one description for both."""
 
+
+@extend_schema(description=gettext_lazy(
+    "Pairings with their matches. Players report their own results here; TDs rule."))
+class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = PairingSerializer
     permission_classes = [ReadOnlyOrSignedIn]
     filterset_class = PairingFilter
@@ -388,8 +402,9 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
     def get_queryset(self):
         return selectors.pairing_list()
 
-    @extend_schema(methods=["GET"], responses={200: ResultReportSerializer(many=True)})
+    @extend_schema(methods=["GET"], responses={200: ResultReportSerializer(many=True)}, description=REPORTS)
     @extend_schema(methods=["POST"], request=ReportInputSerializer, responses={201: ResultReportSerializer},
+                   description=REPORTS,
                    parameters=[OpenApiParameter(
                        "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
                        description=gettext_lazy("1 to 64 letters, digits, '-' or '_', made by the client for this result: "
@@ -398,9 +413,6 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
                                    "sent with a key answers {error, message, fields}."))])
     @action(detail=True, methods=["get", "post"], filter_backends=[])
     def reports(self, request, pk=None):
-        """GET: every version reported for this match, a page at a time (`?page=`). POST: report its
-        result (games or final score); with an `Idempotency-Key` header, once however often it is
-        sent."""
         pairing = self.get_object()
         if request.method == "GET":
             page = self.paginate_queryset(selectors.report_list().filter(pairing=pairing))
@@ -429,10 +441,10 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else None
         return Response(answer.body, status=answer.status, headers=headers)
 
-    @extend_schema(request=OverrideInputSerializer, responses={201: ResultReportSerializer})
+    @extend_schema(request=OverrideInputSerializer, responses={201: ResultReportSerializer}, description=gettext_lazy(
+        "A TD rules: settles a dispute or corrects a result (see correction-preview first)."))
     @action(detail=True, methods=["post"])
     def override(self, request, pk=None):
-        """A TD rules: settles a dispute or corrects a result (see correction-preview first)."""
         data = _valid(OverrideInputSerializer, request.data)
         report = services.result_override(
             pairing=self.get_object(), by=request.user, score_a=data["score_a"], score_b=data["score_b"],
@@ -442,10 +454,10 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
         return Response(ResultReportSerializer(report, context={"request": request}).data,
                         status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PreviewInputSerializer, responses={200: CorrectionPreviewSerializer})
+    @extend_schema(request=PreviewInputSerializer, responses={200: CorrectionPreviewSerializer}, description=gettext_lazy(
+        "Dry run: which later pairings a new winner would undo. Nothing is changed."))
     @action(detail=True, methods=["post"], url_path="correction-preview")
     def correction_preview(self, request, pk=None):
-        """Dry run: which later pairings a new winner would undo. Nothing is changed."""
         pairing = self.get_object()
         require_td(request.user, pairing.flight.tournament)
         data = _valid(PreviewInputSerializer, request.data)
@@ -453,49 +465,50 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
             raise serializers.ValidationError({"winner": [_("The winner must be one of the two players (their id).")]})
         return Response(selectors.correction_preview(pairing=pairing, winner_id=data["winner"]))
 
-    @extend_schema(request=None, responses={200: UndoPreviewSerializer})
+    @extend_schema(request=None, responses={200: UndoPreviewSerializer}, description=gettext_lazy(
+        "Dry run: which later pairings undoing this result or walkover would take away."))
     @action(detail=True, methods=["get"], url_path="undo-preview")
     def undo_preview(self, request, pk=None):
-        """Dry run: which later pairings undoing this result or walkover would take away."""
         pairing = self.get_object()
         require_td(request.user, pairing.flight.tournament)
         return Response(services.undo_preview(pairing=pairing))
 
-    @extend_schema(request=UndoInputSerializer, responses={200: PairingSerializer})
+    @extend_schema(request=UndoInputSerializer, responses={200: PairingSerializer}, description=gettext_lazy(
+        "A TD takes back a walkover or no-show given by mistake: the match is open again, its "
+        "games as they were (with apply_downstream once matches drawn from it have started)."))
     @action(detail=True, methods=["post"], url_path="walkover-undo")
     def walkover_undo(self, request, pk=None):
-        """A TD takes back a walkover or no-show given by mistake: the match is open again, its
-        games as they were (with apply_downstream once matches drawn from it have started)."""
         data = _valid(UndoInputSerializer, request.data)
         pairing = services.pairing_walkover_undo(
             pairing=self.get_object(), by=request.user, reason=data["reason"],
             apply_downstream=data["apply_downstream"], expected_version=data["version"])
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
-    @extend_schema(request=UndoInputSerializer, responses={200: PairingSerializer})
+    @extend_schema(request=UndoInputSerializer, responses={200: PairingSerializer}, description=gettext_lazy(
+        "A TD takes back a result entered by mistake: the match is open again as it was before "
+        "(with apply_downstream once matches drawn from it have started)."))
     @action(detail=True, methods=["post"], url_path="result-undo")
     def result_undo(self, request, pk=None):
-        """A TD takes back a result entered by mistake: the match is open again as it was before
-        (with apply_downstream once matches drawn from it have started)."""
         data = _valid(UndoInputSerializer, request.data)
         pairing = services.result_undo(
             pairing=self.get_object(), by=request.user, reason=data["reason"],
             apply_downstream=data["apply_downstream"], expected_version=data["version"])
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
-    @extend_schema(request=TableInputSerializer, responses={200: PairingSerializer})
+    @extend_schema(request=TableInputSerializer, responses={200: PairingSerializer}, description=gettext_lazy(
+        "Seat the match at a table (an empty `table` takes it off its table)."))
     @action(detail=True, methods=["post"])
     def table(self, request, pk=None):
-        """Seat the match at a table (an empty `table` takes it off its table)."""
         data = _valid(TableInputSerializer, request.data)
         pairing = services.pairing_table_set(pairing=self.get_object(), table=data["table"], by=request.user,
                                              expected_version=data["version"])
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
-    @extend_schema(request=WalkoverInputSerializer, responses={200: PairingSerializer})
+    @extend_schema(request=WalkoverInputSerializer, responses={200: PairingSerializer}, description=gettext_lazy(
+        "A TD gives the match to `winner` without play (the other did not show up, or cannot "
+        "play)."))
     @action(detail=True, methods=["post"])
     def walkover(self, request, pk=None):
-        """A TD gives the match to `winner` without play (the other did not show up, or cannot play)."""
         data = _valid(WalkoverInputSerializer, request.data)
         pairing = self.get_object()
         players = {p.pk: p for p in (pairing.player_a, pairing.player_b) if p is not None}
@@ -508,10 +521,10 @@ class PairingViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin,
                                             by=request.user, expected_version=data["version"])
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
-    @extend_schema(request=None, responses={200: PairingSerializer})
+    @extend_schema(request=None, responses={200: PairingSerializer}, description=gettext_lazy(
+        "The players sit down: the match is created for entering games as they are played."))
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        """The players sit down: the match is created for entering games as they are played."""
         pairing = services.pairing_start(pairing=self.get_object(), by=request.user)
         return Response(PairingSerializer(selectors.pairing_list().get(pk=pairing.pk)).data)
 
@@ -524,9 +537,9 @@ class ReportFilter(django_filters.FilterSet):
         fields = ["tournament", "pairing", "status"]
 
 
+@extend_schema(description=gettext_lazy(
+    "Result reports, every version kept. The opponent confirms or disputes; a TD overrides."))
 class ResultReportViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Result reports, every version kept. The opponent confirms or disputes; a TD overrides."""
-
     serializer_class = ResultReportSerializer
     permission_classes = [ReadOnlyOrSignedIn]
     filterset_class = ReportFilter
@@ -551,10 +564,10 @@ class ResultReportViewSet(IdInPath, mixins.ListModelMixin, mixins.RetrieveModelM
                                                context={"request": request}).data)
 
 
+@extend_schema(description=gettext_lazy(
+    "Link a login to a player, so he can report his own matches: a site admin for anyone, a TD "
+    "for a player entirely of his own events; a site admin undoes a link (DELETE)."))
 class PlayerAccountViewSet(IdInPath, viewsets.GenericViewSet):
-    """Link a login to a player, so he can report his own matches: a site admin for anyone, a TD for
-    a player entirely of his own events; a site admin undoes a link (DELETE)."""
-
     permission_classes = [ReadOnlyOrSignedIn]
     serializer_class = PlayerAccountSerializer
 
@@ -566,17 +579,17 @@ class PlayerAccountViewSet(IdInPath, viewsets.GenericViewSet):
                         status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None},
-                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description=gettext_lazy("The player's id."))])
+                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description=gettext_lazy("The player's id."))], description=gettext_lazy(
+        "A site admin undoes a link: `pk` is the player's id; his results stay."))
     def destroy(self, request, pk=None):
-        """A site admin undoes a link: `pk` is the player's id; his results stay."""
         player = get_object_or_404(Player, pk=pk)
         registration.account_unlink(player=player, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema(description=gettext_lazy(
+    "The event's PR table: each player's average PR over his analysed matches in it, best first."))
 class EventAnalysisView(APIView):
-    """The event's PR table: each player's average PR over his analysed matches in it, best first."""
-
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=EventPlayerPRSerializer(many=True))

@@ -1,7 +1,7 @@
 """Shapes of events in the API. No rules here: the services hold them."""
 
-from drf_spectacular.utils import extend_schema_field
 from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from config.api import id_field
@@ -39,7 +39,8 @@ class TournamentSlugField(serializers.SlugRelatedField):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    organisers = serializers.SerializerMethodField()
+    organisers = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The directors' public names (never their logins)."))
     flight_count = serializers.IntegerField(read_only=True)
     entry_count = serializers.IntegerField(read_only=True)
     crawford = serializers.BooleanField(read_only=True, help_text=gettext_lazy("Always on for the matches of an event."))
@@ -51,7 +52,6 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "entry_count"]
 
     def get_organisers(self, tournament) -> list[str]:
-        """The directors' public names (never their logins)."""
         return tournament.director_names()
 
 
@@ -123,9 +123,9 @@ class FlightCreateSerializer(serializers.Serializer):
     scoring = serializers.ChoiceField(choices=ScoringChoice.choices, default="wins")
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "The settings of a flight that has not started; send only what changes."))
 class FlightUpdateSerializer(serializers.Serializer):
-    """The settings of a flight that has not started; send only what changes."""
-
     lengths = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, required=False,
                                     max_length=ROUNDS_MAX)
     seeding = serializers.ChoiceField(choices=SeedingChoice.choices, required=False)
@@ -156,9 +156,9 @@ def _pairs(help_text: str) -> serializers.ListField:
     )
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "What the TD asks of the draw: his own seed order, pairs kept apart or fixed in round 1."))
 class DrawInputSerializer(serializers.Serializer):
-    """What the TD asks of the draw: his own seed order, pairs kept apart or fixed in round 1."""
-
     seeds = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=INTEGER_MAX), required=False, allow_null=True,
         default=None, max_length=PAIRS_MAX * 2,
@@ -311,11 +311,11 @@ class ShownNameField(serializers.Field):
         return public_name(user)
 
 
+@extend_schema_serializer(description=gettext_lazy(
+    "A report. Who entered, confirmed or disputed it (by the names they chose to show, never "
+    "their login names) and the dispute reason are null for readers who may not see them "
+    "(`permissions.VIEW_REPORT_PRIVATE`: anyone but staff, the event's TDs and the two players)."))
 class ResultReportSerializer(serializers.ModelSerializer):
-    """A report. Who entered, confirmed or disputed it (by the names they chose to show, never
-    their login names) and the dispute reason are null for readers who may not see them
-    (`permissions.VIEW_REPORT_PRIVATE`: anyone but staff, the event's TDs and the two players)."""
-
     PRIVATE = ("submitted_by", "confirmed_by", "disputed_by", "dispute_reason")
 
     submitted_by = ShownNameField()
