@@ -95,3 +95,56 @@ def test_a_started_flights_entries_keep_undo_withdrawal_and_withdraw_on_screen(b
         assert widths[0] <= widths[1], f"the desk scrolls sideways: {widths[0]} px"
     finally:
         context.close()
+
+
+@pytest.fixture
+def running_event(db):
+    """Like the demo's event in progress: round 1 decided (the latest results to undo), round 2 to play."""
+    td = get_user_model().objects.create_user("director", password="pw-director-1")
+    return cast.build_knockout(td, cast.make_players(8, prefix="Maximiliane Oberhauser"), name="Copenhagen Spring Cup",
+                               results_rounds=1)
+
+
+# What must be in a phone's first screen, and a count's label broken across a box's edge.
+FIRST_SCREEN = """() => {
+  const box = el => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  const row = document.querySelector(".q-list .q-row");
+  return {
+    title: box(document.querySelector(".desk-head h1")),
+    filter: box(document.querySelector("#qf-find")),
+    scores: [...row.querySelectorAll("form.q-score input.ia, form.q-score input.ib, form.q-score .q-save")].map(box),
+    cut: [...document.querySelectorAll(".desk-counts li")].filter(li => li.scrollWidth > li.clientWidth)
+      .map(li => li.textContent.trim()),
+  };
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("width,height", [(360, 740), (1280, 800)])
+def test_the_first_screen_of_the_desk_shows_the_first_match_with_its_score_fields(
+        browser, live_server, running_event, language, width, height):
+    """A TD on a phone sees the event, the counts, the queue's filter and the first match ready to type
+    in without scrolling; no count's label is cut or broken inside a word, in English as in Arabic."""
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True,
+                                  service_workers="block", extra_http_headers={"Accept-Language": language})
+    context.set_default_timeout(8000)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/login/")
+        page.fill("input[name=username]", "director")
+        page.fill("input[name=password]", "pw-director-1")
+        page.locator("form:has(input[name=password]) button[type=submit]").click()
+        page.wait_for_url(lambda url: "/login/" not in url)
+        page.goto(f"{live_server.url}/desk/{running_event.slug}/")
+        assert page.locator("html").get_attribute("dir") == ("rtl" if language == "ar" else "ltr")
+        seen = page.evaluate(FIRST_SCREEN)
+        assert seen["title"]["bottom"] <= height and seen["filter"]["bottom"] <= height
+        assert len(seen["scores"]) == 3, "the first match has no score fields"
+        for field in seen["scores"]:
+            assert 0 <= field["top"] and field["bottom"] <= height, f"the first score is below the first screen: {seen}"
+        assert seen["cut"] == [], "a count's label is cut"
+        assert page.evaluate(WORDS_BROKEN, ".desk-counts li") == []
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], "the desk scrolls sideways"
+    finally:
+        context.close()
