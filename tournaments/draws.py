@@ -506,7 +506,7 @@ def plan_draw(
     method = fm.SeedingMethod(flight.seeding)
     given = [fm.Competitor(e.player_id, n, ratings.get(e.player_id)) for n, e in enumerate(present, start=1)]
     try:
-        by_method = fm.seed_competitors(given, method, random_seed=random_seed)
+        by_method = fm.seed_competitors(given, method, random_seed=random_seed, label=label)
     except fm.BracketUserError as error:
         if seeds is None:
             raise ValidationError({"seeding": [str(error)]}) from None

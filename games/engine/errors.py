@@ -24,7 +24,14 @@ def ngettext(singular: str, plural: str, count: int) -> tuple[str, str, int]:
 
 _gettext: Callable[[str], str] = gettext_noop
 _ngettext: Callable[[str, str, int], str] = lambda singular, plural, count: singular if count == 1 else plural
-_list_join: Callable[[Iterable], str] = lambda items: ", ".join(str(item) for item in items)
+
+
+def _comma_join(items: Iterable) -> str:
+    """A list as the English of a refusal writes it ("Anne, Bo")."""
+    return ", ".join(str(item) for item in items)
+
+
+_list_join: Callable[[Iterable], str] = _comma_join
 
 
 def translator_install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
@@ -57,8 +64,8 @@ class MarkedRefusal(ValueError):
     """A refusal in words for a person: `message` is a marked message (`gettext_noop`, or
     `ngettext` for one whose words follow a number) and `params` the values of its placeholders
     (names, numbers: never translated; a tuple of them is a list, written as the reader's language
-    writes one). It keeps the English as its argument and is read in the
-    reader's language (`message`, `str()`). The tournament formats' refusals are made the same way."""
+    writes one). It keeps the English as its argument and is read in the reader's language
+    (`message`, `str()`). The tournament formats' refusals are made the same way."""
 
     def __init__(self, message: str | tuple[str, str, int], **params) -> None:
         self.template = message
@@ -71,7 +78,7 @@ class MarkedRefusal(ValueError):
             text = singular if count == 1 else plural
         else:
             text = self.template
-        return text % self._values(lambda items: ", ".join(str(item) for item in items)) if self.params else text
+        return text % self._values(_comma_join) if self.params else text
 
     def _values(self, join: Callable[[Iterable], str]) -> dict:
         return {key: join(value) if isinstance(value, tuple) else value for key, value in self.params.items()}

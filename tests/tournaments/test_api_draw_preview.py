@@ -288,6 +288,24 @@ def test_a_refused_swiss_draw_names_the_players_by_name_in_a_list_of_the_td_s_la
     assert Pairing.objects.count() == 0
 
 
+def test_a_refused_hand_made_knockout_draw_names_the_players_by_name(staff, make_player):
+    event = services.tournament_create(name="Club Cup", start_date=datetime.date(2026, 6, 6), by=staff)
+    cup = services.flight_create(tournament=event, name="Cup", format="single_elimination", lengths=[5, 5],
+                                 by=staff)
+    ids = []
+    for name in ("Anna", "Bo", "Cy", "Dee"):
+        entry = services.entry_add(flight=cup, player=make_player(name), by=staff)
+        services.entry_check_in(entry=entry, by=staff)
+        ids.append(entry.player_id)
+    with translation.override("ar"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=cup, by=staff, first_round=[[ids[0], ids[1]], [ids[2], None]])
+    assert refused.value.message_dict == {"first_round": ["Cup: القرعة تُغفل Dee."]}
+    with translation.override("da"), pytest.raises(ValidationError) as refused:
+        services.flight_start(flight=cup, by=staff, first_round=[[ids[0], ids[1]], [ids[2], ids[0]]])
+    assert refused.value.message_dict == {"first_round": ["Cup: Anna er trukket to gange."]}
+    assert Pairing.objects.count() == 0
+
+
 def test_a_hand_made_draw_refused_for_a_round_robin_is_told_in_the_td_s_language(staff, make_player):
     event = services.tournament_create(name="Club Robin", start_date=datetime.date(2026, 6, 6), by=staff)
     robin = services.flight_create(tournament=event, name="Robin", format="round_robin", lengths=[5], by=staff)

@@ -19,7 +19,7 @@ the flight is drawn one round at a time from the players then present:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ._tree import NOBODY, Feed, FeedKind, Node, Tree
@@ -55,10 +55,12 @@ def seeded_first_round(competitors: Sequence[Competitor]) -> list[tuple[Competit
 
 
 def check_first_round(
-    competitors: Sequence[Competitor], first_round: FirstRound, flight: str = "Main"
+    competitors: Sequence[Competitor], first_round: FirstRound, flight: str = "Main",
+    label: Callable[[CompetitorId], str] = str,
 ) -> None:
-    """Refuse a hand-made first round that does not place every player exactly once."""
-    by_id = check_unique_ids(competitors)
+    """Refuse a hand-made first round that does not place every player exactly once (a refusal
+    names a player by `label`)."""
+    by_id = check_unique_ids(competitors, label)
     expected = bracket_size(len(competitors)) // 2
     if len(first_round) != expected:
         raise BracketUserError(
@@ -76,15 +78,15 @@ def check_first_round(
                 continue
             if player not in by_id:
                 raise BracketUserError(gettext_noop("%(flight)s %(slot)s: %(player)s is not entered."),
-                                       flight=flight, slot=f"R1-{number}", player=player)
+                                       flight=flight, slot=f"R1-{number}", player=label(player))
             if player in seen:
                 raise BracketUserError(gettext_noop("%(flight)s: %(player)s is drawn twice."),
-                                       flight=flight, player=player)
+                                       flight=flight, player=label(player))
             seen.add(player)
-    missing = [str(c.id) for c in competitors if c.id not in seen]
+    missing = tuple(label(c.id) for c in competitors if c.id not in seen)
     if missing:
         raise BracketUserError(gettext_noop("%(flight)s: the draw leaves out %(players)s."),
-                               flight=flight, players=tuple(missing))
+                               flight=flight, players=missing)
 
 
 class SingleElimination(Tree):
@@ -103,14 +105,15 @@ class SingleElimination(Tree):
         lengths: Sequence[int] = (),
         results: Iterable[Result] = (),
         name: str = "Main",
+        label: Callable[[CompetitorId], str] = str,
     ) -> None:
         if len(competitors) < 2:
             raise BracketUserError(gettext_noop("%(flight)s: a knockout needs at least two players."), flight=name)
-        check_unique_ids(competitors)
+        check_unique_ids(competitors, label)
         if first_round is None:
             first_round = seeded_first_round(competitors)
         else:
-            check_first_round(competitors, first_round, name)
+            check_first_round(competitors, first_round, name, label)
         self.competitors = tuple(sorted(competitors, key=lambda c: c.seed))
         self.first_round = tuple(tuple(pair) for pair in first_round)
         self.lengths = tuple(lengths)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from .base import Competitor, check_unique_ids
+from .base import Competitor, CompetitorId, check_unique_ids
 from .errors import BracketUserError, gettext_noop
 
 
@@ -30,9 +30,10 @@ def seed_competitors(
     method: SeedingMethod = SeedingMethod.MANUAL,
     *,
     random_seed: int | None = None,
+    label: Callable[[CompetitorId], str] = str,
 ) -> tuple[Competitor, ...]:
-    """The competitors in seed order, renumbered 1..n."""
-    check_unique_ids(competitors)
+    """The competitors in seed order, renumbered 1..n (a refusal names a player by `label`)."""
+    check_unique_ids(competitors, label)
     given = sorted(competitors, key=lambda c: c.seed)
     if method is SeedingMethod.MANUAL:
         seeds = [c.seed for c in given]
@@ -49,11 +50,11 @@ def seed_competitors(
         ordered = list(given)
         random.Random(random_seed).shuffle(ordered)
     elif method is SeedingMethod.RATING:
-        unrated = [str(c.id) for c in given if c.rating is None]
+        unrated = tuple(label(c.id) for c in given if c.rating is None)
         if unrated:
             raise BracketUserError(
                 gettext_noop("Seeding by rating needs a rating for every player; no rating for %(players)s."),
-                players=tuple(unrated),
+                players=unrated,
             )
         ordered = sorted(given, key=lambda c: -c.rating)  # stable: ties keep the TD's order
     else:  # pragma: no cover - exhaustive over the enum

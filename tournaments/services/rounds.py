@@ -117,7 +117,8 @@ def _draw_first_round(flight: Flight, seeded, first_round) -> None:
     if flight.format in (FlightFormat.SINGLE_ELIMINATION, FlightFormat.DOUBLE_ELIMINATION):
         if hand is None:
             hand = fm.seeded_first_round(seeded)
-        fm.SingleElimination(seeded, first_round=hand, name=flight.name)  # checks the hand-made draw
+        fm.SingleElimination(seeded, first_round=hand, name=flight.name,  # checks the hand-made draw
+                             label=draws.player_label)
         flight.first_round = [list(pair) for pair in hand]
         return
     if flight.format == FlightFormat.ROUND_ROBIN:
