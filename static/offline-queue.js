@@ -13,16 +13,33 @@
   /* A string in the page's language: the page carries the translations of this file's strings
      (templates/tournaments/_offline_head.html, made with {% translate %}); English otherwise. */
   var words = null;
+  var plurals = {};  // English singular -> {plural category of the page's language: its text}
+  function category(n) {
+    var lang = document.documentElement.lang || "en";
+    return window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang).select(n) : (n === 1 ? "one" : "other");
+  }
   function T(text) {
     if (words === null) {
       words = {};
       var box = document.getElementById("offline-words");
-      if (box) box.content.querySelectorAll("[data-text]").forEach(function (el) { words[el.dataset.text] = el.textContent; });
+      if (box) box.content.querySelectorAll("[data-text]").forEach(function (el) {
+        if (el.dataset.count === undefined) { words[el.dataset.text] = el.textContent; return; }
+        var forms = plurals[el.dataset.text] = plurals[el.dataset.text] || {};
+        var kind = category(parseInt(el.dataset.count, 10));
+        if (!(kind in forms)) forms[kind] = el.textContent;
+      });
     }
     return Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text;
   }
   function fmt(text, values) {
     return T(text).replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
+  }
+  /* A message whose words follow the count `n` (its English singular and plural), in the page's language. */
+  function fmtN(singular, plural, n, values) {
+    T(singular);
+    var forms = plurals[singular] || {};
+    var text = forms[category(n)] || forms.other || (n === 1 ? singular : plural);
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
   }
   var TIMEOUT = 8000;   // a Save not answered within this long is kept and sent again later
   var RETRY = 4000;     // how often the kept Saves are tried while some wait
@@ -373,11 +390,11 @@
       var parts = [];
       if (offline()) parts.push(T("Offline: results you type are kept on this computer and sent when the network returns."));
       if (waiting) {
-        parts.push(fmt(waiting === 1 ? "%(n)s result waiting to send." : "%(n)s results waiting to send.", { n: waiting }));
+        parts.push(fmtN("%(n)s result waiting to send.", "%(n)s results waiting to send.", waiting, { n: waiting }));
         if (trouble === "login") parts.push(T("Log in again (in another tab) to send them: they stay kept here."));
         else if (!offline()) parts.push(T("They go by themselves as soon as the server answers."));
       }
-      if (conflicts) parts.push(fmt(conflicts === 1 ? "%(n)s result to decide: see its row." : "%(n)s results to decide: see their rows.", { n: conflicts }));
+      if (conflicts) parts.push(fmtN("%(n)s result to decide: see its row.", "%(n)s results to decide: see their rows.", conflicts, { n: conflicts }));
       if (saidText) parts.push(saidText);
       state.hidden = !parts.length;
       state.classList.toggle("is-offline", offline() || !!waiting);

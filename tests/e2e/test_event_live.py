@@ -79,3 +79,25 @@ def test_a_phone_keeps_its_round_tab_and_finds_a_match_by_name(phone, live_serve
     assert phone.get_by_label("Find my match").input_value() == someone.name
     widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert widths[0] <= widths[1]
+
+
+def test_find_my_match_answers_in_arabic_with_the_plural_form_of_its_count(phone, live_server, django_user_model):
+    td = django_user_model.objects.create_user("director", password="pw-director-1")
+    tournament = cast.build_knockout(td, cast.make_players(8), results_rounds=0)
+    phone.context.set_extra_http_headers({"Accept-Language": "ar"})
+    phone.goto(f"{live_server.url}/events/{tournament.slug}/")
+    pending = list(Pairing.objects.filter(flight__tournament=tournament, status="pending", player_b__isnull=False)
+                   .select_related("player_a", "player_b").order_by("slot"))
+    find = phone.locator("#find-match")
+    result = phone.locator("#find-match-result")
+
+    find.fill(pending[0].player_a.name)
+    assert result.inner_text() == f"1 مباراة واحدة للعب الآن لـ «{pending[0].player_a.name}»."
+    # every player of the first round is named "Player …": four matches, the Arabic form of 3 to 10
+    shared = "Player"
+    find.fill(shared)
+    shown = phone.locator(".now-item:visible").count()
+    assert shown == len(pending) == 4
+    assert result.inner_text() == f"4 مباريات للعب الآن لـ «{shared}»."
+    find.fill("zzz")
+    assert result.inner_text() == "لا مباراة للعب الآن لـ «zzz»."

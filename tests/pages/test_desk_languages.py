@@ -114,3 +114,27 @@ def test_the_apis_refusal_of_a_walkover_to_a_stranger_is_in_the_language_asked_f
                        format="json", HTTP_ACCEPT_LANGUAGE="ja")
     assert refused.status_code == 400
     assert refused.json() == {"winner": ["不戦勝の勝者はこのマッチのプレイヤーです（その ID）。"]}
+
+
+def test_the_offline_queues_counts_are_carried_in_every_plural_form_of_arabic(td_client, event):
+    html = td_client.get(f"/desk/{event.slug}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    waiting = dict(re.findall(
+        r'<span data-text="%\(n\)s result waiting to send\." data-count="(\d+)">([^<]*)</span>', html))
+    assert waiting == {
+        "0": "%(n)s نتيجة بانتظار الإرسال.",
+        "1": "%(n)s نتيجة واحدة بانتظار الإرسال.",
+        "2": "%(n)s نتيجتان بانتظار الإرسال.",
+        "3": "%(n)s نتائج بانتظار الإرسال.",
+        "11": "%(n)s نتيجة بانتظار الإرسال.",
+        "100": "%(n)s نتيجة بانتظار الإرسال.",
+    }
+    assert ('<span data-text="%(n)s result to decide: see its row." data-count="2">'
+            '%(n)s نتيجتان تنتظران القرار: انظر صفيهما.</span>') in html
+
+
+def test_the_event_pages_find_my_match_says_its_count_in_the_readers_language(client, event):
+    html = client.get(f"/events/{event.slug}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert ('<span data-text="No match to play now for “%(name)s”.">「%(name)s」がいま対戦する試合はありません。</span>'
+            in html)
+    assert ('<span data-text="%(n)s match to play now for “%(name)s”." data-count="2">'
+            '「%(name)s」がいま対戦する試合: %(n)s 件。</span>') in html
