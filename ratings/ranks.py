@@ -35,6 +35,13 @@ def ratings_version(system: str) -> str:
     return f"{run}:{changed.timestamp() if changed else 0}"
 
 
+def ratings_versions() -> dict[str, str]:
+    """`ratings_version` of every system that has published ratings, in one query."""
+    rows = RatingSystemState.objects.filter(published_run__isnull=False).values_list(
+        "system", "published_run_id", "published_run__finished_at")
+    return {system: f"{run}:{changed.timestamp() if changed else 0}" for system, run, changed in rows}
+
+
 def _build(system: str) -> array:
     from . import selectors
 

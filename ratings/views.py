@@ -8,11 +8,13 @@ of queries whatever the page size.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import math
 import re
 from array import array
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -20,11 +22,12 @@ from django.core.paginator import Paginator
 from django.db.models.functions import Lower
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import get_template
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.utils.formats import date_format
@@ -39,7 +42,7 @@ from . import calibrated, charts, selectors, services
 from .api import official_list_csv_response
 from .models import RunStatus, SystemChoice
 from .permissions import may_publish_rating_list
-from .ranks import established_ratings, list_countries, official_list_countries, ratings_version
+from .ranks import established_ratings, list_countries, official_list_countries, ratings_version, ratings_versions
 from .systems import CrawfordParameters, fibs, params
 
 PAGE_SIZE = 50
@@ -323,7 +326,44 @@ def _with(query, **changes) -> str:
     return query.urlencode()
 
 
+FORMULA_KEPT_SECONDS = 60 * 60 * 24
+
+
 def rating_formula(request):
+    """The formula page. Its body is kept in the cache per language and time zone, published
+    ratings (each system's `ratings_version`: the accuracy tables and charts are worked out from
+    them) and calibrations shown (their rows as read): two queries when it is kept, four when it is
+    drawn (the accuracy and the loss over time, two grouping queries over every rated match)."""
+    in_force, latest = calibrated.calibrations_shown()
+    adopted_by = public_name(in_force.adopted_by, RATING_OFFICE) if in_force and in_force.adopted_by_id else ""
+    key = "formula:" + hashlib.sha256(repr((
+        settings.CRAWFORD_VERSION, get_language(), timezone.get_current_timezone_name(),
+        sorted(ratings_versions().items()), list(services.system_labels()), adopted_by,
+        [(c.pk, c.status, c.parameters, c.matches, c.reason, c.created_at, c.adopted_at) if c else None
+         for c in (in_force, latest)],
+    )).encode()).hexdigest()
+    body = _kept_body(key)
+    if body is None:
+        body = render_to_string("ratings/_formula.html", _formula_context(in_force, latest, adopted_by))
+        _keep_body(key, body)
+    return render(request, "ratings/formula.html", {"nav": "ratings", "body": mark_safe(body)})
+
+
+def _kept_body(key: str) -> str | None:
+    try:
+        return cache.get(key)
+    except Exception:  # a cache outage costs the queries, never the page
+        return None
+
+
+def _keep_body(key: str, body: str) -> None:
+    try:
+        cache.set(key, body, FORMULA_KEPT_SECONDS)
+    except Exception:
+        pass
+
+
+def _formula_context(in_force, latest, adopted_by: str) -> dict:
     lengths = [1, 3, 5, 7, 11, 17, 25]
     differences = [0, 50, 100, 200, 400]
     table = [
@@ -331,12 +371,10 @@ def rating_formula(request):
     ]
     accuracy = selectors.rating_accuracy()
     monthly, periods = selectors.rating_loss_over_time() if accuracy else (True, [])
-    in_force, latest = calibrated.calibrations_shown()
     parameters = calibrated.parameters_from(in_force.parameters) if in_force else CrawfordParameters()
-    return render(request, "ratings/formula.html", {
-        "nav": "ratings",
+    return {
         "calibration_in_force": in_force,
-        "adopted_by": public_name(in_force.adopted_by, RATING_OFFICE) if in_force and in_force.adopted_by_id else "",
+        "adopted_by": adopted_by,
         "parameters_in_force": _parameters_words(parameters),
         "crawford": parameters,
         "newcomer_start": parameters.initial_rating + parameters.newcomer_offset,
@@ -352,7 +390,7 @@ def rating_formula(request):
         "lengths": lengths,
         "table": table,
         "example_gain": round(4 * math.sqrt(7) * 0.5, 2),
-    })
+    }
 
 
 def _parameters_words(parameters: CrawfordParameters) -> str:

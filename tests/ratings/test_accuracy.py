@@ -66,7 +66,8 @@ def test_each_system_is_scored_on_every_match_forecast_before_it_was_rated(three
 
 
 def test_the_formula_page_shows_both_systems_accuracy_per_length(client, three_matches, django_assert_num_queries):
-    with django_assert_num_queries(3):  # the accuracy, the loss over time, the parameters in force
+    # drawn: the published ratings' versions, the parameters in force, the accuracy, the loss over time
+    with django_assert_num_queries(4):
         html = client.get("/ratings/formula/").content.decode()
     assert "Which rating predicts this site" in html
     assert "3 matches" in html
@@ -75,7 +76,8 @@ def test_the_formula_page_shows_both_systems_accuracy_per_length(client, three_m
 
 
 def test_the_formula_page_says_when_there_is_nothing_to_score_yet(client, db, django_assert_num_queries):
-    with django_assert_num_queries(2):  # the accuracy (empty, so no loss over time), the parameters in force
+    # the versions (none), the parameters in force, the accuracy (empty, so no loss over time)
+    with django_assert_num_queries(3):
         html = client.get("/ratings/formula/").content.decode()
     assert "No rated matches yet" in html
 

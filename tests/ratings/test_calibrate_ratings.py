@@ -74,7 +74,8 @@ def test_a_federation_whose_form_drifts_gets_parameters_that_forecast_its_held_o
     # adopting reran the history with them, and the formula page says which are in force, since when and why
     head = RatingCheckpoint.objects.filter(run__system="crawford", head=True).latest("pk")
     assert "initial_volatility=0.25" in head.system_key and "match_growth=1.0" in head.system_key
-    with django_assert_num_queries(3):  # the accuracy, the loss over time, the parameters in force
+    # the published ratings' versions, the parameters in force, the accuracy, the loss over time
+    with django_assert_num_queries(4):
         page = client.get("/ratings/formula/").content.decode()
     assert f"in force since {adopted.adopted_at:%-d %b %Y} (adopted by Rating officer)" in page
     assert "C 3, founders&#x27; RD 300, newcomers -100 with RD 150, σ 0.25" in page and "forecasts better than the parameters in force" in page

@@ -82,7 +82,8 @@ def numbers(pattern: str, html: str) -> list[tuple[float, ...]]:
 
 def test_the_formula_page_draws_the_reliability_diagram_and_the_loss_over_time(client, three_matches,
                                                                                 django_assert_num_queries):
-    with django_assert_num_queries(3):  # the accuracy, the loss over time, the parameters in force
+    # drawn: the published ratings' versions, the parameters in force, the accuracy, the loss over time
+    with django_assert_num_queries(4):
         html = client.get("/ratings/formula/").content.decode()
     # Reliability: one tenth (50–60%) per system, three matches each. FIBS's favourites were given
     # 0.5, 1 − Cid's chance and LAST, and won two of the three; the plot runs from x 48 (50%) to
@@ -120,14 +121,14 @@ def test_the_formula_page_runs_as_many_queries_with_more_matches(client, three_m
         finish(bob, cid, length=3, winner="a" if day % 20 else "b", day=day)
     services.rating_recompute_now(system="fibs")
     services.rating_recompute_now(system="crawford")
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         html = client.get("/ratings/formula/").content.decode()
     assert "Each bar is one month" in html
     assert len(re.findall(r'<rect class="c-(?:fibs|crawford)" [^>]*><title>', html)) == 5  # Jan to May
 
 
 def test_an_empty_site_gets_a_sentence_and_no_chart(client, db, django_assert_num_queries):
-    with django_assert_num_queries(2):  # nothing scored: the loss over time is not asked for
+    with django_assert_num_queries(3):  # nothing scored: the loss over time is not asked for
         html = client.get("/ratings/formula/").content.decode()
     assert "No rated matches yet" in html
     assert 'class="chart"' not in html and "trust-chart" not in html
@@ -140,3 +141,42 @@ def test_the_charts_speak_the_readers_language(client, three_matches):
     assert "(1 match)</title>" in html
     html = client.get("/ratings/formula/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "各印は、本命に同じ10%刻みの勝率（50～60%、60～70%など）" in html  # the %% of the catalog shown as %
+
+
+def page(client, **headers) -> str:
+    """The formula page without its language menu's CSRF token (new on every page)."""
+    html = client.get("/ratings/formula/", **headers).content.decode()
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+
+def test_the_formula_page_is_kept_per_language_until_the_published_ratings_change(client, three_matches, finish,
+                                                                                 django_assert_num_queries):
+    with django_assert_num_queries(4):  # drawn: versions, parameters in force, accuracy, loss over time
+        drawn = page(client)
+    with django_assert_num_queries(2):  # kept: the published ratings' versions and the parameters in force
+        kept = page(client)
+    assert kept == drawn and "(3 matches; worked out again with every recompute)" in kept
+    with django_assert_num_queries(4):  # another language is drawn in it
+        danish = page(client, HTTP_ACCEPT_LANGUAGE="da")
+    assert "Slog forudsigelserne til?" in danish and danish != drawn
+    with django_assert_num_queries(2):
+        assert page(client, HTTP_ACCEPT_LANGUAGE="da") == danish
+    ann, bob, cid = three_matches
+    finish(bob, cid, length=3, winner="a", day=3)
+    services.rating_recompute_now(system="fibs")
+    services.rating_recompute_now(system="crawford")
+    with django_assert_num_queries(4):  # new published ratings: drawn again
+        html = page(client)
+    assert "(4 matches; worked out again with every recompute)" in html and "(3 matches;" not in html
+
+
+def test_a_new_fit_of_the_parameters_draws_the_formula_page_again(client, three_matches):
+    from ratings.models import CalibrationStatus, RatingCalibration
+
+    assert "The latest fit on this site" not in page(client)
+    RatingCalibration.objects.create(system="crawford", status=CalibrationStatus.REFUSED, matches=3,
+                                     reason="Three matches cannot tell parameters apart.")
+    html = page(client)
+    assert "The latest fit on this site" in html and "Three matches cannot tell parameters apart." in html
+    RatingCalibration.objects.update(reason="Still too few.")
+    assert "Still too few." in page(client)
