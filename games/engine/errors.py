@@ -44,22 +44,6 @@ def translator_install(gettext: Callable[[str], str], ngettext: Callable[[str, s
         _list_join = list_join
 
 
-class EngineError(ValueError):
-    """Base class of everything the engine refuses."""
-
-
-class InvalidNotationError(EngineError):
-    """The text could not be read: not a Position ID, Match ID, play or match file we understand."""
-
-
-class IllegalPlayError(EngineError):
-    """The play was read but breaks the rules of backgammon."""
-
-    def __init__(self, message: str, *, legal: tuple[str, ...] = ()):
-        super().__init__(message)
-        self.legal = legal
-
-
 class MarkedRefusal(ValueError):
     """A refusal in words for a person: `message` is a marked message (`gettext_noop`, or
     `ngettext` for one whose words follow a number) and `params` the values of its placeholders
@@ -96,7 +80,25 @@ class MarkedRefusal(ValueError):
         return self.message
 
 
-class ScoringError(EngineError, MarkedRefusal):
+class EngineError(MarkedRefusal):
+    """Base class of everything the engine refuses: a marked message and the values of its
+    placeholders (`MarkedRefusal`), read in the reader's language."""
+
+
+class InvalidNotationError(EngineError):
+    """The text could not be read: not a Position ID, Match ID, play or match file we understand."""
+
+
+class IllegalPlayError(EngineError):
+    """The play was read but breaks the rules of backgammon; `legal` holds the notation of every
+    legal play."""
+
+    def __init__(self, message: str | tuple[str, str, int], *, legal: tuple[str, ...] = (), **params):
+        self.legal = legal
+        super().__init__(message, **params)
+
+
+class ScoringError(EngineError):
     """A game result that the rules of match or session play do not allow.
 
     `field` names the part of the result at fault (cube, points, kind, ...), so that an API can

@@ -14,7 +14,7 @@ import binascii
 import enum
 from dataclasses import dataclass
 
-from games.engine.errors import InvalidNotationError
+from games.engine.errors import InvalidNotationError, gettext_noop
 
 CENTRED = -1
 """``cube_owner`` of a cube in the middle."""
@@ -82,26 +82,26 @@ class MatchId:
     def __post_init__(self) -> None:
         cube = self.cube
         if not isinstance(cube, int) or cube < 1 or cube & (cube - 1) or cube > 1 << 15:
-            raise InvalidNotationError(f"The cube shows a power of two up to 32768, not {cube!r}.")
+            raise InvalidNotationError(gettext_noop("The cube shows a power of two up to 32768, not %(cube)s."), cube=repr(cube))
         if self.cube_owner not in (CENTRED, 0, 1):
-            raise InvalidNotationError("The cube owner is -1 (centred), 0 or 1.")
+            raise InvalidNotationError(gettext_noop("The cube owner is -1 (centred), 0 or 1."))
         for name in ("on_roll", "turn"):
             if getattr(self, name) not in (0, 1):
-                raise InvalidNotationError(f"{name} is player 0 or 1.")
+                raise InvalidNotationError(gettext_noop("%(field)s is player 0 or 1."), field=name)
         if self.game_state not in range(5):
-            raise InvalidNotationError("The game state is 0 to 4.")
+            raise InvalidNotationError(gettext_noop("The game state is 0 to 4."))
         if self.resigned not in range(4):
-            raise InvalidNotationError("A resignation is 0 (none), 1, 2 or 3 points a cube.")
+            raise InvalidNotationError(gettext_noop("A resignation is 0 (none), 1, 2 or 3 points a cube."))
         dice = tuple(self.dice)
         if len(dice) != 2 or not all(isinstance(d, int) and 0 <= d <= 6 for d in dice) or (
             (dice[0] == 0) != (dice[1] == 0)
         ):
-            raise InvalidNotationError(f"Dice are two numbers from 1 to 6, or (0, 0): {dice!r}.")
+            raise InvalidNotationError(gettext_noop("Dice are two numbers from 1 to 6, or (0, 0): %(dice)s."), dice=repr(dice))
         score = tuple(self.score)
         if len(score) != 2 or not all(isinstance(s, int) and 0 <= s <= _MAX_POINTS for s in score):
-            raise InvalidNotationError(f"A score is two counts of points, not {score!r}.")
+            raise InvalidNotationError(gettext_noop("A score is two counts of points, not %(score)s."), score=repr(score))
         if not isinstance(self.match_length, int) or not 0 <= self.match_length <= _MAX_POINTS:
-            raise InvalidNotationError(f"A match length is 0 (money) to {_MAX_POINTS} points.")
+            raise InvalidNotationError(gettext_noop("A match length is 0 (money) to %(most)s points."), most=_MAX_POINTS)
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "score", score)
         object.__setattr__(self, "crawford", bool(self.crawford))
@@ -118,30 +118,30 @@ class MatchId:
     def decode(cls, match_id: str) -> MatchId:
         """Read a 12-character Match ID; raise ``InvalidNotationError`` if it is not one."""
         if not isinstance(match_id, str):
-            raise InvalidNotationError(f"A Match ID is text, not {type(match_id).__name__}.")
+            raise InvalidNotationError(gettext_noop("A Match ID is text, not %(type)s."), type=type(match_id).__name__)
         text = match_id.strip()
         if text.lower().startswith("match id:"):
             text = text[len("match id:"):].strip()
         if len(text) != 12:
             raise InvalidNotationError(
-                f"A Match ID has 12 characters; {match_id!r} has {len(text)}."
+                gettext_noop("A Match ID has 12 characters; %(text)s has %(count)s."), text=repr(match_id), count=len(text)
             )
         try:
             raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
             raise InvalidNotationError(
-                f"{match_id!r} is not a Match ID (bad characters)."
+                gettext_noop("%(text)s is not a Match ID (bad characters)."), text=repr(match_id)
             ) from None
         bits = int.from_bytes(raw, "little")
         values = {name: bits >> first & ((1 << width) - 1) for name, first, width in _FIELDS}
         owner = values["cube_owner"]
         if owner == 2:
-            raise InvalidNotationError(f"{match_id!r} is not a Match ID (cube owner 2).")
+            raise InvalidNotationError(gettext_noop("%(text)s is not a Match ID (cube owner 2)."), text=repr(match_id))
         die_1, die_2 = values["die_1"], values["die_2"]
         if die_1 > 6 or die_2 > 6:
-            raise InvalidNotationError(f"{match_id!r} is not a Match ID (a die above 6).")
+            raise InvalidNotationError(gettext_noop("%(text)s is not a Match ID (a die above 6)."), text=repr(match_id))
         if values["game_state"] > 4:
-            raise InvalidNotationError(f"{match_id!r} is not a Match ID (game state above 4).")
+            raise InvalidNotationError(gettext_noop("%(text)s is not a Match ID (game state above 4)."), text=repr(match_id))
         return cls(
             cube=1 << values["cube_log"],
             cube_owner=CENTRED if owner == 3 else owner,

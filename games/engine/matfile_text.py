@@ -18,7 +18,7 @@ import dataclasses
 import enum
 import re
 
-from games.engine.errors import InvalidNotationError
+from games.engine.errors import InvalidNotationError, gettext_noop
 
 LEFT = 0
 """The left column of a match file: GNU Backgammon's player X."""
@@ -201,8 +201,9 @@ _WORDS.update({word.removesuffix("es" if word == "passes" else "s"): action for 
 """The singular spellings too: `Take`, `Drop`, `Pass`, `Double => 2`..."""
 
 
-def _fail(line: int, message: str) -> InvalidNotationError:
-    return InvalidNotationError(f"line {line}: {message}")
+def _fail(line: int, message: str, **params) -> InvalidNotationError:
+    """The refusal of line `line` (a marked message that starts with "line %(line)s: ")."""
+    return InvalidNotationError(message, line=line, **params)
 
 
 def _split_rating(text: str) -> tuple[str, str | None]:
@@ -238,7 +239,7 @@ def _parse_cell(text: str, side: int, row: int, line: int) -> Action | WinLine:
     if resign:
         points = int(resign.group("points")) if resign.group("points") else None
         return Resignation(side, row, line, points)
-    raise _fail(line, f"cannot read the cell {text!r}")
+    raise _fail(line, gettext_noop("line %(line)s: cannot read the cell %(cell)s"), cell=repr(text))
 
 
 def _cells(text: str, start: int, split: int, line: int) -> list[tuple[int, str]]:
@@ -251,12 +252,12 @@ def _cells(text: str, start: int, split: int, line: int) -> list[tuple[int, str]
     starts = [m.start() for m in _CELL_START.finditer(text, start)]
     if not starts:
         if text[start:].strip():
-            raise _fail(line, f"cannot read {text[start:].strip()!r}")
+            raise _fail(line, gettext_noop("line %(line)s: cannot read %(text)s"), text=repr(text[start:].strip()))
         return []
     if len(starts) > 2:
-        raise _fail(line, "more than two cells in one row")
+        raise _fail(line, gettext_noop("line %(line)s: more than two cells in one row"))
     if starts[0] > start and text[start : starts[0]].strip():
-        raise _fail(line, f"cannot read {text[start:starts[0]].strip()!r}")
+        raise _fail(line, gettext_noop("line %(line)s: cannot read %(text)s"), text=repr(text[start:starts[0]].strip()))
     if len(starts) == 2:
         return [(LEFT, text[starts[0] : starts[1]].strip()), (RIGHT, text[starts[1] :].strip())]
     side = LEFT if starts[0] - start < (split - start) / 2 else RIGHT
@@ -323,7 +324,8 @@ class _GameBuilder:
         """
         match = _SCORE.match(text)
         if not match:
-            raise _fail(line, f"expected the players' names and scores after Game {self.number}")
+            raise _fail(line, gettext_noop("line %(line)s: expected the players' names and scores after Game %(game)s"),
+                        game=self.number)
         left, left_rating = _split_rating(match.group("left"))
         digits, right_text, right_at = match.group("lscore"), match.group("right"), match.start("right")
         if not match.group("gap") and len(digits) > 1:
@@ -339,18 +341,18 @@ class _GameBuilder:
     def read_cells(self, text: str, start: int, row: int | None, line: int) -> None:
         for side, cell in _cells(text, start, self.right_column or self.split, line):
             if self.win is not None:
-                raise _fail(line, f"game {self.number} goes on after its result line")
+                raise _fail(line, gettext_noop("line %(line)s: game %(game)s goes on after its result line"), game=self.number)
             parsed = _parse_cell(cell, side, row if row is not None else self.last_row, line)
             if isinstance(parsed, WinLine):
                 self.win = parsed if row is not None else dataclasses.replace(parsed, row=None)
             else:
                 if row is None:
-                    raise _fail(line, f"{cell!r} outside a numbered row")
+                    raise _fail(line, gettext_noop("line %(line)s: %(cell)s outside a numbered row"), cell=repr(cell))
                 self.actions.append(parsed)
 
     def build(self) -> MatchFileGame:
         if self.names is None:
-            raise _fail(self.line, f"Game {self.number} has no score line")
+            raise _fail(self.line, gettext_noop("line %(line)s: Game %(game)s has no score line"), game=self.number)
         return MatchFileGame(
             number=self.number,
             line=self.line,
@@ -390,7 +392,8 @@ def read_match_file(text: str) -> MatchFile:
                 key, value = tag.group("key").strip(), tag.group("value")
                 if key.lower() == "variation" and _variation(value) not in ("backgammon", "nackgammon"):
                     raise _fail(
-                        number, f"the variation {value!r} is not supported: only backgammon and nackgammon are"
+                        number, gettext_noop("line %(line)s: the variation %(variation)s is not supported: only "
+                                             "backgammon and nackgammon are"), variation=repr(value)
                     )
                 tags.append((key, value))
                 continue
@@ -404,12 +407,14 @@ def read_match_file(text: str) -> MatchFile:
                 length = 0
                 continue
             if line.lstrip().startswith("(;"):
-                raise _fail(number, "this is an SGF file (GNU Backgammon's own format), not a .mat match file")
-            raise _fail(number, f"expected header tags or 'N point match', found {line.strip()!r}")
+                raise _fail(number, gettext_noop("line %(line)s: this is an SGF file (GNU Backgammon's own format), not a .mat "
+                                                 "match file"))
+            raise _fail(number, gettext_noop("line %(line)s: expected header tags or 'N point match', found %(text)s"),
+                        text=repr(line.strip()))
         if line.lstrip().startswith(";"):
             continue  # a comment, or the tags of a second match (refused at its length line)
         if _LENGTH.match(line) or _MONEY.match(line):
-            raise _fail(number, "a second match starts here: a match file holds one match")
+            raise _fail(number, gettext_noop("line %(line)s: a second match starts here: a match file holds one match"))
         heading = _GAME.match(line)
         if heading:
             if game is not None:
@@ -417,7 +422,7 @@ def read_match_file(text: str) -> MatchFile:
             game = _GameBuilder(int(heading.group("number")), number, right_column)
             continue
         if game is None:
-            raise _fail(number, f"expected 'Game 1', found {line.strip()!r}")
+            raise _fail(number, gettext_noop("line %(line)s: expected 'Game 1', found %(text)s"), text=repr(line.strip()))
         if game.names is None:
             game.read_score_line(line, number, games[-1].names[1] if games else None)
             continue
@@ -425,13 +430,14 @@ def read_match_file(text: str) -> MatchFile:
         if row:
             row_number = int(row.group("row"))
             if row_number != game.last_row + 1:
-                raise _fail(number, f"row {row_number} follows row {game.last_row}")
+                raise _fail(number, gettext_noop("line %(line)s: row %(row)s follows row %(previous)s"), row=row_number,
+                            previous=game.last_row)
             game.last_row = row_number
             game.read_cells(line, row.end(), row_number, number)
         else:
             game.read_cells(line, 0, None, number)
     if length is None:
-        raise _fail(len(lines) or 1, "no 'N point match' line")
+        raise _fail(len(lines) or 1, gettext_noop("line %(line)s: no 'N point match' line"))
     if game is not None:
         games.append(game.build())
     return MatchFile(match_length=length, games=tuple(games), tags=tuple(tags))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from games.engine.errors import IllegalPlayError, InvalidNotationError
+from games.engine.errors import IllegalPlayError, InvalidNotationError, gettext_noop, ngettext
 from games.engine.plays import Play, apply_steps, complete_play, format_play, legal_plays
 from games.engine.position import Position
 
@@ -34,7 +34,7 @@ _POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<hit>\**)$")
 def _point(text: str, move: str) -> tuple[int, bool]:
     match = _POINT.match(text)
     if not match:
-        raise InvalidNotationError(f"Cannot read the point {text!r} in {move!r}.")
+        raise InvalidNotationError(gettext_noop("Cannot read the point %(point)s in %(move)s."), point=repr(text), move=repr(move))
     name = match.group("name")
     hit = bool(match.group("hit"))
     if name in ("bar", "b"):
@@ -43,7 +43,7 @@ def _point(text: str, move: str) -> tuple[int, bool]:
         return 0, hit
     point = int(name)
     if point > 25:
-        raise InvalidNotationError(f"There is no point {point} (in {move!r}).")
+        raise InvalidNotationError(gettext_noop("There is no point %(point)s (in %(move)s)."), point=point, move=repr(move))
     return point, hit
 
 
@@ -55,7 +55,7 @@ def read_movements(text: str) -> tuple[list[tuple[int, int]], int]:
     ``(8, 4)`` twice. Raises ``InvalidNotationError`` if the text is not a play.
     """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"A play is text, not {type(text).__name__}.")
+        raise InvalidNotationError(gettext_noop("A play is text, not %(type)s."), type=type(text).__name__)
     cleaned = " ".join(text.lower().replace(",", " ").split())
     if cleaned in _NO_MOVE:
         return [], 0
@@ -66,16 +66,16 @@ def read_movements(text: str) -> tuple[list[tuple[int, int]], int]:
     for move in cleaned.split():
         match = _MOVE.match(move)
         if not match:
-            raise InvalidNotationError(f"Cannot read the move {move!r}.")
+            raise InvalidNotationError(gettext_noop("Cannot read the move %(move)s."), move=repr(move))
         parts = re.split(r"[/-]", match.group("path"))
         if len(parts) < 2:
-            raise InvalidNotationError(f"A move goes from one point to another, not {move!r}.")
+            raise InvalidNotationError(gettext_noop("A move goes from one point to another, not %(move)s."), move=repr(move))
         points = [_point(part, move) for part in parts]
         if points[0][1]:
-            raise InvalidNotationError(f"A hit is marked where the checker lands, not in {move!r}.")
+            raise InvalidNotationError(gettext_noop("A hit is marked where the checker lands, not in %(move)s."), move=repr(move))
         count = int(match.group("count") or 1)
         if count < 1:
-            raise InvalidNotationError(f"A move is repeated at least once, not in {move!r}.")
+            raise InvalidNotationError(gettext_noop("A move is repeated at least once, not in %(move)s."), move=repr(move))
         marked += count * sum(hit for _, hit in points)
         for _ in range(count):
             movements.extend((a, b) for (a, _), (b, _) in zip(points, points[1:]))
@@ -103,17 +103,21 @@ def parse_play(text: str, position: Position, dice: tuple[int, int]) -> Play:
     legal = tuple(play.notation for play in plays)
     high, low = max(dice), min(dice)
     shown = ", ".join(notation or "no move" for notation in legal[:10])
-    if len(legal) > 10:
-        shown += f" and {len(legal) - 10} more"
     if candidates:
-        found = " or ".join(play.notation for play in candidates)
+        found = ", ".join(play.notation for play in candidates)
         raise IllegalPlayError(
-            f"{text.strip()!r} could be {found}: write the point of the hit.", legal=legal
+            gettext_noop("%(play)s could be one of %(plays)s: write the point of the hit."), legal=legal,
+            play=repr(text.strip()), plays=found,
         )
-    raise IllegalPlayError(
-        f"{text.strip() or 'No move'!r} is not a legal play of {high}{low}; legal: {shown}.",
-        legal=legal,
-    )
+    params = {"play": repr(text.strip() or "No move"), "roll": f"{high}{low}", "plays": shown}
+    if len(legal) > 10:
+        raise IllegalPlayError(
+            ngettext("%(play)s is not a legal play of %(roll)s; legal: %(plays)s and %(more)s more.",
+                     "%(play)s is not a legal play of %(roll)s; legal: %(plays)s and %(more)s more.", len(legal) - 10),
+            legal=legal, more=len(legal) - 10, **params,
+        )
+    raise IllegalPlayError(gettext_noop("%(play)s is not a legal play of %(roll)s; legal: %(plays)s."), legal=legal,
+                           **params)
 
 
 def _matching(plays: list[Play], position: Position, movements, marked: int) -> list[Play]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from games.engine.errors import IllegalPlayError
+from games.engine.errors import IllegalPlayError, gettext_noop
 from games.engine.position import Position
 
 Step = tuple[int, int]
@@ -277,9 +277,8 @@ def play_from_steps(position: Position, dice: tuple[int, int], steps) -> Play:
             if play.position == target:
                 return play
     raise IllegalPlayError(
-        f"{format_play(steps, position) or 'no move'} is not a legal play "
-        f"of {max(dice)}{min(dice)}.",
-        legal=tuple(play.notation for play in plays),
+        gettext_noop("%(play)s is not a legal play of %(roll)s."), legal=tuple(play.notation for play in plays),
+        play=format_play(steps, position) or "no move", roll=f"{max(dice)}{min(dice)}",
     )
 
 

@@ -17,7 +17,7 @@ import base64
 import binascii
 from dataclasses import dataclass
 
-from games.engine.errors import InvalidNotationError
+from games.engine.errors import InvalidNotationError, gettext_noop
 from games.engine.scoring import ResultKind
 
 CHECKERS = 15
@@ -46,23 +46,23 @@ def _encode_sides(first: tuple[int, ...], second: tuple[int, ...]) -> str:
 def _decode_sides(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Unpack a Position ID into its (first, second) sides; raise on anything malformed."""
     if not isinstance(position_id, str):
-        raise InvalidNotationError(f"A Position ID is text, not {type(position_id).__name__}.")
+        raise InvalidNotationError(gettext_noop("A Position ID is text, not %(type)s."), type=type(position_id).__name__)
     text = position_id.strip()
     if text.lower().startswith("position id:"):
         text = text[len("position id:"):].strip()
     if len(text) != 14:
         raise InvalidNotationError(
-            f"A Position ID has 14 characters; {position_id!r} has {len(text)}."
+            gettext_noop("A Position ID has 14 characters; %(text)s has %(count)s."), text=repr(position_id), count=len(text)
         )
     try:
         raw = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError):
-        raise InvalidNotationError(f"{position_id!r} is not a Position ID (bad characters).")
+        raise InvalidNotationError(gettext_noop("%(text)s is not a Position ID (bad characters)."), text=repr(position_id))
     # Bit 0 first: runs of ones separated by zeros, one run per point and bar, 50 in all.
     bits = format(int.from_bytes(raw, "little"), "080b")[::-1]
     runs = bits.split("0")
     if len(runs) < 51 or "1" in "".join(runs[50:]):
-        raise InvalidNotationError(f"{position_id!r} is not a Position ID (wrong bit pattern).")
+        raise InvalidNotationError(gettext_noop("%(text)s is not a Position ID (wrong bit pattern)."), text=repr(position_id))
     counts = tuple(map(len, runs[:50]))
     return counts[:25], counts[25:]
 
@@ -86,15 +86,15 @@ class Position:
                 object.__setattr__(self, name, tuple(side))
                 side = getattr(self, name)
             if len(side) != 25:
-                raise InvalidNotationError(f"{name} needs 25 counts (24 points and the bar).")
+                raise InvalidNotationError(gettext_noop("%(side)s needs 25 counts (24 points and the bar)."), side=name)
             if any(not isinstance(n, int) or n < 0 for n in side):
-                raise InvalidNotationError(f"{name} has a negative or non-integer count.")
+                raise InvalidNotationError(gettext_noop("%(side)s has a negative or non-integer count."), side=name)
             if sum(side) > CHECKERS:
-                raise InvalidNotationError(f"{name} has more than {CHECKERS} checkers.")
+                raise InvalidNotationError(gettext_noop("%(side)s has more than %(most)s checkers."), side=name, most=CHECKERS)
         mine, theirs = self.on_roll, self.opponent
         for index in range(POINTS):
             if mine[index] and theirs[23 - index]:
-                raise InvalidNotationError(f"Both players have checkers on point {index + 1}.")
+                raise InvalidNotationError(gettext_noop("Both players have checkers on point %(point)s."), point=index + 1)
 
     @classmethod
     def _trusted(cls, on_roll: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
