@@ -44,13 +44,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from games.engine.errors import MarkedRefusal, gettext_noop
+
 DEFAULT_PROGRAM = "gnubg"
 SEARCH_PATH = ("/usr/games", "/usr/local/games", "/usr/local/bin", "/opt/homebrew/bin")
 WORST_KEPT = 5
 
 
-class AnalysisError(RuntimeError):
-    """GNU Backgammon could not analyse a file: missing program, time out, or a file it refused."""
+class AnalysisError(MarkedRefusal, RuntimeError):
+    """GNU Backgammon could not analyse a file: missing program, time out, or a file it refused (a
+    marked message and its values, read in the reader's language: `MarkedRefusal`)."""
 
 
 def find_program(program: str | None = None) -> str | None:
@@ -356,9 +359,9 @@ def analyse_files(
     """
     path = find_program(program)
     if path is None:
-        raise AnalysisError("GNU Backgammon (gnubg) is not installed: analysis is off.")
+        raise AnalysisError(gettext_noop("GNU Backgammon (gnubg) is not installed: analysis is off."))
     if not 0 <= plies <= 4:
-        raise AnalysisError("Analysis depth must be 0 to 4 plies.")
+        raise AnalysisError(gettext_noop("Analysis depth must be 0 to 4 plies."))
     with tempfile.TemporaryDirectory(prefix="crawford-gnubg-") as folder:
         keys = []
         for index, text in enumerate(files.values()):
@@ -382,7 +385,8 @@ def analyse_files(
                 if time.monotonic() >= deadline:
                     process.kill()
                     process.communicate()
-                    raise AnalysisError(f"GNU Backgammon took longer than {timeout:.0f} s.") from None
+                    raise AnalysisError(gettext_noop("GNU Backgammon took longer than %(seconds)s s."),
+                                        seconds=f"{timeout:.0f}") from None
                 if heartbeat is not None:
                     heartbeat()
         completed = subprocess.CompletedProcess(process.args, process.returncode, output)
@@ -391,11 +395,13 @@ def analyse_files(
             out = Path(folder, f"{key}.json")
             if not out.exists():
                 tail = completed.stdout.decode("utf-8", "replace")[-400:]
-                results[name] = AnalysisError(f"GNU Backgammon stopped before this file (exit {completed.returncode}): {tail}")
+                results[name] = AnalysisError(gettext_noop("GNU Backgammon stopped before this file (exit %(code)s): %(output)s"),
+                                              code=completed.returncode, output=tail)
                 continue
             raw = json.loads(out.read_text(encoding="utf-8"))
             if "error" in raw:
-                results[name] = AnalysisError(f"GNU Backgammon could not analyse this file: {raw['error'][-300:]}")
+                results[name] = AnalysisError(gettext_noop("GNU Backgammon could not analyse this file: %(error)s"),
+                                              error=raw["error"][-300:])
             else:
                 results[name] = _result(raw, plies)
         return results

@@ -18,7 +18,9 @@ from django.db import transaction
 from django.db.models import F, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from config.languages import in_site_language
 from games.jobs import stale_after
 from games.models import Match, MatchFile
 
@@ -151,7 +153,8 @@ def _store(analysis: MatchAnalysis, result: gnubg.MatchAnalysisResult) -> None:
 def _failed(analysis: MatchAnalysis, error: Exception, *, final: bool) -> None:
     MatchAnalysis.objects.filter(pk=analysis.pk, status=AnalysisStatus.RUNNING).update(
         status=AnalysisStatus.FAILED if final or analysis.attempts >= MAX_ATTEMPTS else AnalysisStatus.QUEUED,
-        finished_at=timezone.now(), error=str(error)[:2000],
+        finished_at=timezone.now(), error=in_site_language(error.template, error.params)[:2000]
+        if isinstance(error, gnubg.AnalysisError) else str(error)[:2000],
     )
 
 
@@ -168,7 +171,7 @@ def analysis_run_many(*, match_ids: list[int]) -> dict[int, MatchAnalysis]:
         return {}
     if program is None:
         for analysis in claimed:
-            _failed(analysis, gnubg.AnalysisError("GNU Backgammon is not installed: analysis is off."), final=True)
+            _failed(analysis, gnubg.AnalysisError(gettext_noop("GNU Backgammon is not installed: analysis is off.")), final=True)
         return {a.match_id: MatchAnalysis.objects.get(pk=a.pk) for a in claimed}
     files = dict(MatchFile.objects.filter(match_id__in=[a.match_id for a in claimed]).values_list("match_id", "text"))
     timeout = float(settings.CRAWFORD_ANALYSIS_TIMEOUT) * max(1, len(files))
@@ -188,7 +191,7 @@ def analysis_run_many(*, match_ids: list[int]) -> dict[int, MatchAnalysis]:
         return {pk: MatchAnalysis.objects.get(pk=a.pk) for pk, a in by_match.items()}
     for match_id, analysis in by_match.items():
         analysis = MatchAnalysis.objects.select_related("match__player_a", "match__player_b").get(pk=analysis.pk)
-        result = results.get(match_id, gnubg.AnalysisError("The match file is gone."))
+        result = results.get(match_id, gnubg.AnalysisError(gettext_noop("The match file is gone.")))
         if isinstance(result, gnubg.AnalysisError):
             _failed(analysis, result, final=True)
         else:

@@ -100,7 +100,7 @@ class ThrottledTokenAuthentication(TokenAuthentication):
         except exceptions.AuthenticationFailed:
             if throttle.exhausted(request):
                 raise exceptions.Throttled(throttle.wait(), detail=(
-                    "Too many wrong tokens from your address: wait a while before trying again.")) from None
+                    str(_("Too many wrong tokens from your address: wait a while before trying again.")))) from None
             throttle.record_failure(request)
             raise
 

@@ -5,6 +5,8 @@ poll at `/api/v1/imports/{id}/` (status, rows done of the total, errors by line,
 """
 
 from django.conf import settings
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -35,7 +37,7 @@ class ResultsImportSerializer(serializers.Serializer):
 
     def validate_sheet(self, value):
         if not value.strip() or "\x00" in value:
-            raise serializers.ValidationError("Give the sheet a name, or leave the field out for the file's name.")
+            raise serializers.ValidationError(_("Give the sheet a name, or leave the field out for the file's name."))
         return value
 
 
@@ -58,7 +60,9 @@ class ResultsImportView(APIView):
         limit = settings.CRAWFORD_MAX_RESULTS_FILE_BYTES
         if upload.size > limit:
             raise serializers.ValidationError(
-                {"file": [f"The file is {upload.size:,} bytes; results files up to {limit:,} bytes are accepted."]})
+                {"file": [_("The file is %(size)s bytes; results files up to %(limit)s bytes are accepted.")
+                          % {"size": number_format(upload.size, force_grouping=True),
+                             "limit": number_format(limit, force_grouping=True)}]})
         note = None
         try:
             text, note = results.results_file_decode(upload.read())
@@ -67,7 +71,7 @@ class ResultsImportView(APIView):
                 return Response({"rows": len(rows), "note": note})
         except results.ResultsFileError as error:
             return Response({
-                "file": ["Nothing was imported: fix these rows."],
+                "file": [_("Nothing was imported: fix these rows.")],
                 "rows": [{"line": line, "problem": problem} for line, problem in error.problems],
                 "note": note,
             }, status=status.HTTP_400_BAD_REQUEST)

@@ -21,6 +21,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 
+from django.utils.translation import gettext as _
+
 from config.errors import ConflictError
 
 
@@ -98,6 +100,6 @@ def refuse_unkept_write(match) -> None:
     for keeps, _writes in KEEPERS:
         if keeps(match):
             raise KeptMatchError(
-                f"Match {match.pk} decides a result above it (an event's pairing): it is written through"
-                " its keeper (the event's score sheet), never by itself."
+                _("Match %(match)s decides a result above it (an event's pairing): it is written through its keeper "
+                  "(the event's score sheet), never by itself.") % {"match": match.pk}
             )

@@ -13,6 +13,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
@@ -52,13 +53,13 @@ class MatchFileRejected(ValidationError):
 def decode_match_file(data: bytes) -> str:
     """The text of an uploaded file: UTF-8 (with or without BOM) or Latin-1; never binary."""
     if b"\x00" in data:
-        raise MatchFileRejected("This is not a text file: a match file is plain text (.mat or .txt).")
+        raise MatchFileRejected(_("This is not a text file: a match file is plain text (.mat or .txt)."))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     if any(ord(c) < 32 and c not in "\r\n\t\f" for c in text):
-        raise MatchFileRejected("This is not a text file: a match file is plain text (.mat or .txt).")
+        raise MatchFileRejected(_("This is not a text file: a match file is plain text (.mat or .txt)."))
     return text
 
 
@@ -73,22 +74,24 @@ def _checked(text: str) -> tuple[MatchFileText, MatchFileReport]:
         match_file = read_match_file(text)
         report = verify_match_file(match_file)
     except InvalidNotationError as error:
-        raise MatchFileRejected(f"This is not a match file Crawford can read: {error}") from None
+        raise MatchFileRejected(_("This is not a match file Crawford can read: %(error)s") % {"error": error}) from None
     if not report.ok:
         raise MatchFileRejected(
-            "The match file breaks the rules.", report=report, errors=[str(error) for error in report.errors]
+            _("The match file breaks the rules."), report=report, errors=[str(error) for error in report.errors]
         )
     if not report.games:
-        raise MatchFileRejected("The match file holds no game.", report=report)
+        raise MatchFileRejected(_("The match file holds no game."), report=report)
     longest = Player._meta.get_field("name").max_length
     for player in report.players:
         if len(" ".join(player.split())) > longest:
             raise MatchFileRejected(
-                f"A player's name in this file is longer than {longest} characters: {player[:40]}…", report=report)
+                _("A player's name in this file is longer than %(most)s characters: %(name)s…")
+                % {"most": longest, "name": player[:40]}, report=report)
     if report.start_score != (0, 0):
         a, b = report.start_score
         raise MatchFileRejected(
-            f"This file continues a match from {a}–{b}: import the file that starts the match.", report=report
+            _("This file continues a match from %(a)s–%(b)s: import the file that starts the match.") % {"a": a, "b": b},
+            report=report,
         )
     return match_file, report
 
@@ -178,7 +181,7 @@ def match_file_import(*, text: str, name: str = "match.mat", by=None, progress=N
                 raise MatchFileRejected(error.messages[0]) from None
             player_a, player_b = (Player.objects.get(pk=ids[" ".join(name.split()).lower()]) for name in report.players)
             if player_a.pk == player_b.pk:
-                raise MatchFileRejected("Both sides of the file name the same player.")
+                raise MatchFileRejected(_("Both sides of the file name the same player."))
             match = services.match_create(
                 player_a=player_a,
                 player_b=player_b,
@@ -203,7 +206,7 @@ def match_file_import(*, text: str, name: str = "match.mat", by=None, progress=N
         if isinstance(error, MatchFileRejected):
             raise
         messages = [str(error)] if isinstance(error, ScoringError) else error.messages
-        raise MatchFileRejected(f"The match cannot be stored: {'; '.join(messages)}") from None
+        raise MatchFileRejected(_("The match cannot be stored: %(problems)s") % {"problems": "; ".join(messages)}) from None
     return match, True
 
 

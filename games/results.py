@@ -89,22 +89,22 @@ def _whole(value: str, what: str) -> int:
     try:
         return int(value.strip())
     except (ValueError, AttributeError):
-        raise ValueError(f"{what} must be a whole number, not {value!r}") from None
+        raise ValueError(_("%(column)s must be a whole number, not %(value)s") % {"column": what, "value": repr(value)}) from None
 
 
 def results_file_decode(data: bytes) -> tuple[str, str | None]:
     """The text of an uploaded results file: UTF-8 (with or without a byte order mark), or else
     Windows-1252, as spreadsheets on Windows save CSV. Returns (text, a note when it was not UTF-8)."""
     if b"\x00" in data:
-        raise ResultsFileError([(1, "this is not a text file (it holds NUL bytes): save it as CSV UTF-8")])
+        raise ResultsFileError([(1, _("this is not a text file (it holds NUL bytes): save it as CSV UTF-8"))])
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError:
         pass
     try:
-        return data.decode("cp1252"), "the file is not UTF-8: it was read as Windows-1252 (Western European)"
+        return data.decode("cp1252"), _("the file is not UTF-8: it was read as Windows-1252 (Western European)")
     except UnicodeDecodeError:
-        raise ResultsFileError([(1, "the file is neither UTF-8 nor Windows-1252 text; save it as CSV UTF-8")]) from None
+        raise ResultsFileError([(1, _("the file is neither UTF-8 nor Windows-1252 text; save it as CSV UTF-8"))]) from None
 
 
 def _played_on(text: str) -> datetime:
@@ -121,7 +121,8 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
     try:
         played_on = _played_on(raw["played_on"] or "")
     except ValueError:
-        return f"played_on must be a date such as 2025-03-31 or 31.03.2025, not {raw['played_on']!r}", None
+        return (_("played_on must be a date such as 2025-03-31 or 31.03.2025, not %(value)s")
+                % {"value": repr(raw["played_on"])}), None
     if timezone.is_naive(played_on):
         played_on = timezone.make_aware(
             played_on if played_on.time() != time_of_day() else datetime.combine(played_on.date(), time_of_day(12))
@@ -129,34 +130,36 @@ def _row_problem(raw: dict) -> tuple[str | None, tuple | None]:
     name_a = " ".join((raw["player_a"] or "").split())
     name_b = " ".join((raw["player_b"] or "").split())
     if not name_a or not name_b:
-        return "both players need a name", None
+        return _("both players need a name"), None
     if name_a.lower() == name_b.lower():
-        return f"{name_a} cannot play himself", None
+        return _("%(name)s cannot play himself") % {"name": name_a}, None
     try:
         length = _whole(raw["length"], "length")
     except ValueError as error:
         return str(error), None
     if not 1 <= length <= 99:
-        return f"length must be between 1 and 99 points, not {length}", None
+        return _("length must be between 1 and 99 points, not %(length)s") % {"length": length}, None
     blank_a, blank_b = not (raw["score_a"] or "").strip(), not (raw["score_b"] or "").strip()
     if blank_a and blank_b:  # a list of winners, as many clubs keep: player_a won; no score is invented
         return None, (played_on, name_a, name_b, length, None, None)
     if blank_a or blank_b:
-        return ("give both scores, or leave both blank when player_a won "
-                f"(score_{'a' if blank_a else 'b'} is blank)"), None
+        return (_("give both scores, or leave both blank when player_a won (%(column)s is blank)")
+                % {"column": "score_a" if blank_a else "score_b"}), None
     try:
         score_a = _whole(raw["score_a"], "score_a")
         score_b = _whole(raw["score_b"], "score_b")
     except ValueError as error:
         return str(error), None
     if score_a < 0 or score_b < 0:
-        return "scores cannot be negative", None
+        return _("scores cannot be negative"), None
     if score_a == score_b:
-        return f"equal scores ({score_a}-{score_b}) name no winner", None
+        return _("equal scores (%(a)s-%(b)s) name no winner") % {"a": score_a, "b": score_b}, None
     if max(score_a, score_b) < length:
-        return f"the winner's score {max(score_a, score_b)} is below the length {length}", None
+        return (_("the winner's score %(score)s is below the length %(length)s")
+                % {"score": max(score_a, score_b), "length": length}), None
     if min(score_a, score_b) >= length:
-        return f"the loser's score {min(score_a, score_b)} reaches the length {length}", None
+        return (_("the loser's score %(score)s reaches the length %(length)s")
+                % {"score": min(score_a, score_b), "length": length}), None
     try:
         check_final_score(length, (score_a, score_b))
     except ScoringError as error:
@@ -183,7 +186,8 @@ def results_file_read(*, text: str, sheet: str = "") -> list[ResultRow]:
     header = ["_".join(name.strip().lower().split()) for name in reader.fieldnames or []]
     missing = [name for name in RESULT_COLUMNS if name not in header]
     if missing:
-        raise ResultsFileError([(1, f"the header lacks {', '.join(missing)} (it needs {','.join(RESULT_COLUMNS)})")])
+        raise ResultsFileError([(1, _("the header lacks %(missing)s (it needs %(columns)s)")
+                                  % {"missing": ", ".join(missing), "columns": ",".join(RESULT_COLUMNS)})])
     reader.fieldnames = header
     rows, problems = [], []
     occurrences: dict[str, int] = {}
@@ -192,7 +196,7 @@ def results_file_read(*, text: str, sheet: str = "") -> list[ResultRow]:
         if not any((value or "").strip() for key, value in raw.items() if key is not None):
             continue  # an empty row, as spreadsheets leave at the end
         if None in raw or any(raw.get(name) is None for name in RESULT_COLUMNS):
-            problems.append((line, "the row has a different number of columns from the header"))
+            problems.append((line, _("the row has a different number of columns from the header")))
             continue
         problem, values = _row_problem(raw)
         if problem:
@@ -224,7 +228,7 @@ def results_file_read(*, text: str, sheet: str = "") -> list[ResultRow]:
     seen: dict[str, int] = {}
     for row in rows:
         if row.source_key in seen:
-            problems.append((row.line, f"source_id repeats line {seen[row.source_key]}"))
+            problems.append((row.line, _("source_id repeats line %(line)s") % {"line": seen[row.source_key]}))
         seen.setdefault(row.source_key, row.line)
     if problems:
         raise ResultsFileError(sorted(problems))
@@ -263,7 +267,7 @@ def results_import(
         )
     except AmbiguousNamesError as error:
         problems = [
-            (row.line, f"Several players are named {name}: the file cannot say which one.")
+            (row.line, _("Several players are named %(name)s: the file cannot say which one.") % {"name": name})
             for row in rows for name in (row.player_a, row.player_b) if name.lower() in error.names
         ]
         raise ResultsFileError(sorted(set(problems))) from None

@@ -175,7 +175,7 @@ class GameInputSerializer(serializers.Serializer):
                                 % {"player_a": match.player_a_id, "player_b": match.player_b_id}]
         owner = data.get("cube_owner")
         if owner is not None and owner not in sides:
-            errors["cube_owner"] = ["The cube's owner must be one of the players of this match, or null."]
+            errors["cube_owner"] = [_("The cube's owner must be one of the players of this match, or null.")]
         if errors:
             raise serializers.ValidationError(errors)
         data["winner_side"] = sides[data["winner"]]

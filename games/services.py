@@ -12,6 +12,7 @@ match they refuse (`KeptMatchError`, a 409).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -87,7 +88,7 @@ def player_create(
     (`NearNamesError`): the caller uses one of them, or asks again without `ask_near`.
     """
     if by is not None and not may_create_players(by):
-        raise PermissionDenied("Only a TD, a rating officer or a site admin adds a player record.")
+        raise PermissionDenied(_("Only a TD, a rating officer or a site admin adds a player record."))
     name = _clean_name(name)
     club = " ".join((club or "").split())
     country = (country or "").strip().upper()
@@ -199,7 +200,8 @@ class NearNamesError(ValidationError):
     def __init__(self, candidates: dict, *, field: str = "name", how: str = ""):
         self.candidates = candidates
         self.message_of = {
-            name: f"{name} is no player here. {did_you_mean(found)}{how}" for name, found in candidates.items()
+            name: _("%(name)s is no player here.") % {"name": name} + " " + did_you_mean(found) + how
+            for name, found in candidates.items()
         }
         super().__init__({field: list(self.message_of.values())})
 
@@ -207,9 +209,13 @@ class NearNamesError(ValidationError):
 def did_you_mean(found) -> str:
     """ "Did you mean Søren Thygesen (Copenhagen BG, player 12)?" for a name's candidates."""
     def one(candidate) -> str:
-        club = f"{candidate.club}, " if candidate.club else ""
-        return f"{candidate.name} ({club}player {candidate.key})"
-    return f"Did you mean {' or '.join(one(c) for c in found)}?"
+        if candidate.club:
+            return _("%(name)s (%(club)s, player %(key)s)") % {"name": candidate.name, "club": candidate.club,
+                                                             "key": candidate.key}
+        return _("%(name)s (player %(key)s)") % {"name": candidate.name, "key": candidate.key}
+    named = functools.reduce(lambda first, second: _("%(first)s or %(second)s") % {"first": first, "second": second},
+                             [one(c) for c in found])
+    return _("Did you mean %(players)s?") % {"players": named}
 
 
 IMPORT_LOOKUP_BATCH = 500
@@ -279,7 +285,7 @@ def players_get_or_create_by_names(
             near = {name: candidates for name, candidates in near.items() if name.lower() not in ids}
             missing = [key for key in keys if key not in ids]
         if near:
-            raise NearNamesError(near, how=" Write the name as the record has it, or add the new player first.")
+            raise NearNamesError(near, how=" " + _("Write the name as the record has it, or add the new player first."))
     created: list[str] = []
     for start in range(0, len(missing), IMPORT_LOOKUP_BATCH):
         batch = [Player(name=wanted[key], imported_name=key) for key in missing[start:start + IMPORT_LOOKUP_BATCH]]
@@ -529,7 +535,7 @@ def game_record(
     with transaction.atomic():
         match = _lock(match, expected_version)
         if match.status == MatchStatus.FORFEITED:
-            raise ScoringError("The match was forfeited: no game can be recorded.")
+            raise ScoringError(gettext_noop("The match was forfeited: no game can be recorded."))
         games = list(match.games.order_by("number"))
         expected = len(games) + 1
         if number != expected:
@@ -558,7 +564,7 @@ def match_games_record(*, match: Match, games: list[GameInput], by=None, reason:
     with transaction.atomic():
         match = _lock(match, None)
         if match.status == MatchStatus.FORFEITED:
-            raise ScoringError("The match was forfeited: no game can be recorded.")
+            raise ScoringError(gettext_noop("The match was forfeited: no game can be recorded."))
         if match.games.exists():
             raise ValidationError({"number": [_("This match already has games: record the next one by itself.")]})
         score = _new_score(match)

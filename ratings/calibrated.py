@@ -20,6 +20,7 @@ import numpy as np
 from django.db import transaction
 from django.db.models import Q, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext_lazy
 
@@ -138,7 +139,7 @@ def rating_calibration_fit(*, system: str = "crawford", by=None, grid=None, log=
     """Fit the parameters of `system` (crawford) on this site's rated history and store what was
     found (see the module). Nothing changes in the ratings: adopting is a separate step."""
     if system != "crawford":
-        raise CalibrationError(f"only crawford's parameters are fitted, not {system}'s")
+        raise CalibrationError(_("only crawford's parameters are fitted, not %(system)s's") % {"system": system})
     history = site_history()
     running = parameters_in_force(system)
     if len(history) < MIN_MATCHES:
@@ -191,13 +192,14 @@ def rating_calibration_adopt(*, calibration_id: int, by) -> RatingCalibration:
     from .permissions import may_adopt_rating_parameters
 
     if by is None or not may_adopt_rating_parameters(by):
-        raise CalibrationError("only a rating officer or a site admin can adopt rating parameters")
+        raise CalibrationError(_("only a rating officer or a site admin can adopt rating parameters"))
     with transaction.atomic():
         chosen = RatingCalibration.objects.select_for_update().filter(pk=calibration_id).first()
         if chosen is None:
-            raise CalibrationError(f"there is no calibration {calibration_id}")
+            raise CalibrationError(_("there is no calibration %(id)s") % {"id": calibration_id})
         if chosen.status != CalibrationStatus.CANDIDATE:
-            raise CalibrationError(f"calibration {chosen.pk} is not a candidate to adopt ({chosen.get_status_display()})")
+            raise CalibrationError(_("calibration %(id)s is not a candidate to adopt (%(status)s)")
+                                   % {"id": chosen.pk, "status": chosen.get_status_display()})
         RatingCalibration.objects.filter(system=chosen.system, status=CalibrationStatus.ADOPTED).update(
             status=CalibrationStatus.SUPERSEDED)
         chosen.status = CalibrationStatus.ADOPTED

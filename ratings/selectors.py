@@ -238,7 +238,7 @@ def match_forecast(
     try:
         length = whole_number(length, field=MATCH_LENGTH)
     except ValidationError:
-        errors["length"] = ["The length is a whole number of points, from 1 to 99."]
+        errors["length"] = [_("The length is a whole number of points, from 1 to 99.")]
     found = {}
     for field, text in (("a", player_a), ("b", player_b)):
         try:

@@ -9,6 +9,7 @@ deleted: a withdrawal, a superseded report or a corrected result keeps its histo
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from games.admin import REFUSALS, ServiceAdmin, ServiceAdminMixin, refusal_text
 
@@ -96,8 +97,8 @@ class TournamentAdmin(EventServiceAdmin):
         wanted = set(data["organisers"])
         current = set(obj.organisers.all())
         if current - wanted:
-            raise ValidationError({"organisers": ["An organiser stays with the event: add organisers here, "
-                                                  "none can be taken off."]})
+            raise ValidationError({"organisers": [gettext("An organiser stays with the event: add organisers here, "
+                                                          "none can be taken off.")]})
         for user in sorted(wanted - current, key=lambda user: user.pk):
             obj = services.tournament_organiser_add(tournament=obj, user=user, by=request.user)
         return obj
@@ -179,7 +180,7 @@ class RoundAdmin(EventServiceAdmin):
 
     def update(self, request, obj, data, changed):
         if data["starts_at"] is None:
-            raise ValidationError({"starts_at": ["Give the date and time the round starts."]})
+            raise ValidationError({"starts_at": [gettext("Give the date and time the round starts.")]})
         return services.schedule_round(round=obj, starts_at=data["starts_at"], by=request.user)
 
 
@@ -233,5 +234,5 @@ class PlayerAccountAdmin(EventServiceMixin, admin.ModelAdmin):
 
     def update(self, request, obj, data, changed):
         if data["user"] is None:
-            raise ValidationError({"user": ["Choose the login that belongs to this player."]})
+            raise ValidationError({"user": [gettext("Choose the login that belongs to this player.")]})
         return services.player_account_link(player=obj.player, user=data["user"], by=request.user)

@@ -12,6 +12,7 @@ from django.contrib.auth.backends import BaseBackend
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import permissions
 
 from games.models import Match
@@ -50,7 +51,7 @@ def is_td(user, tournament: Tournament) -> bool:
 
 def require_td(user, tournament: Tournament) -> None:
     if not is_td(user, tournament):
-        raise PermissionDenied(f"Only a TD of {tournament.name} may do this.")
+        raise PermissionDenied(_("Only a TD of %(event)s may do this.") % {"event": tournament.name})
 
 
 def runs_events(user) -> bool:
@@ -158,13 +159,16 @@ def require_check_in(user, entry: Entry, *, now=None) -> None:
     if may_check_in(user, entry, now=now):
         return
     if not may_act_for_entry(user, entry):
-        raise PermissionDenied("Only the player himself or a TD of the event checks a player in.")
+        raise PermissionDenied(_("Only the player himself or a TD of the event checks a player in."))
     flight = entry.flight
     now = now or timezone.now()
-    when = (f" It closed at {timezone.localtime(flight.check_in_closes):%H:%M}."
-            if flight.check_in_closes and flight.check_in_closes <= now else "")
-    raise ValidationError({"status": [f"Check-in for {flight.name} is not open from the phone.{when} "
-                                      "Check in at the TD's desk."]})
+    if flight.check_in_closes and flight.check_in_closes <= now:
+        message = _("Check-in for %(flight)s is not open from the phone. It closed at %(time)s. Check in at the "
+                    "TD's desk.") % {"flight": flight.name, "time": f"{timezone.localtime(flight.check_in_closes):%H:%M}"}
+    else:
+        message = _("Check-in for %(flight)s is not open from the phone. Check in at the TD's desk.") % {
+            "flight": flight.name}
+    raise ValidationError({"status": [message]})
 
 
 # -- a login's player ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Shapes of events in the API. No rules here: the services hold them."""
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -143,7 +143,7 @@ class FlightUpdateSerializer(serializers.Serializer):
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:
             raise serializers.ValidationError(
-                {name: ["This cannot be changed once the flight exists: add the flight again instead."]
+                {name: [gettext("This cannot be changed once the flight exists: add the flight again instead.")]
                  for name in unknown})
         return attrs
 
@@ -494,7 +494,7 @@ class PasteInputSerializer(serializers.Serializer):
         out = {}
         for line, choice in value.items():
             if not str(line).isdigit() or not (choice == "new" or choice.isdigit()):
-                raise serializers.ValidationError('Give each line number a player id or "new".')
+                raise serializers.ValidationError(gettext('Give each line number a player id or "new".'))
             out[int(line)] = choice if choice == "new" else int(choice)
         return out
 

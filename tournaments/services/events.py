@@ -224,7 +224,7 @@ def flight_create(
     name = " ".join((name or "").split())
     errors: dict[str, list[str]] = {}
     if not name:
-        errors["name"] = ["A flight needs a name, e.g. Main or Consolation."]
+        errors["name"] = [_("A flight needs a name, e.g. Main or Consolation.")]
     if format not in FlightFormat.values:
         errors["format"] = [_("The format is one of: %(choices)s.") % {"choices": list_join(FlightFormat.values)}]
     if kind not in FlightKindChoice.values:
@@ -257,7 +257,7 @@ def flight_create(
         by_id = {f.pk: f for f in existing.values()}
         clean = []
         for number, feeder in enumerate(feeders, start=1):
-            where = f"Feeder {number}"
+            where = _("Feeder %(number)s") % {"number": number}
             if feeder.get("source_id") is not None:
                 source = by_id.get(feeder["source_id"])
                 if source is None:

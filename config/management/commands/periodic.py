@@ -3,6 +3,7 @@ the heartbeat). For a site without beat: a small club's systemd timer runs it ev
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import ngettext
 
 from config.celery import app
 
@@ -21,4 +22,5 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(f"{name}: done")
         if failed:
-            raise CommandError(f"{len(failed)} periodic checks failed: {', '.join(failed)}")
+            raise CommandError(ngettext("%(count)s periodic check failed: %(names)s", "%(count)s periodic checks failed: %(names)s",
+                                        len(failed)) % {"count": len(failed), "names": ", ".join(failed)})
