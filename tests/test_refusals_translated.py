@@ -9,7 +9,18 @@ the operator starting the site reads, each with its reason."""
 
 import ast
 import re
+from datetime import date
 from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from games.engine.errors import IllegalPlayError, InvalidNotationError
+from games.engine.notation import parse_play, read_movements
+from games.engine.position import Position
+from tournaments import services as events
 
 PROJECT = Path(__file__).resolve().parents[1]
 APPS = ["analysis", "config", "games", "ratings", "tournaments"]
@@ -140,3 +151,75 @@ def test_every_allowed_refusal_is_still_there():
         if any(literal.lstrip().startswith(start) for literal in literals):
             seen.add((file, start))
     assert set(ALLOWED) - seen == set()
+
+
+# -- read in the reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("code", "refusal"), [
+    ("da", "Dette er ikke en matchfil, Crawford kan læse: linje 1: ventede header-tags eller 'N point match', "
+           "fandt 'hello, this is a shopping list'"),
+    ("ar", "هذا ليس ملف مباراة يستطيع Crawford قراءته: السطر 1: كان متوقعًا وسوم الترويسة أو 'N point match'، "
+           "ووُجد 'hello, this is a shopping list'"),
+    ("en", "This is not a match file Crawford can read: line 1: expected header tags or 'N point match', "
+           "found 'hello, this is a shopping list'"),
+])
+def test_a_match_file_upload_is_refused_in_the_language_of_the_request(staff_api, code, refusal):
+    upload = SimpleUploadedFile("list.mat", b"hello, this is a shopping list\n")
+    response = staff_api.post("/api/v1/match-files/", {"file": upload}, format="multipart", HTTP_ACCEPT_LANGUAGE=code)
+    assert (response.status_code, response.json()) == (400, {"file": [refusal]})
+
+
+@pytest.mark.django_db
+def test_a_match_file_that_continues_a_match_is_refused_in_danish(staff_api):
+    later = (" 5 point match\n\n Game 1\n Alice : 2                             Bob : 1\n"
+             "  1) 31: 8/5 6/5                       42: 8/4 6/4\n")
+    upload = SimpleUploadedFile("later.mat", later.encode())
+    response = staff_api.post("/api/v1/match-files/", {"file": upload}, format="multipart", HTTP_ACCEPT_LANGUAGE="da")
+    assert response.status_code == 400
+    assert response.json()["file"] == [
+        "Denne fil fortsætter en match fra 2–1: importér filen, der begynder matchen."]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("code", "refusal"), [
+    ("da", "Kun en turneringsleder for Aarhus Open må gøre dette."),
+    ("ar", "لا يجوز هذا إلا لمدير بطولة Aarhus Open."),
+    ("en", "Only a TD of Aarhus Open may do this."),
+])
+def test_a_td_of_another_event_is_refused_in_the_language_of_the_request(code, refusal, make_player):
+    User = get_user_model()
+    staff = User.objects.create_user("office", is_staff=True, is_superuser=True)
+    td, stranger = User.objects.create_user("director"), User.objects.create_user("stranger")
+    tournament = events.tournament_create(name="Aarhus Open", start_date=date(2026, 11, 29), organisers=[td], by=staff)
+    flight = events.flight_create(tournament=tournament, name="Main", format="single_elimination", lengths=[7], by=td)
+    client = APIClient()
+    client.force_authenticate(stranger)
+    response = client.post("/api/v1/entries/", {"flight": flight.pk, "player": make_player().pk}, format="json",
+                           HTTP_ACCEPT_LANGUAGE=code)
+    assert (response.status_code, response.json()) == (403, {"detail": refusal})
+
+
+@pytest.mark.parametrize(("code", "dice", "unread", "illegal"), [
+    ("da", (6, 5), "Kan ikke læse punktet 'x' i '8/x'.",
+     "'24/12' er ikke et lovligt træk med 65; lovlige: 24/13, 24/18 13/8, 24/18 8/3, 13/8 13/7, 13/7 8/3, 13/2, "
+     "8/3 8/2."),
+    ("ar", (2, 1), "تتعذّر قراءة الخانة 'x' في '8/x'.",
+     "'24/12' ليست نقلة مسموحة لرمية 21؛ المسموحة: 24/23 24/22, 24/21, 24/22 8/7, 24/22 6/5, 24/23 13/11, 13/10, "
+     "13/11 8/7, 13/11 6/5, 24/23 8/6, 8/7 8/6 و5 نقلات أخرى."),
+    ("en", (2, 1), "Cannot read the point 'x' in '8/x'.",
+     "'24/12' is not a legal play of 21; legal: 24/23 24/22, 24/21, 24/22 8/7, 24/22 6/5, 24/23 13/11, 13/10, "
+     "13/11 8/7, 13/11 6/5, 24/23 8/6, 8/7 8/6 and 5 more."),
+])
+def test_the_engine_refuses_a_play_in_the_active_language(code, dice, unread, illegal):
+    from django.utils import translation
+
+    with translation.override(code):
+        with pytest.raises(InvalidNotationError) as refused:
+            read_movements("13/7 8/x")
+        with pytest.raises(IllegalPlayError) as wrong:
+            parse_play("24/12", Position.initial(), dice)
+        assert (str(refused.value), refused.value.message, str(wrong.value)) == (unread, unread, illegal)
+    assert refused.value.args == ("Cannot read the point 'x' in '8/x'.",)  # the English kept as its argument
+    assert len(wrong.value.legal) == {(6, 5): 7, (2, 1): 15}[dice]  # and the legal plays, whatever the language
