@@ -143,15 +143,36 @@ def test_results_typed_offline_survive_a_reload_and_a_closed_tab_and_arrive_once
     for pairing, (a, b) in typed:
         pairing.refresh_from_db()
         assert (pairing.status, pairing.score_a, pairing.score_b) == ("finished", a, b)
-    # and rated: every result typed offline is in each system's published ratings
+    # and rated: every result typed offline is in each system's published ratings, once the
+    # server's work after its last answers is done (it may still run when the desk shows them)
+    matches = {pairing.match_id for pairing, _ in typed}
+    assert unrated_after_the_last_answers(matches) == {"fibs": [], "crawford": []}
     from ratings.models import RatingChange, RatingSystemState
 
-    matches = {pairing.match_id for pairing, _ in typed}
-    for system in ("fibs", "crawford"):
+    for system in ("fibs", "crawford"):  # each once, a change for each player
         run = RatingSystemState.objects.get(system=system).published_run_id
         rated = RatingChange.objects.filter(run_id=run, match_id__in=matches).values_list("match_id", flat=True)
         assert sorted(rated) == sorted([match for match in matches for _ in "ab"]), system
     context.close()
+
+
+def unrated_after_the_last_answers(matches: set[int], patience: float = 30.0) -> dict[str, list[int]]:
+    """Per system, the `matches` missing from its published ratings, once the work the server
+    does after its responses has ended (polled: the last response's work may not have begun)."""
+    from ratings import background
+    from ratings.models import RatingChange, RatingSystemState
+
+    deadline = time.monotonic() + patience
+    while True:
+        background.wait()
+        missing = {}
+        for system in ("fibs", "crawford"):
+            run = RatingSystemState.objects.get(system=system).published_run_id
+            rated = set(RatingChange.objects.filter(run_id=run, match_id__in=matches).values_list("match_id", flat=True))
+            missing[system] = sorted(matches - rated)
+        if not any(missing.values()) or time.monotonic() > deadline:
+            return missing
+        time.sleep(0.2)
 
 
 def test_a_network_that_drops_every_2_s_during_30_saves_loses_none_and_doubles_none(browser, live_server):
