@@ -494,6 +494,38 @@ def player_suggestions(request):
                                      for n, c, k in rows]})
 
 
+def _percent(chance: float) -> str:
+    """A chance in whole percent, as Django's `widthratio chance 1 100` writes it."""
+    return str(round(float(chance) * 100))
+
+
+def _forecast_html(forecast, system_label: str) -> str:
+    """The chances page's forecast, drawn by Jinja2 (`templates/jinja2/ratings/forecast.html`): its
+    sentences translated here and filled with escaped values, as `blocktranslate` fills them."""
+    prediction = forecast.prediction
+    texts = {key: escape(text) for key, text in {
+        "player": _("Player"), "rating": _("Rating"), "chance": _("Chance to win"), "provisional": _("provisional"),
+    }.items()}
+    texts["heading"] = mark_safe(_("%(length)s-point match, %(system_label)s") % {
+        "length": escape(forecast.length), "system_label": escape(system_label)})
+    if forecast.as_of:
+        texts["as_of"] = mark_safe(_("The ratings at the end of %(day)s: results played later do not count.") % {
+            "day": escape(date_format(forecast.as_of, _("j M Y")))})
+    if prediction.p_a_low is not None:
+        texts["range"] = mark_safe(_(
+            "Allowing for how uncertain both ratings are, %(name)s's chance lies between %(low)s%% and %(high)s%% "
+            "(95%% interval).") % {"name": escape(forecast.player_a.name), "low": _percent(prediction.p_a_low),
+                                   "high": _percent(prediction.p_a_high)})
+    texts["formula"] = mark_safe(_("The longer the match, the more the better player's edge counts. "
+                                   "<a href=\"%(formula_url)s\">The formula</a>.") % {
+        "formula_url": escape(reverse("rating-formula"))})
+    return mark_safe(get_template("ratings/forecast.html", using="jinja2").render({
+        "forecast": forecast, "texts": texts, "player_url": reverse("player", args=[0])[:-2],
+        "rows": [(player.pk, escape(player.name), rating, _percent(chance)) for player, rating, chance in (
+            (forecast.player_a, forecast.rating_a, prediction.p_a),
+            (forecast.player_b, forecast.rating_b, prediction.p_b))]}))
+
+
 def chances(request):
     form = ChancesForm(request.GET if "player_a" in request.GET else None)
     forecast = None
@@ -512,7 +544,7 @@ def chances(request):
         "nav": "chances",
         "form": form,
         "forecast": forecast,
-        "system_label": services.system_labels().get(forecast.system) if forecast else "",
+        "forecast_html": _forecast_html(forecast, services.system_labels().get(forecast.system)) if forecast else "",
     }, status=400 if form.is_bound and form.errors else 200)
 
 
