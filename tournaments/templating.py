@@ -10,6 +10,10 @@ site runs, and a message asked for again costs a dictionary look-up instead of D
 through the catalogs (bench/i18n_render.py measures it). What is kept is forgotten when the
 languages or catalogs change (a test's `settings` fixture).
 
+`_` is that gettext itself, not the i18n extension's alias: the alias takes the template's context,
+and Jinja2 copies every loop variable into a new context for each call of such a function made in
+a loop, a dozen times a row.
+
 Numbers as Django's `floatformat` writes them in the active language: `{% set fixed = decimals() %}`
 once, then `{{ fixed(rating, 1) }}` per row gives what `{{ rating|floatformat:1 }}` gives ("1977.9",
 "1977,9" in Danish), with the language's decimal separator looked up once per template instead of
@@ -82,5 +86,6 @@ def environment(**options) -> Environment:
     extensions = [*options.pop("extensions", ()), "jinja2.ext.i18n"]
     env = Environment(extensions=extensions, **options)
     env.install_gettext_callables(gettext=kept_gettext, ngettext=ngettext, newstyle=False)
+    env.globals["_"] = kept_gettext
     env.globals.update({"url": lambda name, *args: reverse(name, args=args), "static": static, "decimals": decimals})
     return env

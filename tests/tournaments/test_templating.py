@@ -53,3 +53,11 @@ def test_jinja_s_decimals_write_what_django_s_floatformat_writes_in_every_langua
                 for places in range(4):
                     assert fixed(value, places) == str(floatformat(value, places)), (language, value, places)
             assert template.render(v=1977.85, p=1) == str(floatformat(1977.85, 1))
+
+
+def test_jinja_s_underscore_in_a_loop_translates_each_row_without_a_context_of_its_own():
+    env = engines["jinja2"].env
+    template = env.from_string('{% for n in rows %}{% set x = n %}{{ _("Save") }} {{ x }};{% endfor %}')
+    with translation.override("da"):
+        assert template.render(rows=[1, 2]) == "Gem 1;Gem 2;"
+    assert not hasattr(env.globals["_"], "jinja_pass_arg")  # a context passed: a copy of the loop's per call
