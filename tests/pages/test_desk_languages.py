@@ -138,3 +138,35 @@ def test_the_event_pages_find_my_match_says_its_count_in_the_readers_language(cl
             in html)
     assert ('<span data-text="%(n)s match to play now for “%(name)s”." data-count="2">'
             '「%(name)s」がいま対戦する試合: %(n)s 件。</span>') in html
+
+
+def test_the_slips_in_danish_translate_every_slip_and_escape_the_clock_and_the_names(td_client, event):
+    from tournaments.models import Tournament
+
+    Tournament.objects.filter(pk=event.pk).update(cube_cap=4, clock="2 min + 12 s/<move>")
+    first = open_pairings(event)[0]
+    html = td_client.get(f"/desk/{event.slug}/slips/", HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    slip = html[html.index(f'aria-label="Seddel Main {first.slot}"'):]
+    slip = slip[:slip.index("</article>")]
+    assert f"<p class=\"slip-players\"><b>{first.player_a.name}</b> mod <b>{first.player_b.name}</b></p>" in slip
+    assert ('<p class="slip-rules">Match til 5 point, Crawford-reglen, terningen højst 4 · '
+            "ur 2 min + 12 s/&lt;move&gt;</p>") in slip
+    assert '<div class="slip-table"><small>Bord</small><b>&nbsp;</b></div>' in slip
+    assert f'<section class="slip-half" aria-label="Halvdel til {first.player_b.name}">' in slip
+    assert f'<p class="slip-for">Til {first.player_a.name}</p>' in slip
+    assert re.search(r'<p class="slip-code">Kode <b>[3-9A-Y]{3}-[3-9A-Y]{3}</b></p>', slip)
+    assert '<p class="slip-how">Scan QR-koden, og skriv så din kode og slutstillingen.</p>' in slip
+    assert html.count('<article class="slip"') == 4
+
+
+def test_a_round_without_a_match_to_play_prints_no_slip_in_japanese(td_client, event):
+    html = td_client.get(f"/desk/{event.slug}/slips/", {"round": 999999}, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert '<article class="slip"' not in html
+    assert f'<div class="slips">\n\n  <p>{translated("No match to play in this round.", "ja")}</p>\n\n</div>' in html
+
+
+def translated(message: str, language: str) -> str:
+    from django.utils import translation
+
+    with translation.override(language):
+        return translation.gettext(message)

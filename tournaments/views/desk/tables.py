@@ -8,10 +8,11 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from ... import qr, selectors, services, slipcodes
 from ...forms import TablesForm
@@ -107,15 +108,25 @@ def desk_slips(request, slug: str):
     urls = {p.pk: match_url(request, p) for p in pairings}
     # Each QR code is drawn once per address and kept in the cache (nothing typed goes into it).
     codes = qr.svgs(list(urls.values()))
-    slips = []
+    slips, rules = [], {}
     for p in pairings:
         length = p.round.length or 1
+        if p.round.length not in rules:
+            rules[p.round.length] = ngettext("%(length)s-point match, Crawford rule",
+                                             "%(length)s-point match, Crawford rule", p.round.length) % {
+                "length": p.round.length}
         url = urls[p.pk]
         halves = [{"player": player, "code": slipcodes.printed(issued[(p.pk, player.pk)])
                    if (p.pk, player.pk) in issued else None} for player in (p.player_a, p.player_b)]
         slips.append({"p": p, "rows": range(1, min(2 * length - 1, 4 + length) + 1), "url": url,
-                      "short": url.split("://", 1)[-1], "qr": mark_safe(codes[url]), "halves": halves})
+                      "rules": rules[p.round.length], "qr": mark_safe(codes[url]), "halves": halves})
+    # The slips are drawn by Jinja2 (`templates/jinja2/desk/slips.html`): a round of 128 matches is
+    # a loop Django's engine draws several times slower, a dozen messages translated on each slip.
+    slips_html = mark_safe(get_template("desk/slips.html", using="jinja2").render({
+        "slips": slips, "event": tournament.name, "versus": pgettext("versus", "v"),
+        "cube_cap": tournament.cube_cap, "clock": tournament.clock}))
     return render(request, "tournaments/slips.html", {
-        "tournament": tournament, "slips": slips, "nav": "desk", "runs_events": True, "round": round_id or "",
-        "renewed": renew, "kept": sum(1 for s in slips for h in s["halves"] if h["code"] is None),
+        "tournament": tournament, "slips_html": slips_html if slips else "", "nav": "desk", "runs_events": True,
+        "round": round_id or "", "renewed": renew,
+        "kept": sum(1 for s in slips for h in s["halves"] if h["code"] is None),
     })
