@@ -243,16 +243,15 @@ def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) ->
                      for s in column["slots"] if not s["bye"]]
         else:
             p = planned[number]
-            for n in range(1, p["matches"] + 1):
-                words = []
-                for side in (0, 1):
-                    if p["survivors"] and (side == 0 or not p["from"]):
-                        words.append(_("Winner from round %(round)s") % {"round": number - 1})
-                    elif p["from"]:
-                        words.append(_("Loser from %(flight)s") % {"flight": p["from"]})
-                    else:
-                        words.append(_("To be decided"))
-                to_draw.append({"match": f"R{number}-{n}", "sides": words})
+            sides = []  # the same two for every match of the round
+            for side in (0, 1):
+                if p["survivors"] and (side == 0 or not p["from"]):
+                    sides.append(_("Winner from round %(round)s") % {"round": number - 1})
+                elif p["from"]:
+                    sides.append(_("Loser from %(flight)s") % {"flight": p["from"]})
+                else:
+                    sides.append(_("To be decided"))
+            to_draw = [{"match": f"R{number}-{n}", "sides": sides} for n in range(1, p["matches"] + 1)]
         columns.append({"col": i, "name": name, "length": column["length"] if column else None,
                         "boxes": boxes, "planned": to_draw})
         if current is None and (not column or any(s["state"] in ("ready", "pending") for s in column["slots"])):
