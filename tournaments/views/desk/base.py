@@ -123,13 +123,18 @@ class DeskPost:
         return posted_int(self.post.get(name), "version")
 
 
-def match_label(pairing: Pairing, *, flight_named: bool) -> str:
+def match_label(pairing: Pairing, *, flight_named: bool, tabled: str | None = None) -> str:
     """How the desk names a match to the TD: "R1-5, table 5" ("Main R1-5, table 5" when the event
-    has more than one flight)."""
+    has more than one flight). `tabled`: `tabled_words()`, looked up once for a list of matches."""
     label = f"{pairing.flight.name} {pairing.slot}" if flight_named else pairing.slot
     if pairing.table:
-        return _("%(match)s, table %(table)s") % {"match": label, "table": pairing.table}
+        return (tabled or tabled_words()) % {"match": label, "table": pairing.table}
     return label
+
+
+def tabled_words() -> str:
+    """ "%(match)s, table %(table)s" in the reader's language: a match named with its table."""
+    return _("%(match)s, table %(table)s")
 
 
 def result_words(p: Pairing) -> str:

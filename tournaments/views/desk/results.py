@@ -24,7 +24,7 @@ from ... import selectors, services
 from ...forms import ScoreForm
 from ...models import FlightFormat, Pairing, PairingStatus, Tournament
 from ..common import REFUSALS, error_text, save_key
-from .base import RECENT_UNDO, DeskPost, match_label, posted_int, result_words, still_to_play
+from .base import RECENT_UNDO, DeskPost, match_label, posted_int, result_words, still_to_play, tabled_words
 from .selectors import QUEUE_STATES, row_state, score_may_be_typed
 
 SCORES_WANTED = gettext_noop("Give both players' points, as whole numbers.")
@@ -125,18 +125,19 @@ def _changed_rows(tournament: Tournament, saved: Pairing, changes: dict, flight_
     """The rows a Save sends: the saved match, those the bracket's advance made and, when a table
     was freed or asked for, every match waiting for a table with the one a full redraw would offer
     it (so no two rows offer the same table)."""
-    rows = []
+    rows, tabled = [], tabled_words()
     for p in changes["rows"]:
         state = row_state(p, None)
         rows.append({"p": p, "state": state, "report": None, "error": None, "offer": "",
-                     "label": match_label(p, flight_named=flight_named), "entry": score_may_be_typed(p, state)})
+                     "label": match_label(p, flight_named=flight_named, tabled=tabled),
+                     "entry": score_may_be_typed(p, state)})
     if tournament.tables and (any(r["state"] == "call" for r in rows) or any(
             p.table and p.pk == saved.pk for p in changes["rows"])):
         open_rows = selectors.desk_open_rows(tournament)
         offers = services.table_offers(tournament, open_rows)
         sent = {r["p"].pk for r in rows}
         rows += [{"p": p, "state": "call", "report": None, "error": None, "entry": True,
-                  "label": match_label(p, flight_named=flight_named)}
+                  "label": match_label(p, flight_named=flight_named, tabled=tabled)}
                  for p in open_rows if p.pk not in sent and p.status == PairingStatus.PENDING and not p.table
                  and not p.has_report]
         for r in rows:

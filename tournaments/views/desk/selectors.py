@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from ... import draws, services
 from ...forms import FlightSettingsForm
 from ...models import EntryStatus, Flight, FlightFormat, Pairing, PairingStatus, ReportStatus, Tournament, public_name
-from .base import Outcome, match_label, still_to_play
+from .base import Outcome, match_label, still_to_play, tabled_words
 
 QUEUE_STATES = ("call", "table", "playing", "reported", "disputed")
 """The open states the desk counts, in the order of its counts."""
@@ -42,7 +42,7 @@ def queue(tournament: Tournament, board: dict, outcome: Outcome) -> tuple[list[d
     counts = defaultdict(int)
     groups: dict[tuple, dict] = {}
     first_open = None
-    flight_named = len(board["flights"]) > 1
+    flight_named, tabled = len(board["flights"]) > 1, tabled_words()
     for p in board["open_pairings"] + board["decided"]:
         report = reports_by_pairing.get(p.pk)
         state = row_state(p, report)
@@ -53,7 +53,7 @@ def queue(tournament: Tournament, board: dict, outcome: Outcome) -> tuple[list[d
         entry_allowed = score_may_be_typed(p, state)
         row = {"p": p, "state": state, "report": report, "offer": offers.get(p.pk, ""),
                "entry": entry_allowed, "error": outcome.row_errors.get(p.pk),
-               "label": match_label(p, flight_named=flight_named)}
+               "label": match_label(p, flight_named=flight_named, tabled=tabled)}
         if state != "finished":
             group["open"] += 1
             if first_open is None and entry_allowed and not row["error"]:
