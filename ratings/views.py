@@ -30,7 +30,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
-from django.utils.formats import date_format
+from django.utils.formats import date_format, get_format
 from django.views.decorators.http import require_POST
 
 from config.errors import ConflictError
@@ -133,18 +133,19 @@ def _official(lists: list, value: str | None):
     return next((official for official in lists if str(official.pk) == (value or "")), None)
 
 
-def _change(then) -> tuple[str, str]:
+def _change(then, separator: str = ".") -> tuple[str, str]:
     """A player's change since an official list as shown, with the site's colour for it:
     ("+12.3", "win"), ("−4.0", "loss") with a real minus sign, ("0.0", ""), or ("new", "meta")
-    for a player who was not on the list."""
+    for a player who was not on the list; in the reader's language (its word, its decimal
+    `separator`)."""
     if then is None:
-        return "new", "meta"
+        return pgettext("a player not on the last official list", "new"), "meta"
     shown = round(then.change, 1) + 0.0
     if shown > 0:
-        return f"+{shown:.1f}", "win"
+        return f"+{shown:.1f}".replace(".", separator), "win"
     if shown < 0:
-        return f"\u2212{-shown:.1f}", "loss"
-    return "0.0", ""
+        return f"\u2212{-shown:.1f}".replace(".", separator), "loss"
+    return f"{0.0:.1f}".replace(".", separator), ""
 
 
 def _row_words() -> dict[str, str]:
@@ -219,9 +220,10 @@ def rating_list(request):
         for r in page.object_list:
             r.rank = ranks.get(r.pk)
     then = selectors.rating_changes_since(official_list=previous, ratings=page.object_list)
+    separator = get_format("DECIMAL_SEPARATOR")
     for r in page.object_list:
         r.then = then.get(r.player_id)
-        r.change, r.trend = _change(r.then)
+        r.change, r.trend = _change(r.then, separator)
     keep = request.GET.copy()
     keep.pop("page", None)
     columns = []

@@ -321,6 +321,14 @@ def test_the_page_shows_an_official_list_with_changes_since_the_one_before(clien
            "30 Nov 2025 as CSV" in html
 
 
+def test_the_changes_since_the_list_before_read_in_the_readers_language(client, two_lists):
+    _, november = two_lists
+    html = client.get(f"/ratings/?system=fibs&list={november.pk}", HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    changes = [change for _, change, _ in page_rows(html.replace('data-label="Ændring"', 'data-label="Change"')
+                                                    .replace('data-label="Placering dengang"', 'data-label="Rank then"'))]
+    assert changes == ["0,0", "ny", "\u221211,2", "\u221217,5", "+11,2", "0,0", "0,0"]
+
+
 def test_the_live_page_says_when_it_was_rated_and_compares_with_the_latest_list(client, club, finish):
     services.rating_list_publish(system="fibs", as_of=OCTOBER)
     finish(club["Bo"], club["Anna"], length=25, winner="a", day=30)
