@@ -223,3 +223,18 @@ def test_the_engine_refuses_a_play_in_the_active_language(code, dice, unread, il
         assert (str(refused.value), refused.value.message, str(wrong.value)) == (unread, unread, illegal)
     assert refused.value.args == ("Cannot read the point 'x' in '8/x'.",)  # the English kept as its argument
     assert len(wrong.value.legal) == {(6, 5): 7, (2, 1): 15}[dice]  # and the legal plays, whatever the language
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("code", "faults"), [
+    ("da", ["spil 1, træk 1 (linje 5): ingen kan doble før åbningsslaget"]),
+    ("ar", ["الشوط 1، النقلة 1 (السطر 5): لا يمكن لأحد أن يضاعف قبل الرمية الافتتاحية"]),
+    ("en", ["game 1, move 1 (line 5): nobody can double before the opening roll"]),
+])
+def test_a_match_file_that_breaks_the_rules_lists_its_faults_in_the_language_of_the_request(staff_api, code, faults):
+    text = " 5 point match\n\n Game 1\n Alice : 0                             Bob : 0\n  1)  Doubles => 2\n"
+    upload = SimpleUploadedFile("early.mat", text.encode())
+    response = staff_api.post("/api/v1/match-files/", {"file": upload}, format="multipart", HTTP_ACCEPT_LANGUAGE=code)
+    assert response.status_code == 400
+    assert response.json()["file"] == faults
+    assert [error["text"] for error in response.json()["report"]["errors"]] == faults

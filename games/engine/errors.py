@@ -44,6 +44,13 @@ def translator_install(gettext: Callable[[str], str], ngettext: Callable[[str, s
         _list_join = list_join
 
 
+def marked_read(message: str, params: dict | None = None) -> str:
+    """A marked message (`gettext_noop`) in the reader's language, its placeholders filled from
+    `params` (values, never translated; an error among them is read in the same language)."""
+    text = _gettext(message)
+    return text % params if params else text
+
+
 class MarkedRefusal(ValueError):
     """A refusal in words for a person: `message` is a marked message (`gettext_noop`, or
     `ngettext` for one whose words follow a number) and `params` the values of its placeholders

@@ -25,7 +25,7 @@ import dataclasses
 import enum
 from typing import Any
 
-from games.engine.errors import IllegalPlayError, InvalidNotationError, ScoringError
+from games.engine.errors import IllegalPlayError, InvalidNotationError, ScoringError, gettext_noop, marked_read
 from games.engine.notation import parse_play
 from games.engine.matfile_text import (
     CubeAction,
@@ -94,24 +94,35 @@ class ErrorKind(enum.StrEnum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MatchFileError:
-    """One fault of a match file, located by game, move (row) number and line of the file."""
+    """One fault of a match file, located by game, move (row) number and line of the file.
+
+    `template` is a marked message (`gettext_noop`) and `params` the (name, value) pairs of its
+    placeholders; `message` and `str()` read it in the reader's language."""
 
     kind: ErrorKind
-    message: str
+    template: str
     game: int | None = None
     move: int | None = None
     line: int | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def message(self) -> str:
+        return marked_read(self.template, dict(self.params))
 
     def __str__(self) -> str:
-        where = []
-        if self.game is not None:
-            where.append(f"game {self.game}")
-        if self.move is not None:
-            where.append(f"move {self.move}")
-        place = ", ".join(where)
-        if self.line is not None:
-            place = f"{place} (line {self.line})" if place else f"line {self.line}"
-        return f"{place}: {self.message}" if place else self.message
+        place = {
+            (True, True, True): gettext_noop("game %(game)s, move %(move)s (line %(line)s): %(message)s"),
+            (True, True, False): gettext_noop("game %(game)s, move %(move)s: %(message)s"),
+            (True, False, True): gettext_noop("game %(game)s (line %(line)s): %(message)s"),
+            (True, False, False): gettext_noop("game %(game)s: %(message)s"),
+            (False, True, True): gettext_noop("move %(move)s (line %(line)s): %(message)s"),
+            (False, True, False): gettext_noop("move %(move)s: %(message)s"),
+            (False, False, True): gettext_noop("line %(line)s: %(message)s"),
+        }.get((self.game is not None, self.move is not None, self.line is not None))
+        if place is None:
+            return self.message
+        return marked_read(place, {"game": self.game, "move": self.move, "line": self.line, "message": self.message})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -382,10 +393,11 @@ class _GameReplay:
         """In a money session that may use the Jacoby rule: a gammon with a centred cube may be
         declared as a single."""
 
-    def error(self, kind: ErrorKind, message: str, action=None) -> None:
+    def error(self, kind: ErrorKind, message: str, action=None, **params) -> None:
+        """Record a fault: `message` marked (`gettext_noop`), `params` its placeholders' values."""
         move = getattr(action, "row", None)
         line = getattr(action, "line", None) or self.game.line
-        self.errors.append(MatchFileError(kind, message, self.game.number, move, line))
+        self.errors.append(MatchFileError(kind, message, self.game.number, move, line, tuple(params.items())))
 
     def stop(self, action) -> None:
         """Give up on the rest of the game after an error that leaves the position unknown."""
@@ -394,8 +406,8 @@ class _GameReplay:
         if rest < len(self.game.actions):
             self.error(
                 ErrorKind.UNVERIFIABLE,
-                f"the remaining {len(self.game.actions) - rest} action(s) of this game were not checked",
-                self.game.actions[rest],
+                gettext_noop("the remaining %(count)s action(s) of this game were not checked"),
+                self.game.actions[rest], count=len(self.game.actions) - rest,
             )
 
     def name(self, side: int) -> str:
@@ -406,7 +418,7 @@ class _GameReplay:
         for index, action in enumerate(actions):
             last = index == len(actions) - 1
             if self.ended is not None or self.unplayed is not None:
-                self.error(ErrorKind.TURN, "the game was already over, yet the file goes on", action)
+                self.error(ErrorKind.TURN, gettext_noop("the game was already over, yet the file goes on"), action)
                 self.stop(action)
                 return
             self.previous = actions[index - 1] if index else None
@@ -425,14 +437,14 @@ class _GameReplay:
             doubler, _ = self.offer
             self.error(
                 ErrorKind.TURN,
-                f"{self.name(1 - doubler)} must take or drop the double before the next roll",
-                roll,
+                gettext_noop("%(player)s must take or drop the double before the next roll"),
+                roll, player=self.name(1 - doubler),
             )
             return False
         if self.on_roll is None:
             self.on_roll = roll.side
         elif roll.side != self.on_roll:
-            self.error(ErrorKind.TURN, f"it is {self.name(self.on_roll)}'s turn to roll", roll)
+            self.error(ErrorKind.TURN, gettext_noop("it is %(player)s's turn to roll"), roll, player=self.name(self.on_roll))
             return False
         if roll.unplayed:
             self.unplayed = roll.dice
@@ -442,14 +454,15 @@ class _GameReplay:
         try:
             play = parse_play(roll.play, before, roll.dice)
         except InvalidNotationError as exc:
-            self.error(ErrorKind.NOTATION, str(exc), roll)
+            self.error(ErrorKind.NOTATION, "%(error)s", roll, error=exc)
             return False
         except IllegalPlayError as exc:
             if not roll.play and last and self.game.win is not None and self.game.win.side != roll.side:
                 # FIBS writes the roll of a player who then resigned with no play after it.
                 self.unplayed = roll.dice
                 return True
-            self.error(ErrorKind.ILLEGAL_PLAY, f"{self.name(roll.side)} rolled {roll.dice[0]}{roll.dice[1]}: {exc}", roll)
+            self.error(ErrorKind.ILLEGAL_PLAY, gettext_noop("%(player)s rolled %(roll)s: %(error)s"), roll,
+                       player=self.name(roll.side), roll=f"{roll.dice[0]}{roll.dice[1]}", error=exc)
             return False
         after = play.position.swap()
         after_id = after.position_id()
@@ -488,15 +501,16 @@ class _GameReplay:
         if word is CubeWord.RACCOON:
             return self.raccoon(action)
         if self.offer is None:
-            self.error(ErrorKind.TURN, f"{self.name(action.side)} answers a double nobody offered", action)
+            self.error(ErrorKind.TURN, gettext_noop("%(player)s answers a double nobody offered"), action,
+                       player=self.name(action.side))
             return False
         doubler, value = self.offer
         responder = 1 - doubler
         if action.side != responder:
             self.error(
                 ErrorKind.TURN,
-                f"{self.name(doubler)} doubled: only {self.name(responder)} can take or drop",
-                action,
+                gettext_noop("%(doubler)s doubled: only %(responder)s can take or drop"),
+                action, doubler=self.name(doubler), responder=self.name(responder),
             )
             return False
         if word is CubeWord.TAKE:
@@ -510,13 +524,14 @@ class _GameReplay:
             return True
         # A beaver: the taker doubles again at once and keeps the cube.
         if self.match_play:
-            self.error(ErrorKind.CUBE, "Beavers are not used in match play", action)
+            self.error(ErrorKind.CUBE, gettext_noop("Beavers are not used in match play"), action)
             return False
         if not self.beavers:
-            self.error(ErrorKind.CUBE, "this session does not allow beavers", action)
+            self.error(ErrorKind.CUBE, gettext_noop("this session does not allow beavers"), action)
             return False
         if action.value is not None and action.value != value * 2:
-            self.error(ErrorKind.CUBE, f"a beaver doubles the cube to {value * 2}, not {action.value}", action)
+            self.error(ErrorKind.CUBE, gettext_noop("a beaver doubles the cube to %(cube)s, not %(value)s"), action,
+                       cube=value * 2, value=action.value)
             return False
         self.cube, self.owner, self.offer = value * 2, responder, None
         self.beavered = True
@@ -539,13 +554,14 @@ class _GameReplay:
         more raccoon, and the cube stays with the beaverer.
         """
         if self.match_play:
-            self.error(ErrorKind.CUBE, "Raccoons are not used in match play", action)
+            self.error(ErrorKind.CUBE, gettext_noop("Raccoons are not used in match play"), action)
             return False
         if not self.redoubling(action):
-            self.error(ErrorKind.CUBE, "a raccoon answers a beaver, by the player who doubled", action)
+            self.error(ErrorKind.CUBE, gettext_noop("a raccoon answers a beaver, by the player who doubled"), action)
             return False
         if action.value is not None and action.value != self.cube * 2:
-            self.error(ErrorKind.CUBE, f"a raccoon doubles the cube to {self.cube * 2}, not {action.value}", action)
+            self.error(ErrorKind.CUBE, gettext_noop("a raccoon doubles the cube to %(cube)s, not %(value)s"), action,
+                       cube=self.cube * 2, value=action.value)
             return False
         self.cube *= 2
         self.raccooned = True
@@ -553,39 +569,40 @@ class _GameReplay:
 
     def double(self, action: CubeAction) -> bool:
         if self.offer is not None:
-            self.error(ErrorKind.TURN, "a double is already waiting for an answer", action)
+            self.error(ErrorKind.TURN, gettext_noop("a double is already waiting for an answer"), action)
             return False
         if self.on_roll is None:
-            self.error(ErrorKind.TURN, "nobody can double before the opening roll", action)
+            self.error(ErrorKind.TURN, gettext_noop("nobody can double before the opening roll"), action)
             return False
         if action.side != self.on_roll:
             self.error(
                 ErrorKind.TURN,
-                f"only the player on roll, {self.name(self.on_roll)}, may double",
-                action,
+                gettext_noop("only the player on roll, %(player)s, may double"),
+                action, player=self.name(self.on_roll),
             )
             return False
         if self.crawford:
             self.error(
                 ErrorKind.CRAWFORD,
-                f"game {self.game.number} is the Crawford game: the cube cannot be turned",
-                action,
+                gettext_noop("game %(game)s is the Crawford game: the cube cannot be turned"),
+                action, game=self.game.number,
             )
         if self.owner is not None and self.owner != action.side:
             self.error(
                 ErrorKind.CUBE,
-                f"{self.name(self.owner)} owns the cube: {self.name(action.side)} cannot double",
-                action,
+                gettext_noop("%(owner)s owns the cube: %(player)s cannot double"),
+                action, owner=self.name(self.owner), player=self.name(action.side),
             )
         value = self.cube * 2
         if action.value is not None and action.value != value:
-            self.error(ErrorKind.CUBE, f"the cube is on {self.cube}: a double takes it to {value}, not {action.value}", action)
+            self.error(ErrorKind.CUBE, gettext_noop("the cube is on %(cube)s: a double takes it to %(double)s, not %(value)s"),
+                       action, cube=self.cube, double=value, value=action.value)
         self.offer = (action.side, value)
         return True
 
     def resign(self, action: Resignation) -> bool:
         if self.offer is not None:
-            self.error(ErrorKind.TURN, "a double is waiting for an answer", action)
+            self.error(ErrorKind.TURN, gettext_noop("a double is waiting for an answer"), action)
             return False
         self.ended = GameEnd.RESIGNED
         self.winner = 1 - action.side
@@ -628,9 +645,9 @@ class _GameReplay:
                     return kind
         self.error(
             ErrorKind.RESULT,
-            f"with the cube on {self.cube} a resignation is worth {self.cube}, {2 * self.cube} or "
-            f"{3 * self.cube} points, not {points}",
-            where,
+            gettext_noop("with the cube on %(cube)s a resignation is worth %(single)s, %(gammon)s or %(backgammon)s "
+                         "points, not %(points)s"),
+            where, cube=self.cube, single=self.cube, gammon=2 * self.cube, backgammon=3 * self.cube, points=points,
         )
         return None
 
@@ -651,8 +668,8 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
             doubler, _ = replay.offer
             replay.error(
                 ErrorKind.RESULT,
-                f"the game ends while {replay.name(1 - doubler)} has not answered the double",
-                where,
+                gettext_noop("the game ends while %(player)s has not answered the double"),
+                where, player=replay.name(1 - doubler),
             )
         replay.ended = GameEnd.RESIGNED
         replay.winner = win.side
@@ -661,8 +678,8 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
     if replay.winner != win.side:
         replay.error(
             ErrorKind.RESULT,
-            f"the file gives the game to {replay.name(win.side)}, but {replay.name(replay.winner)} won it",
-            where,
+            gettext_noop("the file gives the game to %(given)s, but %(winner)s won it"),
+            where, given=replay.name(win.side), winner=replay.name(replay.winner),
         )
         return
     if replay.ended is GameEnd.RESIGNED and replay.kind is None:
@@ -686,7 +703,19 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
     if replay.capped(win.side, win.points, expected):
         replay.note_cut(win.points, expected, how, where)
         return
-    replay.error(ErrorKind.RESULT, f"{how} is worth {expected} point(s), the file says {win.points}", where)
+    worth = {
+        ResultKind.SINGLE: gettext_noop("a single with the cube on %(cube)s is worth %(points)s point(s), the file says "
+                                        "%(said)s"),
+        ResultKind.GAMMON: gettext_noop("a gammon with the cube on %(cube)s is worth %(points)s point(s), the file says "
+                                        "%(said)s"),
+        ResultKind.BACKGAMMON: gettext_noop("a backgammon with the cube on %(cube)s is worth %(points)s point(s), the "
+                                            "file says %(said)s"),
+        GameEnd.DOUBLE_REFUSED: gettext_noop("a double refused with the cube on %(cube)s is worth %(points)s point(s), "
+                                             "the file says %(said)s"),
+        GameEnd.RESIGNED: gettext_noop("the resignation with the cube on %(cube)s is worth %(points)s point(s), the "
+                                       "file says %(said)s"),
+    }[(replay.kind or ResultKind.SINGLE) if replay.ended is GameEnd.PLAYED_OUT else replay.ended]
+    replay.error(ErrorKind.RESULT, worth, where, cube=replay.cube, points=expected, said=win.points)
 
 
 def _result_only(replay: _GameReplay, win) -> None:
@@ -798,18 +827,19 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
     for index, game in enumerate(match_file.games):
         if game.number != expected_number:
             errors.append(
-                MatchFileError(ErrorKind.SCORE, f"expected Game {expected_number}, found Game {game.number}", game.number, None, game.line)
+                MatchFileError(ErrorKind.SCORE, gettext_noop("expected Game %(expected)s, found Game %(found)s"), game.number,
+                               None, game.line, (("expected", expected_number), ("found", game.number)))
             )
         expected_number = game.number + 1
         if game.names != players:
             errors.append(
                 MatchFileError(
                     ErrorKind.PLAYERS,
-                    f"the score line names {game.names[0]} and {game.names[1]}, the match is between "
-                    f"{players[0]} and {players[1]}",
+                    gettext_noop("the score line names %(left)s and %(right)s, the match is between %(a)s and %(b)s"),
                     game.number,
                     None,
                     game.line + 1,
+                    (("left", game.names[0]), ("right", game.names[1]), ("a", players[0]), ("b", players[1])),
                 )
             )
         if match_score.score != game.score:
@@ -817,10 +847,11 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
             errors.append(
                 MatchFileError(
                     ErrorKind.SCORE,
-                    f"the score line says {game.score[0]}-{game.score[1]}, the results before it make {a}-{b}",
+                    gettext_noop("the score line says %(left)s-%(right)s, the results before it make %(a)s-%(b)s"),
                     game.number,
                     None,
                     game.line + 1,
+                    (("left", game.score[0]), ("right", game.score[1]), ("a", a), ("b", b)),
                 )
             )
         crawford = bool(length) and match_score.next_game_is_crawford and not match_score.finished
@@ -844,7 +875,8 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
         if result is GameResult.UNFINISHED and index < len(match_file.games) - 1:
             errors.append(
                 MatchFileError(
-                    ErrorKind.RESULT, "the game has no result, yet another game follows", game.number, None, game.line
+                    ErrorKind.RESULT, gettext_noop("the game has no result, yet another game follows"), game.number, None,
+                    game.line
                 )
             )
         winner = replay.winner
@@ -872,7 +904,7 @@ def verify_match_file(source: str | MatchFile) -> MatchFileReport:
                 points = match_score.points_for(outcome)
                 if not (crawford and replay.cube_events):
                     kind = ErrorKind.AFTER_END if match_score.finished else ErrorKind.SCORE
-                    errors.append(MatchFileError(kind, str(exc), game.number, None, game.line))
+                    errors.append(MatchFileError(kind, "%(error)s", game.number, None, game.line, (("error", exc),)))
                 crawford_played = crawford_played or crawford or match_score.crawford_played
                 match_score = _advance(rules, players, match_score, winner, points, length, crawford_played)
         reports.append(
