@@ -249,12 +249,14 @@ def match_forecast(
         errors["b"] = ["A player cannot play himself."]
     if errors:
         raise ValidationError(errors)
-    engine = system_as_published(system)  # this site's adopted parameters, as its runs rate
+    # this site's adopted parameters, as its runs rate; how they settled (where a newcomer
+    # starts) is read only for a player without a rating
+    engine = system_in_force(system)
     if as_of is None:
-        rating_a = player_rating(player=found["a"], system=system, engine=engine)
-        rating_b = player_rating(player=found["b"], system=system, engine=engine)
+        rating_a = player_rating(player=found["a"], system=system)
+        rating_b = player_rating(player=found["b"], system=system)
     else:
-        rating_a, rating_b = _player_ratings_as_of(found["a"], found["b"], system=system, as_of=as_of, engine=engine)
+        rating_a, rating_b = _player_ratings_as_of(found["a"], found["b"], system=system, as_of=as_of)
         on = end_of_day(as_of)
     if system == "crawford":
         prediction = engine.predict(rating_a, rating_b, length, on=on or timezone.now())
@@ -263,14 +265,16 @@ def match_forecast(
     return MatchForecast(system, length, found["a"], found["b"], rating_a, rating_b, prediction, as_of)
 
 
-def _player_ratings_as_of(*players: Player, system: str, as_of: date, engine) -> list[PlayerRating]:
-    """The players' ratings at the end of `as_of` (a new player's, as `engine` starts him, for one
-    without a result by then), each with the volatility published now, where the system has one."""
+def _player_ratings_as_of(*players: Player, system: str, as_of: date) -> list[PlayerRating]:
+    """The players' ratings at the end of `as_of` (a new player's, as the system as published
+    starts him, for one without a result by then), each with the volatility published now, where
+    the system has one."""
     ids = [player.pk for player in players]
     known = ratings_as_of(system=system, run_id=published_run(system), as_of=as_of, player_ids=ids)
     volatility = dict(Rating.objects.filter(system=system, run_id=published_run(system), player_id__in=ids,
                                             volatility__isnull=False).values_list("player_id", "volatility"))
-    return [replace(known[pk], volatility=volatility.get(pk)) if pk in known else engine.new_rating(pk) for pk in ids]
+    return [replace(known[pk], volatility=volatility.get(pk)) if pk in known
+            else system_as_published(system).new_rating(pk) for pk in ids]
 
 
 @dataclass(frozen=True)

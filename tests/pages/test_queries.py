@@ -253,3 +253,13 @@ def test_player_page_shows_every_enabled_systems_rating_in_the_same_queries(clie
     assert rows == [("FIBS Elo", published["fibs"]), ("Variance-adjusted (Glicko-2)", published["crawford"]),
                     ("Crawford, luck-adjusted", published["skill"])]
     assert "Not rated yet." not in html
+
+
+def test_chances_read_where_a_newcomer_starts_only_for_a_player_without_a_rating(client):
+    players = make_players(3)
+    finished_match(players[0], players[1])
+    publish_ratings()
+    rated = f"/ratings/chances/?player_a={players[0].pk}&player_b={players[1].pk}&length=5&system=crawford"
+    newcomer = f"/ratings/chances/?player_a={players[0].pk}&player_b={players[2].pk}&length=5&system=crawford"
+    # the newcomer's start: the parameters in force and where the published run settled them
+    assert (count(client, rated), count(client, newcomer)) == ((5, 5), (7, 7))
