@@ -8,7 +8,8 @@ same services as the management commands, with progress a page and the API can s
    the runner of its kind (`RUNNERS`, filled in `games.apps`: `games.matfiles` for match files,
    `games.results` for results). The runner reports progress through `JobProgress`, which also beats
    the heartbeat, in the same transaction as the rows it stored.
-3. The job ends done with its result, or failed with its errors by line.
+3. The job ends done with its result, or failed with its errors by line, written in the language
+   of whoever sent the file (kept with the job's options), whatever language the worker runs in.
 
 A job whose worker died keeps a stale heartbeat; a queued job whose message was lost is never
 taken. `import_jobs_resume_stale` (the periodic sweep, `games.jobs`, and also when a job is
@@ -22,10 +23,12 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from .jobs import stale_after
 from .models import ImportJob, ImportKind, ImportStatus
@@ -91,8 +94,9 @@ def import_job_submit(
     import_jobs_resume_stale()
     with transaction.atomic():
         name = name.replace("\x00", "")[:255]  # a file name is whatever the client sent
+        options = {"language": translation.get_language() or settings.LANGUAGE_CODE, **(options or {})}
         job = ImportJob.objects.create(kind=kind, name=name, text=text, note=(note or "")[:200], created_by=by,
-                                       options=options or {})
+                                       options=options)
         transaction.on_commit(partial(_enqueue, job.pk))
     return job
 
@@ -121,17 +125,18 @@ def import_job_run(*, job_id: int) -> ImportJob | None:
     if job is None:
         return None
     runner = RUNNERS[job.kind]
-    try:
-        result = runner(job=job, progress=JobProgress(job.pk))
-    except ImportProblems as rejected:
-        errors = [{"line": line, "problem": text} for line, text in rejected.problems]
-        _finish(job.pk, status=ImportStatus.FAILED, errors=errors)
-    except Exception as error:
-        logger.exception("import job %s failed", job.pk)
-        _finish(job.pk, status=ImportStatus.FAILED,
-                errors=[{"line": None, "problem": f"The import stopped on an error: {type(error).__name__}: {error}"[:2000]}])
-    else:
-        _finish(job.pk, status=ImportStatus.DONE, result=result, rows_done=F("rows_total"))
+    with translation.override(job.options.get("language") or settings.LANGUAGE_CODE):
+        try:
+            result = runner(job=job, progress=JobProgress(job.pk))
+        except ImportProblems as rejected:
+            errors = [{"line": line, "problem": str(text)} for line, text in rejected.problems]
+            _finish(job.pk, status=ImportStatus.FAILED, errors=errors)
+        except Exception as error:
+            logger.exception("import job %s failed", job.pk)
+            problem = _("The import stopped on an error: %(error)s") % {"error": f"{type(error).__name__}: {error}"}
+            _finish(job.pk, status=ImportStatus.FAILED, errors=[{"line": None, "problem": problem[:2000]}])
+        else:
+            _finish(job.pk, status=ImportStatus.DONE, result=result, rows_done=F("rows_total"))
     job.refresh_from_db()
     return job
 

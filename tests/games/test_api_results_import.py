@@ -189,3 +189,24 @@ def test_a_blank_sheet_name_is_refused_by_field(staff_api):
     response = upload(staff_api, GOOD, sheet="  ")
     assert (response.status_code, response.json()) == (400, {"sheet": ["This field may not be blank."]})
     assert ImportJob.objects.count() == 0
+
+
+def test_a_job_writes_its_problems_in_the_language_of_whoever_sent_the_file(
+    staff_api, django_capture_on_commit_callbacks
+):
+    from django.utils import translation
+
+    bad = GOOD + "2025-02-30,Carl,Anna,3,3,1\n2025-03-01,Dan,Eve,5,4,2\n"
+    with django_capture_on_commit_callbacks() as callbacks:
+        accepted = staff_api.post(URL, {"file": SimpleUploadedFile("results.csv", bad.encode(), content_type="text/csv")},
+                                  format="multipart", HTTP_ACCEPT_LANGUAGE="da")
+    assert accepted.status_code == 202
+    with translation.override("en"):  # the worker's own language
+        for callback in callbacks:
+            callback()
+    job = staff_api.get(accepted["Location"]).json()
+    assert job["status"] == "failed"
+    assert job["errors"] == [
+        {"line": 4, "problem": "played_on skal være en dato som 2025-03-31 eller 31.03.2025, ikke '2025-02-30'"},
+        {"line": 5, "problem": "vinderens score 4 er under længden 5"},
+    ]
