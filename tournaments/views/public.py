@@ -10,6 +10,7 @@ import math
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from types import SimpleNamespace
 
 from django.conf import settings
@@ -610,6 +611,13 @@ FLIGHTS_KEPT_SECONDS = 60 * 60
 """How long a drawn version of an event's flights stays in the cache when nobody asks for it."""
 
 
+@lru_cache(maxsize=1)
+def _history_models() -> tuple:
+    """The history models of players, events and flights, looked up once: `Model.history` makes a
+    new manager class each time it is read."""
+    return Player.history.model, Tournament.history.model, Flight.history.model
+
+
 def _flights_key(tournament: Tournament) -> str:
     """The cache key of an event's drawn flights: everything they are drawn from has a say in it.
 
@@ -618,10 +626,11 @@ def _flights_key(tournament: Tournament) -> str:
     (names, countries and clubs are shown) and to the event or its flights through the admin, by
     their history rows. One query, each part an index lookup.
     """
+    players, events, flights = _history_models()
     history = {
-        "players": Player.history.model.objects.order_by("-history_id"),
-        "event": Tournament.history.model.objects.filter(id=OuterRef("pk")).order_by("-history_id"),
-        "flights": Flight.history.model.objects.filter(tournament_id=OuterRef("pk")).order_by("-history_id"),
+        "players": players.objects.order_by("-history_id"),
+        "event": events.objects.filter(id=OuterRef("pk")).order_by("-history_id"),
+        "flights": flights.objects.filter(tournament_id=OuterRef("pk")).order_by("-history_id"),
     }
     stamp = Tournament.objects.filter(pk=tournament.pk).values_list(
         "version", *(Subquery(rows.values("history_id")[:1]) for rows in history.values())
