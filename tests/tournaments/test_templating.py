@@ -61,3 +61,41 @@ def test_jinja_s_underscore_in_a_loop_translates_each_row_without_a_context_of_i
     with translation.override("da"):
         assert template.render(rows=[1, 2]) == "Gem 1;Gem 2;"
     assert not hasattr(env.globals["_"], "jinja_pass_arg")  # a context passed: a copy of the loop's per call
+
+
+def _jinja(source: str, **context) -> str:
+    return engines["jinja2"].env.from_string(source).render(**context)
+
+
+def _django(source: str, **context) -> str:
+    return engines["django"].from_string(source).render(context)
+
+
+def test_jinja_s_date_writes_what_django_s_filter_writes_in_each_language(settings):
+    from datetime import UTC, date, datetime
+
+    settings.TIME_ZONE = "Asia/Tokyo"  # 23:30 UTC is the next day in Tokyo
+    moment, day = datetime(2026, 3, 4, 23, 30, tzinfo=UTC), date(2026, 5, 1)
+    cases = [(moment, "j M Y"), (moment, "D j F Y, H:i"), (moment, "DATE_FORMAT"), (day, "j M Y"), (None, "j M Y"),
+             (moment, ""), (day, "<j>")]
+    for language in ("en", "da", "el", "ja", "ar"):
+        with translation.override(language):
+            for value, form in cases:
+                expected = _django("{{ value|date:form }}", value=value, form=form)
+                assert _jinja("{{ value|date(form) }}", value=value, form=form) == expected, (language, form)
+                assert _jinja("{{ value|date(form) }}", value=value, form=form) == expected  # as kept
+    with translation.override("da"):
+        assert _jinja("{{ value|date('j. M Y') }}", value=moment) == "5. Mar 2026"
+        assert _jinja("{{ day|date('<j>') }}", day=date(2026, 5, 1)) == "&lt;1&gt;"
+
+
+def test_a_change_of_formats_forgets_the_days_kept(settings):
+    from datetime import date
+
+    from tournaments import templating
+
+    with translation.override("en"):
+        assert _jinja("{{ day|date('j M Y') }}", day=date(2026, 5, 1)) == "1 May 2026"
+        assert templating._day_written.cache_info().currsize
+        settings.DATE_FORMAT = "Y-m-d"
+        assert not templating._day_written.cache_info().currsize
