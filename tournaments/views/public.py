@@ -53,6 +53,7 @@ from ..models import (
 )
 from ..permissions import is_td, player_id_of
 from ..services import registration
+from ..templating import localized_date
 from ..templatetags.tournaments import isolated
 from . import bracket
 from .bracket import escape
@@ -135,7 +136,8 @@ def rating_chart(changes: list, *, width: int = 420, height: int = 220, pad: int
         ticks.append({"y": xy(0, value)[1], "label": f"{value:.0f}"})
     last = xy(len(values) - 1, values[-1])
     dates = [changes[0].played_on] + [c.played_on for c in changes]
-    points = ";".join(f"{x},{y},{v:.0f},{short_date(d)}"
+    short = pgettext("short date format", "j M Y")  # a day as the reader's language writes it short
+    points = ";".join(f"{x},{y},{v:.0f},{localized_date(d, short)}"
                       for (x, y), v, d in zip((xy(i, v) for i, v in enumerate(values)), values, dates, strict=True))
     return {
         "points": points,
@@ -662,11 +664,6 @@ def _event_description(tournament: Tournament) -> str:
 def long_date(day) -> str:
     """A day as the reader's language writes it in full ("5 November 2026" in English)."""
     return date_format(day, pgettext("long date format", "j F Y"))
-
-
-def short_date(day) -> str:
-    """A day as the reader's language writes it short ("5 Nov 2026" in English)."""
-    return date_format(day, pgettext("short date format", "j M Y"))
 
 
 def _draft_flights(request, tournament: Tournament) -> dict:
