@@ -99,3 +99,19 @@ def test_a_change_of_formats_forgets_the_days_kept(settings):
         assert templating._day_written.cache_info().currsize
         settings.DATE_FORMAT = "Y-m-d"
         assert not templating._day_written.cache_info().currsize
+
+
+def test_localized_dates_writes_what_localized_date_writes_of_each(settings):
+    from datetime import UTC, date, datetime, timedelta
+
+    from tournaments.templating import localized_date, localized_dates
+
+    settings.TIME_ZONE = "America/New_York"  # 02:00 UTC is the day before there
+    values = [datetime(2026, 1, 1, 2, tzinfo=UTC) + timedelta(days=n, hours=n) for n in range(40)] + [date(2026, 2, 1)]
+    for language in ("en", "da", "ar"):
+        with translation.override(language):
+            assert localized_dates(values, "j M Y") == [localized_date(value, "j M Y") for value in values]
+            moments = values[:-1]  # a day has no time to write
+            assert localized_dates(moments, "j M Y H:i") == [localized_date(value, "j M Y H:i") for value in moments]
+    with translation.override("en"):
+        assert localized_dates(values[:1], "j M Y") == ["31 Dec 2025"]

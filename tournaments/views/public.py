@@ -53,7 +53,7 @@ from ..models import (
 )
 from ..permissions import is_td, player_id_of
 from ..services import registration
-from ..templating import localized_date
+from ..templating import localized_dates
 from ..templatetags.tournaments import isolated
 from . import bracket
 from .bracket import escape
@@ -135,9 +135,9 @@ def rating_chart(changes: list, *, width: int = 420, height: int = 220, pad: int
         value = low + span * k / 4
         ticks.append({"y": xy(0, value)[1], "label": f"{value:.0f}"})
     last = xy(len(values) - 1, values[-1])
-    dates = [changes[0].played_on] + [c.played_on for c in changes]
-    short = pgettext("short date format", "j M Y")  # a day as the reader's language writes it short
-    points = ";".join(f"{x},{y},{v:.0f},{localized_date(d, short)}"
+    dates = localized_dates([changes[0].played_on] + [c.played_on for c in changes],
+                            pgettext("short date format", "j M Y"))  # as the reader's language writes a day short
+    points = ";".join(f"{x},{y},{v:.0f},{d}"
                       for (x, y), v, d in zip((xy(i, v) for i, v in enumerate(values)), values, dates, strict=True))
     return {
         "points": points,
