@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.defaultfilters import floatformat
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -295,6 +295,7 @@ def player_detail(request, pk: int):
         shown = [c for c in shown if c.played_on >= since]
     return render(request, "tournaments/player.html", dict(
         data,
+        record=_player_record(player, system, data),
         player=player,
         system=system,
         system_label=systems[system],
@@ -304,6 +305,32 @@ def player_detail(request, pk: int):
         recent_changes=data["changes"][-15:][::-1],
         other_systems=list(systems.items()),
     ))
+
+
+def _share(part: int, whole: int) -> str:
+    """`part` of `whole` in whole percent, rounded as Django's `widthratio` rounds."""
+    return str(round(part / whole * 100)) if whole else "0"
+
+
+def _player_record(player: Player, system: str, data: dict):
+    """A player's events, other matches, results by length and head to head, drawn by Jinja2
+    (`templates/jinja2/player/record.html`): a long record's rows cost a Django template loop
+    each, and their words a look-up in the catalogs each. The plurals are written here."""
+    for entry in data["events"]:
+        entry["walkovers_text"] = ngettext("%(n)s walkover", "%(n)s walkovers", entry["walkovers"]) % {
+            "n": entry["walkovers"]}
+    shown, met = len(data["head_to_head"]), data["opponents"]
+    return mark_safe(get_template("player/record.html", using="jinja2").render({
+        "player": player, "system": system, "events": data["events"], "loose": data["loose"],
+        "by_length": [dict(line, share=_share(line["won"], line["won"] + line["lost"]), length_text=ngettext(
+            "%(length)s point", "%(length)s points", line["length"] or 0) % {"length": line["length"]})
+            for line in data["by_length"]],
+        "head_to_head": data["head_to_head"],
+        "met_most_often": ngettext("The %(shown)s opponents met most often, of %(count)s.",
+                                   "The %(shown)s opponents met most often, of %(count)s.", met) % {
+            "shown": shown, "count": met} if met > shown else "",
+        "short_date": pgettext("short date format", "j M Y"), "sheet_word": pgettext("score sheet", "sheet"),
+    }))
 
 
 def player_calendar(request, pk: int):
