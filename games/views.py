@@ -22,6 +22,7 @@ from django.db.models import (
 )
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
@@ -168,6 +169,11 @@ class Frame:
     pieces: str = ""
     notes: str = ""
     """What the apps built on games say about this position (`games.pages.replay_notes`)."""
+    label: str = ""
+    """The board's words for a screen reader, and the line under it (`frame_words`)."""
+    pips_line: str = ""
+    off_line: str = ""
+    cube_line: str = ""
 
 
 def _checkers(a_side: tuple[int, ...], b_side: tuple[int, ...]) -> list[tuple[int, int, int, str]]:
@@ -263,6 +269,7 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
     start = Position.initial()
     a_side, b_side = start.on_roll, start.opponent
     frames = [_frame(0, _("Opening position"), a_side, b_side, 1, None)]
+    plays, no_play = _("Move %(move)s: %(player)s rolls %(dice)s and plays %(play)s"), _("cannot move")
     cube, owner = 1, None
     for action in moves:
         side = action.get("side", 0)
@@ -296,12 +303,29 @@ def replay_frames(moves: list[dict], names: tuple[str, str]) -> list[Frame]:
         else:
             a_side, b_side = after.on_roll, after.opponent
         dice = "-".join(str(d) for d in action.get("dice", []))
-        play = board_notation(action.get("notation") or "", side) or _("cannot move")
-        caption = _("Move %(move)s: %(player)s rolls %(dice)s and plays %(play)s") % {
-            "move": action.get("move", ""), "player": who, "dice": dice, "play": play}
+        play = board_notation(action.get("notation") or "", side) or no_play
+        caption = plays % {"move": action.get("move", ""), "player": who, "dice": dice, "play": play}
         frames.append(_frame(len(frames), caption, a_side, b_side, cube, owner, dice=dice, side=side,
                              short=f"{dice.replace('-', '')}: {play}"))
     return frames
+
+
+def frame_words(frames: list[Frame], names: tuple[str, str]) -> None:
+    """Each frame's words for a screen reader and under its board, written as the template's
+    `blocktranslate` writes them (the values escaped, the translation not), each message
+    translated once for all the frames of a game instead of once per frame."""
+    label = _("%(caption)s. Pips: %(a)s %(pips_a)s, %(b)s %(pips_b)s. Borne off: %(off_a)s and %(off_b)s.")
+    pips, off, cube = _("Pips: %(a)s %(pips_a)s · %(b)s %(pips_b)s"), _("off: %(a)s–%(b)s"), _("cube %(cube)s")
+    a, b = conditional_escape(names[0]), conditional_escape(names[1])
+    for frame in frames:
+        (pips_a, pips_b), (off_a, off_b) = frame.pips, frame.off_counts
+        frame.label = mark_safe(label % {"caption": conditional_escape(frame.caption), "a": a, "pips_a": pips_a,
+                                         "b": b, "pips_b": pips_b, "off_a": off_a, "off_b": off_b})
+        frame.pips_line = mark_safe(pips % {"a": a, "pips_a": pips_a, "b": b, "pips_b": pips_b})
+        if off_a or off_b:
+            frame.off_line = mark_safe(off % {"a": off_a, "b": off_b})
+        if frame.cube > 1:
+            frame.cube_line = mark_safe(cube % {"cube": frame.cube})
 
 
 def game_replay(request, pk: int, number: int):
@@ -313,6 +337,7 @@ def game_replay(request, pk: int, number: int):
     names = (match.player_a.name, match.player_b.name)
     game = games[number - 1]
     frames = replay_frames(moves, names)
+    frame_words(frames, names)
     if len(frames) > 1:
         notes = replay_notes(match, number)
         for frame in frames:
