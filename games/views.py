@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from config.errors import ConflictError
 
@@ -82,15 +82,16 @@ class SheetLine:
 
 def score_sheet(match: Match) -> list[SheetLine]:
     names = (match.player_a.name, match.player_b.name)
+    kinds, centred = {kind: str(words) for kind, words in KIND_WORDS.items()}, pgettext("cube", "centred")
     lines = []
     for game in match.games.all():
-        result = str(KIND_WORDS.get(game.kind, ""))
+        result = kinds.get(game.kind, "")
         if game.end == "double_refused":
             result = _("double refused")
         elif game.end == "resigned":
             result = _("%(result)s, resigned") % {"result": result}
         if game.cube == 1:
-            cube = pgettext_lazy("cube", "centred")
+            cube = centred
         elif game.cube_owner is not None:
             cube = _("%(cube)s, %(owner)s") % {"cube": game.cube, "owner": names[game.cube_owner]}
         else:
