@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.utils.formats import date_format
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
@@ -88,6 +89,15 @@ def home(request):
                                                            "pairing__flight__tournament"),
         key=lambda m: (m.played_on, m.pk), reverse=True,
     )
+    # Each result's words, written as blocktranslate writes them (the names escaped, the translation
+    # not), each message translated once for the fifteen.
+    beat, points = _("%(winner)s beat %(loser)s"), _("%(length)s pt")
+    for match in recent:
+        winner, loser = ((match.player_b, match.player_a) if match.winner_id == match.player_b_id
+                         else (match.player_a, match.player_b))
+        match.beat_words = mark_safe(beat % {"winner": conditional_escape(winner.name),
+                                             "loser": conditional_escape(loser.name)})
+        match.length_words = mark_safe(points % {"length": match.length}) if match.length else ""
     return render(request, "home.html", {
         "running": [e for e in events if e.status == TournamentStatus.RUNNING],
         "upcoming": [e for e in events if e.status != TournamentStatus.RUNNING],
