@@ -78,11 +78,13 @@ class SheetLine:
     score_b: int
     crawford: bool
     has_moves: bool
+    replay_words: str = ""
 
 
 def score_sheet(match: Match) -> list[SheetLine]:
     names = (match.player_a.name, match.player_b.name)
     kinds, centred = {kind: str(words) for kind, words in KIND_WORDS.items()}, pgettext("cube", "centred")
+    replay = _("Replay game %(number)s")
     lines = []
     for game in match.games.all():
         result = kinds.get(game.kind, "")
@@ -99,7 +101,7 @@ def score_sheet(match: Match) -> list[SheetLine]:
         lines.append(SheetLine(
             number=game.number, winner_name=names[game.winner], winner_side=game.winner, result=result, cube=cube,
             points=game.points, score_a=game.score_a_after, score_b=game.score_b_after, crawford=game.crawford,
-            has_moves=getattr(game, "has_moves", False),
+            has_moves=getattr(game, "has_moves", False), replay_words=mark_safe(replay % {"number": game.number}),
         ))
     return lines
 
