@@ -358,12 +358,13 @@ def test_the_database_refuses_a_twin_that_slipped_past_the_check():
     """What a request that lost the race meets: the constraint, then a 409 with the player there."""
     from games import services
     from games.models import Player
+    from games.services import players
     from config.errors import ConflictError
 
     anna = services.player_create(name="Anna Berg", club="Aarhus")
     twin = Player(name="ANNA BERG", club="aarhus")
     with pytest.raises(ConflictError) as refused:
-        services._save_player(twin)
+        players._save_player(twin)
     assert refused.value.existing == anna
     assert str(refused.value) == (f"Anna Berg was added as player {anna.pk} at the same moment: check that it is not "
                                   "the same person before adding another.")

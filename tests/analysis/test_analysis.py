@@ -247,12 +247,13 @@ def test_the_event_page_and_api_show_the_pr_table_of_its_analysed_matches(
 
 def test_a_correction_makes_the_analysis_stale_shown_so_and_used_by_no_rating(uploaded, staff_api, api, client):
     from games import services as games
+    from games.engine.scoring import OUTCOME_FIELDS
     from ratings import services as ratings
 
     assert round(float(ratings.rated_history().a_score[0]), 4) == 0.9947  # 0.5 + bgnori's 49.47%
     game = uploaded.games.get(number=1)
     games.game_correct(match=uploaded, number=1, reason="slip misread",
-                       game=games.GameInput(**{name: getattr(game, name) for name in games.OUTCOME_FIELDS}))
+                       game=games.GameInput(**{name: getattr(game, name) for name in OUTCOME_FIELDS}))
     assert str(ratings.rated_history().a_score[0]) == "nan"
     body = api.get(f"/api/v1/matches/{uploaded.pk}/analysis/").json()
     assert (body["status"], body["players"], body["worst"]) == ("stale", [], [])
