@@ -198,54 +198,12 @@ def rating_list(request):
         return _csv(ratings.order_by(*SORTS["rating"]), system)
     filtered = official is not None or any(filters.get(k) for k in ("q", "country", "club"))
     order = _whole_order(ratings, system, group, sort, filtered=filtered, version=version)
-    if order is not None or sort == SURNAME:
-        order = _order(ratings, sort) if order is None else order
-        order = order[::-1] if reverse_ else order
-    else:
-        ordered = ratings.order_by(*SORTS[sort])
-        order = ordered.reverse() if reverse_ else ordered
-        order = order.values_list("pk", flat=True)
-        if filters.get("q"):
-            # A name searched for finds a few players: their ids in one query, counted here,
-            # rather than a count and then a page, each reading every player. (A country or a
-            # club alone finds thousands, whose first page the rating index reads at once.)
-            order = list(order)
-    # The page's ids first (a narrow sort, which a deep page of a long list needs), then its rows.
-    page = Paginator(order, PAGE_SIZE).get_page(request.GET.get("page"))
-    ids = list(page.object_list)
-    rows = {r.pk: r for r in ratings.model.objects.filter(pk__in=ids).select_related("player")}
-    page.object_list = [rows[pk] for pk in ids if pk in rows]
-    if official is None:  # an official list keeps its ranks
-        ranks = _ranks(system, page.object_list, version)
-        for r in page.object_list:
-            r.rank = ranks.get(r.pk)
-    then = selectors.rating_changes_since(official_list=previous, ratings=page.object_list)
-    separator = get_format("DECIMAL_SEPARATOR")
-    for r in page.object_list:
-        r.then = then.get(r.player_id)
-        r.change, r.trend = _change(r.then, separator)
+    order = _page_order(ratings, order, sort, reverse_, searched=bool(filters.get("q")))
+    page = _page(ratings, order, request.GET.get("page"), system=system, version=version, official=official,
+                 previous=previous)
     keep = request.GET.copy()
     keep.pop("page", None)
-    columns = []
-    for key, label, css in (("rank", "#", "num"), ("name", _("Player"), ""), (SURNAME, _("Surname"), "hide-narrow"),
-                            ("rating", _("Rating"), "num"), ("change", _("Change"), "num"),
-                            ("rank_then", _("Rank then"), "num hide-narrow"), ("country", _("Country"), ""),
-                            ("club", _("Club"), "hide-narrow"), ("matches", _("Matches"), "num"),
-                            ("experience", _("Experience"), "num hide-narrow")):
-        if key in ("change", "rank_then"):
-            if previous is not None:
-                columns.append({"label": label, "css": css, "sort": None, "href": None, "next": None})
-            continue
-        key = "rating" if key == "rank" else key
-        natural = "descending" if key in ("rating", "matches", "experience") else "ascending"
-        flipped = {"ascending": "descending", "descending": "ascending"}[natural]
-        current = key == sort and label != "#"
-        columns.append({
-            "label": label, "css": css,
-            "sort": (flipped if reverse_ else natural) if current else None,
-            "href": "?" + _with(keep, sort=key, dir="reverse" if current and not reverse_ else None),
-            "next": flipped if current and not reverse_ else natural,
-        })
+    columns = _columns(keep, sort, reverse_, previous)
     staff = may_publish_rating_list(request.user)
     return render(request, "ratings/list.html", {
         "nav": "ratings",
@@ -273,6 +231,67 @@ def rating_list(request):
         "group_tabs": [(key, label, "?" + _with(keep, system=system, provisional=key or None))
                        for key, label in GROUPS.items()],
     })
+
+
+def _page_order(ratings, order, sort: str, reverse_: bool, *, searched: bool):
+    """The ids of the list's rows in the order asked: the whole list's order where it is kept
+    (`order`, from `_whole_order`) or the surname's, else the database's."""
+    if order is not None or sort == SURNAME:
+        order = _order(ratings, sort) if order is None else order
+        return order[::-1] if reverse_ else order
+    ordered = ratings.order_by(*SORTS[sort])
+    order = (ordered.reverse() if reverse_ else ordered).values_list("pk", flat=True)
+    if searched:
+        # A name searched for finds a few players: their ids in one query, counted here,
+        # rather than a count and then a page, each reading every player. (A country or a
+        # club alone finds thousands, whose first page the rating index reads at once.)
+        order = list(order)
+    return order
+
+
+def _page(ratings, order, number, *, system: str, version, official, previous):
+    """The page `number` of the list: the page's ids first (a narrow sort, which a deep page of
+    a long list needs), then its rows, each with its rank and its change since `previous`."""
+    page = Paginator(order, PAGE_SIZE).get_page(number)
+    ids = list(page.object_list)
+    rows = {r.pk: r for r in ratings.model.objects.filter(pk__in=ids).select_related("player")}
+    page.object_list = [rows[pk] for pk in ids if pk in rows]
+    if official is None:  # an official list keeps its ranks
+        ranks = _ranks(system, page.object_list, version)
+        for r in page.object_list:
+            r.rank = ranks.get(r.pk)
+    then = selectors.rating_changes_since(official_list=previous, ratings=page.object_list)
+    separator = get_format("DECIMAL_SEPARATOR")
+    for r in page.object_list:
+        r.then = then.get(r.player_id)
+        r.change, r.trend = _change(r.then, separator)
+    return page
+
+
+def _columns(keep, sort: str, reverse_: bool, previous) -> list[dict]:
+    """The list's column heads, each sortable one with the link that sorts by it (or the other
+    way, for the column sorted by now); the change and the rank then only beside an earlier list."""
+    columns = []
+    for key, label, css in (("rank", "#", "num"), ("name", _("Player"), ""), (SURNAME, _("Surname"), "hide-narrow"),
+                            ("rating", _("Rating"), "num"), ("change", _("Change"), "num"),
+                            ("rank_then", _("Rank then"), "num hide-narrow"), ("country", _("Country"), ""),
+                            ("club", _("Club"), "hide-narrow"), ("matches", _("Matches"), "num"),
+                            ("experience", _("Experience"), "num hide-narrow")):
+        if key in ("change", "rank_then"):
+            if previous is not None:
+                columns.append({"label": label, "css": css, "sort": None, "href": None, "next": None})
+            continue
+        key = "rating" if key == "rank" else key
+        natural = "descending" if key in ("rating", "matches", "experience") else "ascending"
+        flipped = {"ascending": "descending", "descending": "ascending"}[natural]
+        current = key == sort and label != "#"
+        columns.append({
+            "label": label, "css": css,
+            "sort": (flipped if reverse_ else natural) if current else None,
+            "href": "?" + _with(keep, sort=key, dir="reverse" if current and not reverse_ else None),
+            "next": flipped if current and not reverse_ else natural,
+        })
+    return columns
 
 
 @require_POST
