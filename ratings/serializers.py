@@ -77,7 +77,11 @@ class ForecastSerializer(serializers.Serializer):
     p_a = serializers.FloatField(help_text=gettext_lazy("Player A's chance to win the match."))
     p_b = serializers.FloatField(help_text=gettext_lazy("Player B's chance to win the match."))
     difference_deviation = serializers.FloatField(allow_null=True)
-    p_a_low = serializers.FloatField(allow_null=True, help_text=gettext_lazy("95% interval for p_a (variance-adjusted only)."))
+    p_a_low = serializers.FloatField(
+        allow_null=True,
+        # xgettext:no-python-format
+        help_text=gettext_lazy("95% interval for p_a (variance-adjusted only)."),
+    )
     p_a_high = serializers.FloatField(allow_null=True)
     as_of = serializers.DateField(allow_null=True, help_text=gettext_lazy("The day whose ratings the forecast used (null: today's)."))
 
