@@ -249,7 +249,8 @@ def test_a_refused_draw_is_told_in_the_td_s_language(staff, cup):
     assert (Pairing.objects.count(), Flight.objects.get(pk=main.pk).status) == (0, "draft")
 
 
-def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player):
+def swiss_of_four(staff, make_player):
+    """A two-round Swiss drawn by hand, its four players (Anna, Bo, Cy, Dee) checked in: the flight and their ids."""
     event = services.tournament_create(name="Club Swiss", start_date=datetime.date(2026, 6, 6), by=staff)
     swiss = services.flight_create(tournament=event, name="Swiss", format="swiss", lengths=[3], swiss_rounds=2,
                                    auto_pair=False, by=staff)
@@ -258,6 +259,11 @@ def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player
         entry = services.entry_add(flight=swiss, player=make_player(name), by=staff)
         services.entry_check_in(entry=entry, by=staff)
         ids.append(entry.player_id)
+    return swiss, ids
+
+
+def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player):
+    swiss, ids = swiss_of_four(staff, make_player)
     with translation.override("da"), pytest.raises(ValidationError) as refused:
         services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]], [ids[2], None], [ids[3], None]])
     assert refused.value.message_dict == {"first_round": ["Swiss: kun én spiller må have fri i en runde."]}
@@ -265,14 +271,7 @@ def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player
 
 
 def test_a_refused_swiss_draw_names_the_players_by_name_in_a_list_of_the_td_s_language(staff, make_player):
-    event = services.tournament_create(name="Club Swiss", start_date=datetime.date(2026, 6, 6), by=staff)
-    swiss = services.flight_create(tournament=event, name="Swiss", format="swiss", lengths=[3], swiss_rounds=2,
-                                   auto_pair=False, by=staff)
-    ids = []
-    for name in ("Anna", "Bo", "Cy", "Dee"):
-        entry = services.entry_add(flight=swiss, player=make_player(name), by=staff)
-        services.entry_check_in(entry=entry, by=staff)
-        ids.append(entry.player_id)
+    swiss, ids = swiss_of_four(staff, make_player)
     with translation.override("ja"), pytest.raises(ValidationError) as refused:
         services.flight_start(flight=swiss, by=staff, first_round=[[ids[0], ids[1]]])
     assert refused.value.message_dict == {"first_round": ["Swiss: Cy、Dee が組み合わされていません。"]}
