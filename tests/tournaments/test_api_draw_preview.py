@@ -249,17 +249,22 @@ def test_a_refused_draw_is_told_in_the_td_s_language(staff, cup):
     assert (Pairing.objects.count(), Flight.objects.get(pk=main.pk).status) == (0, "draft")
 
 
+def four_checked_in(flight, staff, make_player) -> list[int]:
+    """Anna, Bo, Cy and Dee entered in `flight` and checked in: their ids."""
+    ids = []
+    for name in ("Anna", "Bo", "Cy", "Dee"):
+        entry = services.entry_add(flight=flight, player=make_player(name), by=staff)
+        services.entry_check_in(entry=entry, by=staff)
+        ids.append(entry.player_id)
+    return ids
+
+
 def swiss_of_four(staff, make_player):
     """A two-round Swiss drawn by hand, its four players (Anna, Bo, Cy, Dee) checked in: the flight and their ids."""
     event = services.tournament_create(name="Club Swiss", start_date=datetime.date(2026, 6, 6), by=staff)
     swiss = services.flight_create(tournament=event, name="Swiss", format="swiss", lengths=[3], swiss_rounds=2,
                                    auto_pair=False, by=staff)
-    ids = []
-    for name in ("Anna", "Bo", "Cy", "Dee"):
-        entry = services.entry_add(flight=swiss, player=make_player(name), by=staff)
-        services.entry_check_in(entry=entry, by=staff)
-        ids.append(entry.player_id)
-    return swiss, ids
+    return swiss, four_checked_in(swiss, staff, make_player)
 
 
 def test_a_refused_swiss_pairing_is_told_in_the_td_s_language(staff, make_player):
@@ -291,11 +296,7 @@ def test_a_refused_hand_made_knockout_draw_names_the_players_by_name(staff, make
     event = services.tournament_create(name="Club Cup", start_date=datetime.date(2026, 6, 6), by=staff)
     cup = services.flight_create(tournament=event, name="Cup", format="single_elimination", lengths=[5, 5],
                                  by=staff)
-    ids = []
-    for name in ("Anna", "Bo", "Cy", "Dee"):
-        entry = services.entry_add(flight=cup, player=make_player(name), by=staff)
-        services.entry_check_in(entry=entry, by=staff)
-        ids.append(entry.player_id)
+    ids = four_checked_in(cup, staff, make_player)
     with translation.override("ar"), pytest.raises(ValidationError) as refused:
         services.flight_start(flight=cup, by=staff, first_round=[[ids[0], ids[1]], [ids[2], None]])
     assert refused.value.message_dict == {"first_round": ["Cup: القرعة تُغفل Dee."]}
@@ -308,11 +309,7 @@ def test_a_refused_hand_made_knockout_draw_names_the_players_by_name(staff, make
 def test_a_hand_made_draw_refused_for_a_round_robin_is_told_in_the_td_s_language(staff, make_player):
     event = services.tournament_create(name="Club Robin", start_date=datetime.date(2026, 6, 6), by=staff)
     robin = services.flight_create(tournament=event, name="Robin", format="round_robin", lengths=[5], by=staff)
-    ids = []
-    for name in ("Anna", "Bo", "Cy", "Dee"):
-        entry = services.entry_add(flight=robin, player=make_player(name), by=staff)
-        services.entry_check_in(entry=entry, by=staff)
-        ids.append(entry.player_id)
+    ids = four_checked_in(robin, staff, make_player)
     with translation.override("da"), pytest.raises(ValidationError) as refused:
         services.flight_start(flight=robin, by=staff, first_round=[[ids[0], ids[1]], [ids[2], ids[3]]])
     assert refused.value.message_dict == {"first_round": [
