@@ -12,11 +12,10 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.filters import SearchFilter
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.api import FlagFilter, IdFilter, IdInPath
+from config.api import FlagFilter, IdFilter, IdInPath, SearchFilter
 from config.fields import BIGINT_MAX, POSITIVE_INT_MAX
 
 from . import selectors, services

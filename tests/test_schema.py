@@ -34,3 +34,21 @@ def test_the_schema_answers_in_the_language_of_its_request(client):
         "Player id of the winner.")
     assert english["paths"]["/api/v1/ratings/predict/"]["get"]["description"] == (
         "Each player's chance to win a match of `length` points, with the uncertainty.")
+
+
+def _query_parameters(schema: dict, name: str) -> set[str]:
+    return {parameter["description"] for operations in schema["paths"].values() for operation in operations.values()
+            for parameter in operation.get("parameters", ()) if parameter["in"] == "query" and parameter["name"] == name}
+
+
+def test_the_page_and_search_parameters_are_described_in_the_language_of_the_request(client):
+    danish = client.get("/api/schema/?format=json&lang=da").json()
+    assert _query_parameters(danish, "page") == {"Den side af resultaterne, der skal vises: 1 (den første), hvis intet "
+                                                 "er angivet."}
+    assert _query_parameters(danish, "search") == {"Ord at søge efter i navnene; hvert ord skal findes."}
+    japanese = client.get("/api/schema/?format=json&lang=ja").json()
+    assert _query_parameters(japanese, "page") == {"表示する結果のページ。指定がなければ 1（最初のページ）。"}
+    assert _query_parameters(japanese, "search") == {"名前の中で探す語。すべての語が見つかる必要があります。"}
+    english = client.get("/api/schema/?format=json").json()
+    assert _query_parameters(english, "page") == {"The page of the results to show: 1 (the first) unless given."}
+    assert _query_parameters(english, "search") == {"Words to look for in the names; every word must be found."}
