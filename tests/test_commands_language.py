@@ -66,3 +66,22 @@ def test_analyse_without_gnu_backgammon_says_so_in_danish(settings):
     with translation.override("da"), pytest.raises(CommandError) as refused:
         call_command("analyse", "--all")
     assert str(refused.value).startswith("GNU Backgammon (gnubg) er ikke installeret")
+
+
+@pytest.mark.django_db
+def test_import_results_counts_each_part_in_its_own_plural_form_in_arabic_and_japanese(tmp_path, monkeypatch, capsys):
+    sheet = tmp_path / "league.csv"
+    sheet.write_text("played_on,player_a,player_b,length,score_a,score_b\n2025-02-01,Anna,Bo,5,5,3\n", encoding="utf-8")
+    monkeypatch.setenv("LANGUAGE", "ar")
+    ManagementUtility(["manage.py", "import_results", str(sheet)]).execute()
+    assert capsys.readouterr().out == (
+        f"{sheet}: استُوردت مباراة واحدة (1)، 0 موجودة من قبل، لاعبان جديدان (2).\n")
+    sheet.write_text(sheet.read_text() + "2025-02-08,Carl,Anna,3,4,1\n", encoding="utf-8")
+    monkeypatch.setenv("LANGUAGE", "ja")
+    ManagementUtility(["manage.py", "import_results", str(sheet)]).execute()
+    assert capsys.readouterr().out == f"{sheet}：取り込んだマッチ 1 件、取り込み済み 1 件、新しいプレイヤー 1 人。\n"
+    with translation.override("ar"):
+        call_command("import_results", str(sheet))
+    assert capsys.readouterr().out == f"{sheet}: استُوردت 0 مباراة، اثنتان (2) موجودتان من قبل، 0 لاعب جديد.\n"
+    call_command("import_results", str(sheet))
+    assert capsys.readouterr().out == f"{sheet}: imported 0 matches, 2 already there, 0 new players.\n"

@@ -302,7 +302,7 @@ def test_a_sheet_exported_again_with_one_row_corrected_adds_that_row_and_names_t
     wrong = Match.objects.get(player_a__name="Bo", player_b__name="Carl")
     call_command("import_results", write(tmp_path, MORNING.replace("Bo,Carl,7,2,7", "Bo,Carl,7,3,7"), "morning.csv"))
     out, err = capsys.readouterr()
-    assert "imported 1 matches, 1 already there, 0 new players" in out
+    assert "imported 1 match, 1 already there, 0 new players" in out
     assert err == (f"1 match imported from this sheet before is not in it now (match {wrong.pk}): it stays "
                    "stored. If the sheet corrects it, correct or withdraw that match.\n")
     assert sorted(Match.objects.filter(player_b__name="Carl").values_list("score_a", flat=True)) == [2, 3]

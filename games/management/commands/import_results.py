@@ -41,7 +41,7 @@ class Command(TranslatedCommand):
         try:
             text, note = results.results_file_decode(data)
             if note:
-                self.stderr.write(f"{file}: {note}.")
+                self.stderr.write(_("%(file)s: %(note)s.") % {"file": file, "note": note})
             sheet = file.name if sheet is None else sheet
             if not sheet.strip():
                 raise CommandError(_("--sheet: give the sheet a name (or leave --sheet out for the file's name)."))
@@ -58,11 +58,7 @@ class Command(TranslatedCommand):
             lines = "\n".join("  " + _("line %(line)s: %(message)s") % {"line": line, "message": message}
                               for line, message in error.problems)
             raise CommandError(_("%(file)s: nothing imported; fix these rows:") % {"file": file} + f"\n{lines}") from None
-        self.stdout.write(
-            _("%(file)s: imported %(imported)s matches, %(already)s already there, %(new)s new players.")
-            % {"file": file, "imported": report.imported, "already": report.already_there,
-               "new": len(report.players_created)}
-        )
+        self.stdout.write(_imported_line(file, report.imported, report.already_there, len(report.players_created)))
         if report.not_in_sheet:
             shown = list_join(str(pk) for pk in report.not_in_sheet[:20])
             more = (ngettext(" and %(count)s more", " and %(count)s more", len(report.not_in_sheet) - 20)
@@ -76,3 +72,15 @@ class Command(TranslatedCommand):
                          len(report.not_in_sheet))
                 % {"count": len(report.not_in_sheet), "matches": shown + more}
             )
+
+
+def _imported_line(file: Path, imported: int, already: int, new: int) -> str:
+    """What an import stored, one count per part, each in the plural form its own count asks for
+    ("results.csv: imported 1 match, 2 already there, 3 new players.")."""
+    # Translators: the file, then the three counts of an import below, each already written out.
+    return _("%(file)s: %(imported)s, %(already)s, %(new)s.") % {
+        "file": file,
+        "imported": ngettext("imported %(count)s match", "imported %(count)s matches", imported) % {"count": imported},
+        "already": ngettext("%(count)s already there", "%(count)s already there", already) % {"count": already},
+        "new": ngettext("%(count)s new player", "%(count)s new players", new) % {"count": new},
+    }
