@@ -8,7 +8,11 @@ language when it is read (`ScoringError.message`), by the translator the site in
 (`translator_install`; without one, English).
 """
 
+from __future__ import annotations
+
+import dataclasses
 from collections.abc import Callable, Iterable
+from typing import Any
 
 
 def gettext_noop(message: str) -> str:
@@ -44,11 +48,29 @@ def translator_install(gettext: Callable[[str], str], ngettext: Callable[[str, s
         _list_join = list_join
 
 
-def marked_read(message: str, params: dict | None = None) -> str:
-    """A marked message (`gettext_noop`) in the reader's language, its placeholders filled from
-    `params` (values, never translated; an error among them is read in the same language)."""
-    text = _gettext(message)
+def marked_read(message: str | tuple[str, str, int], params: dict | None = None) -> str:
+    """A marked message (`gettext_noop`, or `ngettext` for one whose words follow a number) in the
+    reader's language, its placeholders filled from `params` (values, never translated; an error or
+    a `Marked` among them is read in the same language)."""
+    text = _ngettext(*message) if isinstance(message, tuple) else _gettext(message)
     return text % params if params else text
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Marked:
+    """A marked message and the values of its placeholders, kept to be read later, in the language
+    of whoever reads it: a part of a longer message ("Anne (left)", "a gammon with the cube on 2")
+    that is put into it as a value and read with it (`str()`, `marked_read`)."""
+
+    message: str | tuple[str, str, int]
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, message: str | tuple[str, str, int], **params) -> Marked:
+        return cls(message, tuple(params.items()))
+
+    def __str__(self) -> str:
+        return marked_read(self.message, dict(self.params))
 
 
 class MarkedRefusal(ValueError):

@@ -25,7 +25,15 @@ import dataclasses
 import enum
 from typing import Any
 
-from games.engine.errors import IllegalPlayError, InvalidNotationError, ScoringError, gettext_noop, marked_read
+from games.engine.errors import (
+    IllegalPlayError,
+    InvalidNotationError,
+    Marked,
+    ScoringError,
+    gettext_noop,
+    marked_read,
+    ngettext,
+)
 from games.engine.notation import parse_play
 from games.engine.matfile_text import (
     CubeAction,
@@ -96,11 +104,12 @@ class ErrorKind(enum.StrEnum):
 class MatchFileError:
     """One fault of a match file, located by game, move (row) number and line of the file.
 
-    `template` is a marked message (`gettext_noop`) and `params` the (name, value) pairs of its
-    placeholders; `message` and `str()` read it in the reader's language."""
+    `template` is a marked message (`gettext_noop`, or `ngettext` for one whose words follow a
+    number) and `params` the (name, value) pairs of its placeholders (a player's name with his side
+    is a `Marked`, read with it); `message` and `str()` read it in the reader's language."""
 
     kind: ErrorKind
-    template: str
+    template: str | tuple[str, str, int]
     game: int | None = None
     move: int | None = None
     line: int | None = None
@@ -111,18 +120,7 @@ class MatchFileError:
         return marked_read(self.template, dict(self.params))
 
     def __str__(self) -> str:
-        place = {
-            (True, True, True): gettext_noop("game %(game)s, move %(move)s (line %(line)s): %(message)s"),
-            (True, True, False): gettext_noop("game %(game)s, move %(move)s: %(message)s"),
-            (True, False, True): gettext_noop("game %(game)s (line %(line)s): %(message)s"),
-            (True, False, False): gettext_noop("game %(game)s: %(message)s"),
-            (False, True, True): gettext_noop("move %(move)s (line %(line)s): %(message)s"),
-            (False, True, False): gettext_noop("move %(move)s: %(message)s"),
-            (False, False, True): gettext_noop("line %(line)s: %(message)s"),
-        }.get((self.game is not None, self.move is not None, self.line is not None))
-        if place is None:
-            return self.message
-        return marked_read(place, {"game": self.game, "move": self.move, "line": self.line, "message": self.message})
+        return _placed(self.message, self.game, self.move, self.line)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +133,23 @@ class MatchFileError:
         }
 
 
+def _placed(message: str, game: int | None, move: int | None, line: int | None) -> str:
+    """`message` after where in the file it is ("game 2, move 5 (line 31): ..."), in the reader's
+    language."""
+    place = {
+        (True, True, True): gettext_noop("game %(game)s, move %(move)s (line %(line)s): %(message)s"),
+        (True, True, False): gettext_noop("game %(game)s, move %(move)s: %(message)s"),
+        (True, False, True): gettext_noop("game %(game)s (line %(line)s): %(message)s"),
+        (True, False, False): gettext_noop("game %(game)s: %(message)s"),
+        (False, True, True): gettext_noop("move %(move)s (line %(line)s): %(message)s"),
+        (False, True, False): gettext_noop("move %(move)s: %(message)s"),
+        (False, False, True): gettext_noop("line %(line)s: %(message)s"),
+    }.get((game is not None, move is not None, line is not None))
+    if place is None:
+        return message
+    return marked_read(place, {"game": game, "move": move, "line": line, "message": message})
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class MatchFileNote:
     """Something a match file says that Crawford reads differently, without failing the file.
@@ -143,17 +158,22 @@ class MatchFileNote:
     winner still needed. No writer does it (every real file of every dialect writes the full
     value, and GNU Backgammon reads the full value from the moves), so the game counts its full
     value and the note says so.
+
+    Like `MatchFileError`, a marked message (`template`) and its values (`params`), read in the
+    reader's language (`message`, `str()`).
     """
 
-    message: str
+    template: str | tuple[str, str, int]
     game: int | None = None
     line: int | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def message(self) -> str:
+        return marked_read(self.template, dict(self.params))
 
     def __str__(self) -> str:
-        where = f"game {self.game}" if self.game is not None else ""
-        if self.line is not None:
-            where = f"{where} (line {self.line})" if where else f"line {self.line}"
-        return f"{where}: {self.message}" if where else self.message
+        return _placed(self.message, self.game, None, self.line)
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "line": self.line, "message": self.message, "text": str(self)}
@@ -325,7 +345,20 @@ _KIND_RESULT = {
     ResultKind.GAMMON: GameResult.GAMMON,
     ResultKind.BACKGAMMON: GameResult.BACKGAMMON,
 }
-_SIDE = ("left", "right")
+_PLAYED_OUT = {
+    ResultKind.SINGLE: gettext_noop("a single with the cube on %(cube)s"),
+    ResultKind.GAMMON: gettext_noop("a gammon with the cube on %(cube)s"),
+    ResultKind.BACKGAMMON: gettext_noop("a backgammon with the cube on %(cube)s"),
+}
+"""A game played out, as a result line's note or error names it."""
+_RESIGNED = {
+    ResultKind.SINGLE: gettext_noop("a resigned single with the cube on %(cube)s"),
+    ResultKind.GAMMON: gettext_noop("a resigned gammon with the cube on %(cube)s"),
+    ResultKind.BACKGAMMON: gettext_noop("a resigned backgammon with the cube on %(cube)s"),
+}
+"""A resignation of a game, as a result line's note names it."""
+_SIDE = (gettext_noop("%(player)s (left)"), gettext_noop("%(player)s (right)"))
+"""A player named with his column of the file ("Anne (left)")."""
 
 
 def _score_at(rules, players, score: tuple[int, int], crawford: str) -> MatchScore:
@@ -393,8 +426,8 @@ class _GameReplay:
         """In a money session that may use the Jacoby rule: a gammon with a centred cube may be
         declared as a single."""
 
-    def error(self, kind: ErrorKind, message: str, action=None, **params) -> None:
-        """Record a fault: `message` marked (`gettext_noop`), `params` its placeholders' values."""
+    def error(self, kind: ErrorKind, message: str | tuple[str, str, int], action=None, **params) -> None:
+        """Record a fault: `message` marked (`gettext_noop`, `ngettext`), `params` its placeholders' values."""
         move = getattr(action, "row", None)
         line = getattr(action, "line", None) or self.game.line
         self.errors.append(MatchFileError(kind, message, self.game.number, move, line, tuple(params.items())))
@@ -404,14 +437,17 @@ class _GameReplay:
         self.verified = False
         rest = self.game.actions.index(action) + 1
         if rest < len(self.game.actions):
+            count = len(self.game.actions) - rest
             self.error(
                 ErrorKind.UNVERIFIABLE,
-                gettext_noop("the remaining %(count)s action(s) of this game were not checked"),
-                self.game.actions[rest], count=len(self.game.actions) - rest,
+                ngettext("the remaining %(count)s action of this game was not checked",
+                         "the remaining %(count)s actions of this game were not checked", count),
+                self.game.actions[rest], count=count,
             )
 
-    def name(self, side: int) -> str:
-        return f"{self.game.names[side]} ({_SIDE[side]})"
+    def name(self, side: int) -> Marked:
+        """The player of `side` with his column, read in the reader's language ("Anne (left)")."""
+        return Marked.of(_SIDE[side], player=self.game.names[side])
 
     def run(self) -> None:
         actions = self.game.actions
@@ -621,16 +657,19 @@ class _GameReplay:
         """
         return self.needed is not None and 0 < points == self.needed[winner] < worth
 
-    def note_cut(self, points: int, worth: int, how: str, where) -> None:
+    def note_cut(self, points: int, worth: int, how: Marked, where) -> None:
         """Note a `Wins` line that `capped` accepted: the game counts `worth`, not `points`."""
-        winner = self.name(self.winner) if self.winner is not None else "the winner"
+        winner = self.name(self.winner) if self.winner is not None else Marked.of(gettext_noop("the winner"))
         self.notes.append(
             MatchFileNote(
-                f'the file says "Wins {points} point{"" if points == 1 else "s"}", but {how} is worth {worth}:'
-                f" it counts {worth}, as GNU Backgammon reads it ({points} is what {winner} needed to win the"
-                " match)",
+                ngettext('the file says "Wins %(points)s point", but %(how)s is worth %(worth)s: it counts %(worth)s, '
+                         "as GNU Backgammon reads it (%(points)s is what %(winner)s needed to win the match)",
+                         'the file says "Wins %(points)s points", but %(how)s is worth %(worth)s: it counts '
+                         "%(worth)s, as GNU Backgammon reads it (%(points)s is what %(winner)s needed to win the "
+                         "match)", points),
                 self.game.number,
                 getattr(where, "line", None) or self.game.line,
+                (("points", points), ("how", how), ("worth", worth), ("winner", winner)),
             )
         )
 
@@ -640,7 +679,7 @@ class _GameReplay:
         if winner is not None:
             for kind in ResultKind:
                 if self.capped(winner, points, self.cube * int(kind)):
-                    how = f"a resigned {kind.name.lower()} with the cube on {self.cube}"
+                    how = Marked.of(_RESIGNED[kind], cube=self.cube)
                     self.note_cut(points, self.cube * int(kind), how, where)
                     return kind
         self.error(
@@ -695,27 +734,20 @@ def _check_declared(replay: _GameReplay, game: MatchFileGame) -> None:
     )
     if win.points == expected or jacoby_single:
         return
-    how = {
-        GameEnd.PLAYED_OUT: f"a {(replay.kind or ResultKind.SINGLE).name.lower()} with the cube on {replay.cube}",
-        GameEnd.DOUBLE_REFUSED: f"a double refused with the cube on {replay.cube}",
-        GameEnd.RESIGNED: f"the resignation with the cube on {replay.cube}",
-    }[replay.ended]
+    how = Marked.of({
+        GameEnd.PLAYED_OUT: _PLAYED_OUT[replay.kind or ResultKind.SINGLE],
+        GameEnd.DOUBLE_REFUSED: gettext_noop("a double refused with the cube on %(cube)s"),
+        GameEnd.RESIGNED: gettext_noop("the resignation with the cube on %(cube)s"),
+    }[replay.ended], cube=replay.cube)
     if replay.capped(win.side, win.points, expected):
         replay.note_cut(win.points, expected, how, where)
         return
-    worth = {
-        ResultKind.SINGLE: gettext_noop("a single with the cube on %(cube)s is worth %(points)s point(s), the file says "
-                                        "%(said)s"),
-        ResultKind.GAMMON: gettext_noop("a gammon with the cube on %(cube)s is worth %(points)s point(s), the file says "
-                                        "%(said)s"),
-        ResultKind.BACKGAMMON: gettext_noop("a backgammon with the cube on %(cube)s is worth %(points)s point(s), the "
-                                            "file says %(said)s"),
-        GameEnd.DOUBLE_REFUSED: gettext_noop("a double refused with the cube on %(cube)s is worth %(points)s point(s), "
-                                             "the file says %(said)s"),
-        GameEnd.RESIGNED: gettext_noop("the resignation with the cube on %(cube)s is worth %(points)s point(s), the "
-                                       "file says %(said)s"),
-    }[(replay.kind or ResultKind.SINGLE) if replay.ended is GameEnd.PLAYED_OUT else replay.ended]
-    replay.error(ErrorKind.RESULT, worth, where, cube=replay.cube, points=expected, said=win.points)
+    replay.error(
+        ErrorKind.RESULT,
+        ngettext("%(how)s is worth %(points)s point, the file says %(said)s",
+                 "%(how)s is worth %(points)s points, the file says %(said)s", expected),
+        where, how=how, points=expected, said=win.points,
+    )
 
 
 def _result_only(replay: _GameReplay, win) -> None:

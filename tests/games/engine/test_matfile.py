@@ -251,7 +251,7 @@ def test_a_wrong_wins_line_after_a_drop_is_refused():
     altered = text.replace("      Wins 1 point\n\n Game 2", "      Wins 2 points\n\n Game 2", 1)
     report = verify_match_file(altered)
     assert [(e.kind, e.game, e.line) for e in report.errors] == [(ErrorKind.RESULT, 1, 18)]
-    assert report.errors[0].message == "a double refused with the cube on 1 is worth 1 point(s), the file says 2"
+    assert report.errors[0].message == "a double refused with the cube on 1 is worth 1 point, the file says 2"
 
 
 def test_a_double_in_the_crawford_game_is_refused_with_its_move():

@@ -379,7 +379,7 @@ def test_a_resignation_cut_down_to_what_the_match_needed_counts_the_cube_with_a_
 def test_a_last_result_neither_played_nor_cut_down_is_an_error():
     report = verify_match_file(ONE_POINT_BACKGAMMON.replace("Wins 3 points", "Wins 2 points"))
     assert [(e.kind, e.game, e.line) for e in report.errors] == [(ErrorKind.RESULT, 1, 27)]
-    assert report.errors[0].message == "a backgammon with the cube on 1 is worth 3 point(s), the file says 2"
+    assert report.errors[0].message == "a backgammon with the cube on 1 is worth 3 points, the file says 2"
 
 
 def test_a_cut_down_result_is_an_error_before_the_last_game():
