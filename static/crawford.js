@@ -198,22 +198,13 @@
     if (out) out.textContent = q ? found(input, shown) : "";
     return first;
   }
-  /* "3 matches to play now for “Anna”." in the page's language: the page carries the words
-     (#find-match-words), a plural rendered for a few counts, each count naming its plural category. */
+  /* "3 matches to play now for “Anna”." in the page's language (static/words.js reads the words
+     the page carries with the search, templates/tournaments/event.html). */
   function found(input, shown) {
-    var lang = document.documentElement.lang || "en";
-    var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
-    var kind = function (n) { return rules ? rules.select(n) : (n === 1 ? "one" : "other"); };
-    var box = document.getElementById(input.id + "-words");
-    var none = "No match to play now for \u201c%(name)s\u201d.", forms = {};
-    if (box) box.content.querySelectorAll("[data-text]").forEach(function (el) {
-      if (el.dataset.count === undefined) none = el.textContent;
-      else if (!(kind(+el.dataset.count) in forms)) forms[kind(+el.dataset.count)] = el.textContent;
-    });
-    var text = !shown ? none : forms[kind(shown)] || forms.other ||
-      "%(n)s match" + (shown === 1 ? "" : "es") + " to play now for \u201c%(name)s\u201d.";
     var values = { n: String(shown), name: input.value.trim() };
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
+    if (!shown) return window.crawfordWords.say("No match to play now for \u201c%(name)s\u201d.", values);
+    return window.crawfordWords.count("%(n)s match to play now for \u201c%(name)s\u201d.",
+                                      "%(n)s matches to play now for \u201c%(name)s\u201d.", shown, values);
   }
   document.querySelectorAll("input[data-find]").forEach(function (input) {
     input.addEventListener("input", function () { find(input); });

@@ -15,42 +15,11 @@
   "use strict";
   var FILTER_KEY = "crawford-desk-filter:" + window.location.pathname;
 
-  /* A string in the page's language: the page carries the translations of the strings of this
-     file it shows, made on the server with {% translate %} (<template data-words>: the desk's in
-     templates/tournaments/_desk_words.html, a score sheet's in templates/games/_sheet_words.html),
-     each under its English; a page without them (or a string not among them) says the English. */
-  var words = null;
-  var plurals = null;  // English singular -> {category: text}, the categories of the page's language
-  function readWords() {
-    words = {}; plurals = {};
-    var lang = document.documentElement.lang || "en";
-    var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
-    document.querySelectorAll("template[data-words]").forEach(function (box) {
-      box.content.querySelectorAll("[data-text]").forEach(function (el) {
-        if (el.dataset.count === undefined) { words[el.dataset.text] = el.textContent; return; }
-        // A plural: the message rendered for a few counts; each count names its plural category.
-        var n = parseInt(el.dataset.count, 10);
-        var category = rules ? rules.select(n) : (n === 1 ? "one" : "other");
-        var forms = plurals[el.dataset.text] = plurals[el.dataset.text] || {};
-        if (!(category in forms)) forms[category] = el.textContent;
-      });
-    });
-  }
-  function fill(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values && name in values ? values[name] : all; });
-  }
-  function T(text, values) {
-    if (words === null) readWords();
-    return fill(Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text, values);
-  }
-  function N(singular, plural, n, values) {
-    if (plurals === null) readWords();
-    var forms = plurals[singular];
-    var lang = document.documentElement.lang || "en";
-    var category = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang).select(n) : (n === 1 ? "one" : "other");
-    var text = forms && (forms[category] || forms.other) ? (forms[category] || forms.other) : (n === 1 ? singular : plural);
-    return fill(text, values);
-  }
+  /* The page's language: the words this file shows come with the page (static/words.js reads them:
+     the desk's in templates/tournaments/_desk_words.html, a score sheet's in
+     templates/games/_sheet_words.html); a string not among them is said in English. */
+  var T = window.crawfordWords.say;
+  var N = window.crawfordWords.count;
   var SCORE_FIELDS = "form.q-score input.ia, form.q-score input.ib";
 
   function main() { return document.getElementById("desk-main"); }

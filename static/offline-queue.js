@@ -10,37 +10,10 @@
    Also registers the service worker (/sw.js), which keeps the pages so that they open offline. */
 (function () {
   "use strict";
-  /* A string in the page's language: the page carries the translations of this file's strings
-     (templates/tournaments/_offline_head.html, made with {% translate %}); English otherwise. */
-  var words = null;
-  var plurals = {};  // English singular -> {plural category of the page's language: its text}
-  function category(n) {
-    var lang = document.documentElement.lang || "en";
-    return window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang).select(n) : (n === 1 ? "one" : "other");
-  }
-  function T(text) {
-    if (words === null) {
-      words = {};
-      var box = document.getElementById("offline-words");
-      if (box) box.content.querySelectorAll("[data-text]").forEach(function (el) {
-        if (el.dataset.count === undefined) { words[el.dataset.text] = el.textContent; return; }
-        var forms = plurals[el.dataset.text] = plurals[el.dataset.text] || {};
-        var kind = category(parseInt(el.dataset.count, 10));
-        if (!(kind in forms)) forms[kind] = el.textContent;
-      });
-    }
-    return Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text;
-  }
-  function fmt(text, values) {
-    return T(text).replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
-  }
-  /* A message whose words follow the count `n` (its English singular and plural), in the page's language. */
-  function fmtN(singular, plural, n, values) {
-    T(singular);
-    var forms = plurals[singular] || {};
-    var text = forms[category(n)] || forms.other || (n === 1 ? singular : plural);
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
-  }
+  /* The page's language: the words this file shows come with the page (static/words.js reads them
+     from templates/tournaments/_offline_words.html); a string not among them is said in English. */
+  var T = window.crawfordWords.say;
+  var N = window.crawfordWords.count;
   var TIMEOUT = 8000;   // a Save not answered within this long is kept and sent again later
   var RETRY = 4000;     // how often the kept Saves are tried while some wait
 
@@ -390,11 +363,11 @@
       var parts = [];
       if (offline()) parts.push(T("Offline: results you type are kept on this computer and sent when the network returns."));
       if (waiting) {
-        parts.push(fmtN("%(n)s result waiting to send.", "%(n)s results waiting to send.", waiting, { n: waiting }));
+        parts.push(N("%(n)s result waiting to send.", "%(n)s results waiting to send.", waiting, { n: waiting }));
         if (trouble === "login") parts.push(T("Log in again (in another tab) to send them: they stay kept here."));
         else if (!offline()) parts.push(T("They go by themselves as soon as the server answers."));
       }
-      if (conflicts) parts.push(fmtN("%(n)s result to decide: see its row.", "%(n)s results to decide: see their rows.", conflicts, { n: conflicts }));
+      if (conflicts) parts.push(N("%(n)s result to decide: see its row.", "%(n)s results to decide: see their rows.", conflicts, { n: conflicts }));
       if (saidText) parts.push(saidText);
       state.hidden = !parts.length;
       state.classList.toggle("is-offline", offline() || !!waiting);
@@ -450,8 +423,8 @@
       note.appendChild(text);
       if (item.state === "waiting") {
         note.setAttribute("role", "status");
-        text.textContent = fmt("Waiting to send: %(score)s. Kept on this computer; it goes by itself.",
-                               { score: scoreWords(item, item.a, item.b) });
+        text.textContent = T("Waiting to send: %(score)s. Kept on this computer; it goes by itself.",
+                             { score: scoreWords(item, item.a, item.b) });
         return;
       }
       note.setAttribute("role", "alert");
@@ -460,10 +433,10 @@
         var stored = answer.stored || {};
         var server = stored.score_a === null || stored.score_a === undefined ? T("a walkover")
           : scoreWords(item, stored.score_a, stored.score_b);
-        text.textContent = fmt(answer.state === "reported"
+        text.textContent = T(answer.state === "reported"
           ? "Not saved: this match already has another result. Reported by a player: %(server)s. You typed: %(mine)s."
           : "Not saved: this match already has another result. On the server: %(server)s. You typed: %(mine)s.",
-                               { server: server, mine: scoreWords(item, item.a, item.b) });
+                             { server: server, mine: scoreWords(item, item.a, item.b) });
         var choices = document.createElement("p");
         choices.className = "q-choices";
         choices.appendChild(button(T("Keep the server's result"), function () {
@@ -478,8 +451,8 @@
         note.appendChild(choices);
         return;
       }
-      text.textContent = fmt("Not saved: %(score)s. %(why)s", { score: scoreWords(item, item.a, item.b),
-                                                                  why: answer.message || "" });
+      text.textContent = T("Not saved: %(score)s. %(why)s", { score: scoreWords(item, item.a, item.b),
+                                                                why: answer.message || "" });
       var again = document.createElement("p");
       again.appendChild(button(T("Dismiss"), function () { remove(item.key); }, "small secondary"));
       note.appendChild(again);
@@ -544,7 +517,7 @@
       var waiting = waitingFor(here);
       if (!waiting.length) return;
       var item = waiting[waiting.length - 1];
-      show(fmt(navigator.onLine === false
+      show(T(navigator.onLine === false
         ? "Not sent yet: %(score)s. No network: your report is kept on this phone and goes by itself when the network is back. Keep this page open."
         : "Sending %(score)s…", { score: words(item) }), "waiting");
     }
@@ -563,12 +536,12 @@
       if (what === "changed") { showWaiting(); return; }
       if (!item || item.url !== here) return;
       if (what === "sent") {
-        show(fmt(answer.report_status === "pending"
+        show(T(answer.report_status === "pending"
           ? "Sent: %(score)s reported. It counts when your opponent confirms it."
           : "Sent: %(score)s.", { score: words(item) }), "sent");
         window.setTimeout(function () { window.location.reload(); }, 1500);
       } else if (what === "conflict" || what === "refused") {
-        show(fmt("Not sent: %(why)s", { why: (answer && answer.message) || "" }), "error");
+        show(T("Not sent: %(why)s", { why: (answer && answer.message) || "" }), "error");
         remove(item.key);
       }
     });

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-SHELL = ("crawford.css", "desk.css", "crawford.js", "desk.js", "offline-queue.js", "favicon.svg",
+SHELL = ("crawford.css", "desk.css", "words.js", "crawford.js", "desk.js", "offline-queue.js", "favicon.svg",
          "vendor/htmx-2.0.11.min.js", "vendor/idiomorph-ext-0.8.0.min.js")
 """The static files every kept page needs: fetched when the service worker is installed."""
 
