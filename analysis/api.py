@@ -24,7 +24,7 @@ def _match_body(match: Match) -> dict:
         "available": view.available,
         "plies": analysis.plies if analysis else None,
         "analysed_at": analysis.finished_at if analysis and view.status == "done" else None,
-        "error": analysis.error if analysis and view.status == "failed" else "",
+        "error": analysis.error_text if analysis and view.status == "failed" else "",
         "players": view.sides,
         "worst": [w["decision"] for w in view.worst],
     }

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from django.db.models import F, Q
 from django.utils import timezone
 
+from config.languages import list_join
+from games.engine.errors import MarkedRefusal, marked_read
 from games.models import Match, Player
 
 
@@ -14,6 +16,39 @@ class AnalysisStatus(models.TextChoices):
     RUNNING = "running", _("Running")
     DONE = "done", _("Done")
     FAILED = "failed", _("Failed")
+
+
+def error_fields(error: Exception) -> tuple[str, dict]:
+    """How an analysis's error is stored: its English text (`error`, cut to 2,000 characters), and,
+    for a marked refusal (`MarkedRefusal`), its message and values (`error_marked`), which are read
+    in each reader's language. A value that is not plain data (another refusal) is kept as its
+    English text."""
+    if not isinstance(error, MarkedRefusal):
+        return str(error)[:2000], {}
+    template = error.template
+    marked: dict = (
+        {"message": template[0], "plural": template[1], "count": template[2]}
+        if isinstance(template, tuple) else {"message": template}
+    )
+    params = {key: _plain(value) for key, value in error.params.items()}
+    if params:
+        marked["params"] = params
+    return error.args[0][:2000], marked
+
+
+def _plain(value):
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    return value.args[0] if isinstance(value, MarkedRefusal) else str(value)
+
+
+def marked_message(marked: dict) -> str | tuple[str, str, int]:
+    """The marked message of a stored `error_marked`: the message, or (singular, plural, count)."""
+    if "plural" in marked:
+        return marked["message"], marked["plural"], marked["count"]
+    return marked["message"]
 
 
 class MatchAnalysis(models.Model):
@@ -34,12 +69,28 @@ class MatchAnalysis(models.Model):
                     " stale (shown so, used by no rating) until a file that matches is analysed."),
                   verbose_name=_("games revision")
     )
+    # Why the analysis failed. `error_marked` holds Crawford's marked message and its values (see
+    # `error_fields`), read in each reader's language (`error_text`); `error` the same in English,
+    # or the text of an unexpected error, or, for an analysis that failed before errors were
+    # marked, the text as it was written then, in the site's language.
     error = models.TextField(blank=True, verbose_name=_("error"))
+    error_marked = models.JSONField(default=dict, blank=True, verbose_name=_("error message and values"))
 
     class Meta:
         verbose_name = _("match analysis")
         verbose_name_plural = _("match analyses")
         indexes = [models.Index(fields=["status", "heartbeat_at"], name="analysis_status_beat")]
+
+    @property
+    def error_text(self) -> str:
+        """Why the analysis failed, in the reader's language (the active one): the marked message
+        when there is one, else the text as it was stored (an analysis that failed before errors
+        were marked, in the site's language then; or an unexpected error's own words)."""
+        if not self.error_marked:
+            return self.error
+        params = {key: list_join(value) if isinstance(value, list) else value
+                  for key, value in (self.error_marked.get("params") or {}).items()}
+        return marked_read(marked_message(self.error_marked), params or None)
 
     def __str__(self) -> str:
         return gettext("Analysis of match %(match)s (%(status)s)") % {"match": self.match_id,

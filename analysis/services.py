@@ -20,12 +20,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from config.languages import in_site_language
 from games.jobs import stale_after
 from games.models import Match, MatchFile
 
 from . import gnubg
-from .models import AnalysisStatus, Decision, MatchAnalysis, PlayerAnalysis
+from .models import AnalysisStatus, Decision, MatchAnalysis, PlayerAnalysis, error_fields
 from .signals import analysis_stored, analysis_will_store
 
 log = logging.getLogger(__name__)
@@ -76,9 +75,9 @@ def analysis_request(
                 return analysis
             if analysis.status == AnalysisStatus.DONE and analysis.plies == depth and not force:
                 return analysis
-            analysis.status, analysis.plies, analysis.attempts, analysis.error = AnalysisStatus.QUEUED, depth, 0, ""
-            analysis.queued_at = timezone.now()
-            analysis.save(update_fields=["status", "plies", "attempts", "error", "queued_at"])
+            analysis.status, analysis.plies, analysis.attempts = AnalysisStatus.QUEUED, depth, 0
+            analysis.error, analysis.error_marked, analysis.queued_at = "", {}, timezone.now()
+            analysis.save(update_fields=["status", "plies", "attempts", "error", "error_marked", "queued_at"])
         if enqueue:
             transaction.on_commit(lambda: _enqueue(match.pk))
     return analysis
@@ -145,16 +144,19 @@ def _store(analysis: MatchAnalysis, result: gnubg.MatchAnalysisResult) -> None:
             )
             for rank, d in enumerate(result.worst, start=1)
         )
-        locked.status, locked.finished_at, locked.error = AnalysisStatus.DONE, timezone.now(), ""
-        locked.save(update_fields=["status", "finished_at", "error"])
+        locked.status, locked.finished_at = AnalysisStatus.DONE, timezone.now()
+        locked.error, locked.error_marked = "", {}
+        locked.save(update_fields=["status", "finished_at", "error", "error_marked"])
         analysis_stored.send(sender=MatchAnalysis, match=match)
 
 
 def _failed(analysis: MatchAnalysis, error: Exception, *, final: bool) -> None:
+    """Store why the analysis failed: a marked error as its message and values, read in each
+    reader's language (`MatchAnalysis.error_text`)."""
+    text, marked = error_fields(error)
     MatchAnalysis.objects.filter(pk=analysis.pk, status=AnalysisStatus.RUNNING).update(
         status=AnalysisStatus.FAILED if final or analysis.attempts >= MAX_ATTEMPTS else AnalysisStatus.QUEUED,
-        finished_at=timezone.now(), error=in_site_language(error.template, error.params)[:2000]
-        if isinstance(error, gnubg.AnalysisError) else str(error)[:2000],
+        finished_at=timezone.now(), error=text, error_marked=marked,
     )
 
 

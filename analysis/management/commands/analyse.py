@@ -53,7 +53,7 @@ class Command(TranslatedCommand):
                     self.stdout.write(_("match %(match)s: %(sides)s") % {"match": match_id, "sides": sides})
                 else:
                     failed += 1
-                    self.stdout.write(_("match %(match)s: failed: %(error)s") % {"match": match_id, "error": analysis.error})
+                    self.stdout.write(_("match %(match)s: failed: %(error)s") % {"match": match_id, "error": analysis.error_text})
         already = MatchAnalysis.objects.filter(match_id__in=ids, status=AnalysisStatus.DONE).exclude(
             match_id__in=queued).count()
         self.stdout.write(_("%(done)s analysed, %(failed)s failed, %(already)s already analysed.")
