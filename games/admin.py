@@ -11,10 +11,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 from simple_history.admin import SimpleHistoryAdmin
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 
 from . import services
 from .keepers import match_writes
@@ -204,7 +205,8 @@ class MatchAdmin(ServiceAdmin):
             try:
                 match_writes(match).game_delete_last(match=match, by=request.user, reason="deleted in admin")
             except REFUSALS as error:
-                self.message_user(request, f"{match}: {refusal_text(error)}", messages.ERROR)
+                self.message_user(request, _("%(match)s: %(refusal)s") % {"match": match, "refusal": refusal_text(error)},
+                                  messages.ERROR)
 
 
 class GameEntryForm(ServiceForm):
@@ -267,9 +269,9 @@ class GameAdmin(ServiceAdmin):
             return super().delete_view(request, object_id, extra_context)
         match = game.match
         back = HttpResponseRedirect(reverse("admin:games_match_change", args=[match.pk]))
+        reason = in_site_language(gettext_noop("game %(number)s deleted in admin"), {"number": game.number})
         try:
-            match_writes(match).game_delete_last(match=match, number=game.number, by=request.user,
-                                                 reason=f"game {game.number} deleted in admin")
+            match_writes(match).game_delete_last(match=match, number=game.number, by=request.user, reason=reason)
         except REFUSALS as error:
             self.message_user(request, _("Game %(number)s was not deleted: %(reason)s")
                               % {"number": game.number, "reason": refusal_text(error)}, messages.ERROR)

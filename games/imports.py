@@ -29,6 +29,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .jobs import stale_after
 from .models import ImportJob, ImportKind, ImportStatus
@@ -154,11 +155,18 @@ def import_jobs_resume_stale() -> list[int]:
     no worker took (a broker that lost the message); fail those that died `MAX_ATTEMPTS` times.
     Returns the ids sent again."""
     now = timezone.now()
-    ImportJob.objects.filter(_stale(now), attempts__gte=MAX_ATTEMPTS).update(
-        status=ImportStatus.FAILED, finished_at=now,
-        errors=[{"line": None, "problem": f"Its worker stopped {MAX_ATTEMPTS} times; nothing more will be tried."
-                 " What was stored stays; importing the file again adds the rest."}],
-    )
+    dead = ImportJob.objects.filter(_stale(now), attempts__gte=MAX_ATTEMPTS)
+    for job_id, options in dead.values_list("pk", "options"):
+        # In the language of whoever sent the file, as the job's own problems are.
+        with translation.override((options or {}).get("language") or settings.LANGUAGE_CODE):
+            problem = ngettext(
+                "Its worker stopped %(count)s time; nothing more will be tried. What was stored stays; importing the "
+                "file again adds the rest.",
+                "Its worker stopped %(count)s times; nothing more will be tried. What was stored stays; importing the "
+                "file again adds the rest.", MAX_ATTEMPTS) % {"count": MAX_ATTEMPTS}
+        dead.filter(pk=job_id).update(
+            status=ImportStatus.FAILED, finished_at=now, errors=[{"line": None, "problem": problem}],
+        )
     resumed = []
     for job_id in ImportJob.objects.filter(_stale(now), attempts__lt=MAX_ATTEMPTS).values_list("pk", flat=True):
         if ImportJob.objects.filter(_stale(now), pk=job_id).update(status=ImportStatus.QUEUED, heartbeat_at=now):

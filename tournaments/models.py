@@ -9,6 +9,7 @@ and `tournaments.selectors`.
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -447,7 +448,8 @@ class SlipCode(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"slip code of {self.player_id} for pairing {self.pairing_id}"
+        return gettext("slip code of player %(player)s for pairing %(pairing)s") % {
+            "player": self.player_id, "pairing": self.pairing_id}
 
 
 class PlayerAccount(models.Model):
@@ -541,7 +543,7 @@ class WaitingEntry(models.Model):
         constraints = [models.UniqueConstraint(fields=["flight", "player"], name="waiting_player_once_per_flight")]
 
     def __str__(self) -> str:
-        return f"{self.player.name} waits for {self.flight.name}"
+        return gettext("%(player)s waits for %(flight)s") % {"player": self.player.name, "flight": self.flight.name}
 
 
 class SaveKey(models.Model):
@@ -564,4 +566,4 @@ class SaveKey(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"save key {self.key} for pairing {self.pairing_id}"
+        return gettext("save key %(key)s for pairing %(pairing)s") % {"key": self.key, "pairing": self.pairing_id}

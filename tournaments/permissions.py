@@ -205,22 +205,23 @@ def account_link_refusal(user, player) -> str | None:
     he runs and no rated history elsewhere, so that he can never hand the identity of another
     event's player (his results, his withdrawals) to a login of his choosing."""
     if not _signed_in(user):
-        return "Log in first."
+        return _("Log in first.")
     if is_site_admin(user):
         return None
     if not td_of(user):
-        return "Only a site admin or a TD of the player's events links a login to a player."
+        return _("Only a site admin or a TD of the player's events links a login to a player.")
     from games.models import Player
 
     one = Player.objects.filter(pk=player.pk)
     if not one.filter(Exists(Entry.objects.filter(player=OuterRef("pk"),
                                                   tournament_id__in=_events_of(user)))).exists():
-        return f"{player.name} has no entry in an event you run: ask a site admin."
+        return _("%(player)s has no entry in an event you run: ask a site admin.") % {"player": player.name}
     if one.filter(Exists(_entries_elsewhere(user))).exists():
-        return (f"{player.name} is also entered in events you do not run: only a site admin links a login "
-                "to him.")
+        return (_("%(player)s is also entered in events you do not run: only a site admin links a login to him.")
+                % {"player": player.name})
     if one.filter(Exists(_rated_elsewhere(user))).exists():
-        return f"{player.name} has rated results outside your events: only a site admin links a login to him."
+        return (_("%(player)s has rated results outside your events: only a site admin links a login to him.")
+                % {"player": player.name})
     return None
 
 

@@ -8,6 +8,7 @@ from datetime import timezone as dt_timezone
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from config.exports import SafeCsvWriter
 from games.models import Match
@@ -496,10 +497,13 @@ def schedule_ics(tournament: Tournament, host: str = "crawford") -> str:
             f"DTSTAMP:{stamp_text}",
             f"DTSTART:{start:%Y%m%dT%H%M%SZ}",
             f"DTEND:{start + timedelta(hours=2):%Y%m%dT%H%M%SZ}",
-            f"SUMMARY:{_ics_text(f'{tournament.name}: {rnd.flight.name} round {rnd.number}')}",
+            "SUMMARY:" + _ics_text(gettext("%(event)s: %(flight)s round %(round)s") % {
+                "event": tournament.name, "flight": rnd.flight.name, "round": rnd.number}),
         ]
         if rnd.length:
-            lines.append(f"DESCRIPTION:{_ics_text(f'{rnd.length}-point matches')}")
+            # Translators: the matches of a round; the number is their length in points.
+            lines.append("DESCRIPTION:" + _ics_text(ngettext("%(length)s-point matches", "%(length)s-point matches",
+                                                             rnd.length) % {"length": rnd.length}))
         if tournament.venue:
             lines.append(f"LOCATION:{_ics_text(tournament.venue)}")
         lines.append("END:VEVENT")

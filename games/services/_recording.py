@@ -11,7 +11,7 @@ from django.utils import timezone
 from config.errors import ConflictError
 
 from .. import keepers
-from ..engine.errors import ScoringError
+from ..engine.errors import ScoringError, gettext_noop
 from ..engine.scoring import OUTCOME_FIELDS, CrawfordState, GameOutcome, MatchKind, MatchScore
 from ..models import Game, Match, MatchStatus
 from ..signals import match_result_changed
@@ -75,8 +75,8 @@ def replay(match: Match, outcomes: list[GameOutcome], *, changed_from: int = 1) 
         except ScoringError as error:
             number = score.next_game_number
             if number > changed_from:
-                message = f"This change would make game {number} break the rules: {error.message}"
-                raise ScoringError(message, field="non_field_errors") from None
+                raise ScoringError(gettext_noop("This change would make game %(game)s break the rules: %(error)s"),
+                                   field="non_field_errors", game=number, error=error) from None
             raise
     return score
 

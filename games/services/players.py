@@ -150,7 +150,8 @@ class AmbiguousNamesError(ValidationError):
 
     def __init__(self, names: list[str]):
         self.names = {name.lower() for name in names}
-        super().__init__({"name": [f"Several players are named {name}: the file cannot say which one." for name in names]})
+        super().__init__({"name": [_("Several players are named %(name)s: the file cannot say which one.") % {"name": name}
+                                   for name in names]})
 
 
 class NearNamesError(ValidationError):

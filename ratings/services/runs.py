@@ -13,8 +13,10 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from config.errors import ConflictError
+from config.languages import in_site_language
 from games.jobs import stale_after
 from games.models import Match, MatchKindChoice
 
@@ -60,7 +62,8 @@ def _enqueue(run_id: int) -> None:
         RatingRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
             status=RunStatus.SUPERSEDED,
             finished_at=timezone.now(),
-            error=f"It could not be sent to a worker ({error}); the periodic check or the next result runs it.",
+            error=in_site_language(gettext_noop("It could not be sent to a worker (%(error)s); the periodic check or the"
+                                                " next result runs it."), {"error": error}),
         )
         RatingSystemState.objects.filter(system=run["system"], queued_at=run["requested_at"]).update(queued_at=None)
     except OperationalError as error:
@@ -257,7 +260,7 @@ def _supersede_stale(system: str, now: datetime) -> int:
     return RatingRun.objects.filter(system=system, status=RunStatus.RUNNING, heartbeat_at__lt=now - stale_after()).update(
         status=RunStatus.SUPERSEDED,
         finished_at=now,
-        error="Its worker stopped reporting progress; a later run replaces it.",
+        error=in_site_language(gettext_noop("Its worker stopped reporting progress; a later run replaces it.")),
     )
 
 
@@ -300,7 +303,8 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
         state.save(update_fields=["queued_at"])
         queued = RatingRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED)
         if not force and state.published_run_id is not None and not _outbox_owes(state):
-            queued.update(status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing changed since the last run.")
+            queued.update(status=RunStatus.SUPERSEDED, finished_at=now,
+                          error=in_site_language(gettext_noop("Nothing changed since the last run.")))
             return None
         try:
             with transaction.atomic():
@@ -315,7 +319,8 @@ def rating_run_claim(*, run: RatingRun, force: bool = False) -> RatingRun | None
             queued.update(
                 status=RunStatus.SUPERSEDED,
                 finished_at=now,
-                error="Another run of this system was running; it goes again for the requests it missed.",
+                error=in_site_language(gettext_noop("Another run of this system was running; it goes again for the"
+                                                    " requests it missed.")),
             )
             return None
         if claimed != 1:
@@ -410,7 +415,8 @@ def _supersede_orphans(state: RatingSystemState, now: datetime) -> None:
     was lost, or its claim failed and the broker does not send it again). Mark it superseded and
     free the system to queue the next request at once, so that no run stays "queued" for ever."""
     if RatingRun.objects.filter(system=state.system, status=RunStatus.QUEUED).update(
-        status=RunStatus.SUPERSEDED, finished_at=now, error="Nothing was left for it to rate."
+        status=RunStatus.SUPERSEDED, finished_at=now,
+        error=in_site_language(gettext_noop("Nothing was left for it to rate."))
     ):
         state.queued_at = None
         state.save(update_fields=["queued_at"])

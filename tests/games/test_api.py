@@ -134,6 +134,11 @@ def test_a_correction_that_breaks_a_later_game_is_refused(staff_api, rulebook):
     assert response.status_code == 400
     assert response.data == {"non_field_errors": [
         "This change would make game 3 break the rules: Game 3 is the Crawford game: the cube cannot be turned."]}
+    in_danish = staff_api.put(f"/api/v1/matches/{match_id}/games/2/", {"winner": ids["white"], "kind": "gammon"},
+                              format="json", HTTP_ACCEPT_LANGUAGE="da")
+    assert in_danish.json() == {"non_field_errors": [
+        "Denne ændring ville få spil 3 til at bryde reglerne: Spil 3 er Crawford-spillet: doblingsterningen må ikke "
+        "bruges."]}
     assert Match.objects.get(pk=match_id).score_a == 4
 
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import imports, results
 from games.imports import (
@@ -87,6 +87,17 @@ def test_a_job_whose_worker_keeps_dying_is_marked_failed(no_enqueue):
     assert job.status == "failed" and job.finished_at is not None
     assert job.errors == [{"line": None, "problem": "Its worker stopped 3 times; nothing more will be tried."
                            " What was stored stays; importing the file again adds the rest."}]
+
+
+def test_a_job_that_keeps_dying_is_failed_in_the_language_of_whoever_sent_it(no_enqueue):
+    with translation.override("da"):
+        job = submit()
+    ImportJob.objects.filter(pk=job.pk).update(status="running", attempts=imports.MAX_ATTEMPTS)
+    go_stale(job)
+    assert imports.import_jobs_resume_stale() == []
+    job.refresh_from_db()
+    assert job.errors == [{"line": None, "problem": "Dens worker stoppede 3 gange; der prøves ikke mere. Det, der "
+                           "blev gemt, bliver; importeres filen igen, kommer resten med."}]
 
 
 def test_submitting_a_job_takes_over_stale_ones(no_enqueue):

@@ -215,3 +215,6 @@ def test_a_37_player_event_runs_from_entries_to_three_champions_through_the_api(
     assert text.startswith("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n") and text.endswith("END:VCALENDAR\r\n")
     assert "DTSTART;VALUE=DATE:20260501\r\n" in text and "DTSTART:20260501T100000Z\r\n" in text
     assert "SUMMARY:Copenhagen Open: Main round 1\r\n" in text
+    danish = td_api.get(f"{API}/tournaments/{slug}/schedule.ics", HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert "SUMMARY:Copenhagen Open: Main runde 1\r\n" in danish
+    assert f"DESCRIPTION:matcher til {first_round['length']} point\r\n" in danish

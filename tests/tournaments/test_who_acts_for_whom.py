@@ -113,6 +113,10 @@ def test_a_td_may_not_link_a_player_with_rated_results_elsewhere(rogue, make_pla
     assert response.status_code == 403
     assert response.json() == {"detail": "Veteran has rated results outside your events: only a site admin "
                                          "links a login to him."}
+    in_japanese = client_for(rogue["td"]).post(f"{API}/player-accounts/", {"player": veteran.pk, "username": "vet"},
+                                               format="json", HTTP_ACCEPT_LANGUAGE="ja")
+    assert in_japanese.json() == {"detail": "Veteran にはあなたの大会以外のレーティング対象の結果があります。"
+                                            "ログインを結びつけられるのはサイト管理者だけです。"}
 
 
 def test_a_site_admin_links_anyone_and_undoes_a_link(final, site_admin, make_user, client_for):

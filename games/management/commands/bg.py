@@ -71,7 +71,7 @@ class Command(TranslatedCommand):
                                % {"path": path, "error": error}) from None
         except Exception as error:  # MatchFileRejected: binary input
             if hasattr(error, "errors_text"):
-                raise CommandError(f"{path}: {error.errors_text[0]}") from None
+                raise CommandError(_("%(path)s: %(error)s") % {"path": path, "error": error.errors_text[0]}) from None
             raise
         if as_json:
             self.stdout.write(json.dumps(report.to_dict(turns=turns), ensure_ascii=False))
