@@ -286,7 +286,7 @@ CRAWFORD_MAX_RESULTS_FILE_BYTES = int(os.environ.get("CRAWFORD_MAX_RESULTS_FILE_
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, CRAWFORD_MAX_MATCH_FILE_BYTES + 65_536)
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "config.security.ThrottledTokenAuthentication",

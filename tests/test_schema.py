@@ -52,3 +52,14 @@ def test_the_page_and_search_parameters_are_described_in_the_language_of_the_req
     english = client.get("/api/schema/?format=json").json()
     assert _query_parameters(english, "page") == {"The page of the results to show: 1 (the first) unless given."}
     assert _query_parameters(english, "search") == {"Words to look for in the names; every word must be found."}
+
+
+def test_a_record_s_id_in_the_path_is_described_in_the_language_of_the_request(client):
+    def described(language: str) -> str:
+        schema = client.get(f"/api/schema/?format=json&lang={language}").json()
+        parameters = schema["paths"]["/api/v1/matches/{id}/"]["get"]["parameters"]
+        return next(p["description"] for p in parameters if p["in"] == "path" and p["name"] == "id")
+
+    assert described("en") == "The id of the match."
+    assert described("da") == "Id for match."
+    assert described("ja") == "マッチの ID。"
