@@ -118,15 +118,56 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
     if tree is None:
         return None
     by_slot = {s["slot"]: s for s in slots}
-    names = names_of_rounds(tree, prefix)
-    feeds: dict[str, tuple] = {}
-    matches = []
+    matches, feeds = _placed_matches(tree, prefix, by_slot)
+    plan = bl.layout(matches)
+    if not plan.rows:
+        return None
+    drawn = [m for m in matches if m.drawn]
+    round_keys = {m.slot: (group_of(m.slot, prefix), round_of(m.slot, prefix)) for m in drawn}
+    heads = _round_heads(drawn, round_keys, plan, names_of_rounds(tree, prefix))
+    tab_of, by_tab = _tabs(drawn, round_keys, plan)
+    columns, words = [], _Words()
+    for key, tab in tab_of.items():
+        column, top, name = heads[key]
+        columns.append({
+            "tab": tab, "left": _x(column), "top": top, "name": name,
+            "length": next((by_slot[s]["length"] for s in by_tab[tab] if by_slot[s].get("length")), None),
+            "boxes": [_box(by_slot[slot], feeds[slot], prefix, _x(column), _y(plan.rows[slot]), tab, match_url, words)
+                      for slot in by_tab[tab]],
+        })
+    lines = _lines(plan, slots)
+    width = _x(plan.width) - COL_GAP
+    crowned = _crowned(view, drawn, round_keys, tab_of, by_slot, plan, player_url)
+    if crowned is not None:
+        lines.append(crowned.pop("line"))
+        width = crowned["left"] + BOX_W
+    height = _y(plan.height) - (ROW_H - BOX_H)
+    current = _current_tab(by_tab, by_slot)
+    board = macros("bracket")
+    return {"html": board.board(flight_pk, current, width, height, lines, columns, crowned),
+            "tabs": board.tabs(columns), "current": current}
+
+
+def _x(column) -> int:
+    """The left edge of a column of boxes."""
+    return column * COL_W
+
+
+def _y(row) -> int:
+    """The top of a box in a row (rows may be halves: a box sits between the two it comes from)."""
+    return HEAD_H + round(row * ROW_H)
+
+
+def _placed_matches(tree: Tree, prefix: str, by_slot: dict) -> tuple[list[bl.Match], dict[str, tuple]]:
+    """Every match of the tree for the layout, in its column (the grand final after the other
+    groups), and what feeds each of its two sides (kind and slot)."""
     group_rounds: dict[str, int] = {}
     for state in tree.states():
-        slot = prefix + state.node.slot
-        group = group_of(slot, prefix)
+        group = group_of(prefix + state.node.slot, prefix)
         group_rounds[group] = max(group_rounds.get(group, 0), state.node.round_no)
     offset_gf = max((v for g, v in group_rounds.items() if g != "GF"), default=0)
+    feeds: dict[str, tuple] = {}
+    matches = []
     for state in tree.states():
         node = state.node
         slot = prefix + node.slot
@@ -140,86 +181,81 @@ def bracket_html(*, flight_pk: int, view, slots: list[dict], match_url, player_u
             slot, column, tuple(ref if kind is FeedKind.WINNER else None for kind, ref in side_feeds),
             drawn=drawn, group="L" if group == "L" else "W",
         ))
-    plan = bl.layout(matches)
-    if not plan.rows:
-        return None
-    top_of_group: dict[str, float] = {}
-    for m in matches:
-        if m.drawn:
-            g = group_of(m.slot, prefix)
-            g = "L" if g == "L" else "W"
-            top_of_group[g] = min(top_of_group.get(g, plan.height), plan.rows[m.slot])
+    return matches, feeds
 
-    def x(col):
-        return col * COL_W
 
-    def y(row):
-        return HEAD_H + round(row * ROW_H)
+def _round_heads(drawn: list[bl.Match], round_keys: dict, plan: bl.Layout,
+                 names: dict[tuple[str, int], str]) -> dict[tuple[str, int], tuple[int, int, str]]:
+    """Per (group, round) with a drawn box: its column, the top of its head and its name. The
+    winners' heads are at the top; the losers' sit above their group."""
+    column_of: dict[tuple[str, int], int] = {}
+    losers_rows = []
+    for m in drawn:
+        key = round_keys[m.slot]
+        column_of[key] = m.column
+        if key[0] == "L":
+            losers_rows.append(plan.rows[m.slot])
+    losers_top = _y(min(plan.height, *losers_rows) if losers_rows else 0) - HEAD_H + 4
+    return {(g, r): (col, 0 if g != "L" else losers_top, names.get((g, r), _("Round %(round)s") % {"round": r}))
+            for (g, r), col in column_of.items()}
 
-    columns: dict[tuple[str, int], int] = {}  # (group, round) -> column, for the heads and tabs
-    for m in matches:
-        if m.drawn:
-            g = group_of(m.slot, prefix)
-            columns[(g, round_of(m.slot, prefix))] = m.column
-    champion = view.champion if view is not None else None
-    heads = []
-    # Round heads: one per (group, round) with a drawn box; the losers' heads sit above their group.
-    for (g, r), col in sorted(columns.items(), key=lambda kv: (kv[1], kv[0][0] != "W")):
-        name = names.get((g, r), _("Round %(round)s") % {"round": r})
-        top = 0 if g != "L" else y(top_of_group.get("L", 0)) - HEAD_H + 4
-        heads.append((col, top, name, g, r))
-    # On a phone each round of each group is a tab (numbered in reading order: winners' rounds,
-    # losers' rounds, then the grand final); a box's data-col is its tab.
-    order = {"": 0, "W": 0, "L": 1, "GF": 2}
-    tab_keys = sorted(columns, key=lambda key: (order.get(key[0], 3), key[1]))
-    tab_of = {key: i for i, key in enumerate(tab_keys)}
+
+TAB_ORDER = {"": 0, "W": 0, "L": 1, "GF": 2}
+"""On a phone each round of each group is a tab, numbered in reading order: winners' rounds,
+losers' rounds, then the grand final."""
+
+
+def _tabs(drawn: list[bl.Match], round_keys: dict, plan: bl.Layout) -> tuple[dict, dict[int, list[str]]]:
+    """Each (group, round)'s tab, and each tab's drawn slots from the top down (a box's data-col is
+    its tab)."""
+    keys = sorted(set(round_keys.values()), key=lambda key: (TAB_ORDER.get(key[0], 3), key[1]))
+    tab_of = {key: i for i, key in enumerate(keys)}
     by_tab: dict[int, list[str]] = {}
-    for m in sorted((m for m in matches if m.drawn), key=lambda m: (m.column, plan.rows[m.slot])):
-        key = (group_of(m.slot, prefix), round_of(m.slot, prefix))
-        by_tab.setdefault(tab_of[key], []).append(m.slot)
-    drawn_columns, words = [], _Words()
-    for (g, r) in tab_keys:
-        tab = tab_of[(g, r)]
-        col, top, name = next((hc, ht, hn) for hc, ht, hn, hg, hr in heads if (hg, hr) == (g, r))
-        drawn_columns.append({
-            "tab": tab, "left": x(col), "top": top, "name": name,
-            "length": next((by_slot[s]["length"] for s in by_tab[tab] if by_slot[s].get("length")), None),
-            "boxes": [_box(by_slot[slot], feeds[slot], prefix, x(col), y(plan.rows[slot]), tab, match_url, words)
-                      for slot in by_tab[tab]],
-        })
-    # The final: the last drawn match of the last column that is not a reset left unplayed.
-    roots = sorted((m for m in matches if m.drawn), key=lambda m: -m.column)
-    final_slot = roots[0].slot if roots else None
-    width = x(plan.width) - COL_GAP
-    lines = []
+    for m in sorted(drawn, key=lambda m: (m.column, plan.rows[m.slot])):
+        by_tab.setdefault(tab_of[round_keys[m.slot]], []).append(m.slot)
+    return tab_of, by_tab
+
+
+def _lines(plan: bl.Layout, slots: list[dict]) -> list[dict]:
+    """The connector from each box to the side of the box its winner goes to, with that winner."""
     winners = {s["slot"]: s["winner"] for s in slots}
+    lines = []
     for line in plan.lines:
-        sx = x(plan.columns[line.source]) + BOX_W
-        sy = y(plan.rows[line.source]) + LABEL_H + SIDE_H
-        tx = x(plan.columns[line.target])
-        ty = y(plan.rows[line.target]) + LABEL_H + SIDE_H // 2 + line.side * SIDE_H
+        sx = _x(plan.columns[line.source]) + BOX_W
+        sy = _y(plan.rows[line.source]) + LABEL_H + SIDE_H
+        tx = _x(plan.columns[line.target])
+        ty = _y(plan.rows[line.target]) + LABEL_H + SIDE_H // 2 + line.side * SIDE_H
         mid = tx - COL_GAP // 2
         lines.append({"d": f"M{sx} {sy}H{mid}V{ty}H{tx}", "p": winners.get(line.source)})
-    crowned = None
-    if champion and final_slot:
-        s = by_slot[final_slot]
-        p = s["player_a"] if s["player_a"] and s["player_a"]["id"] == champion else s["player_b"]
-        if p:
-            left = x(plan.width)
-            sx = x(plan.columns[final_slot]) + BOX_W
-            sy = y(plan.rows[final_slot]) + LABEL_H + SIDE_H
-            lines.append({"d": f"M{sx} {sy}H{left}", "p": champion})
-            crowned = {"tab": tab_of[(group_of(final_slot, prefix), round_of(final_slot, prefix))],
-                       "left": left, "top": y(plan.rows[final_slot]) + LABEL_H // 2,
-                       "url": player_url(p["id"]), "id": p["id"], "name": p["name"]}
-            width = left + BOX_W
-    height = y(plan.height) - (ROW_H - BOX_H)
-    current = next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "ready" for s in by_tab[tab])),
-                   next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "pending" for s in by_tab[tab])),
-                        max(by_tab)))
-    drawn = macros("bracket")
-    return {"html": drawn.board(flight_pk, current, width, height, lines, drawn_columns, crowned),
-            "tabs": drawn.tabs(drawn_columns), "current": current}
+    return lines
+
+
+def _crowned(view, drawn: list[bl.Match], round_keys: dict, tab_of: dict, by_slot: dict, plan: bl.Layout,
+             player_url) -> dict | None:
+    """The champion beside the final (the last drawn match of the last column, not a reset left
+    unplayed), with the line that leads to him; None until there is one."""
+    champion = view.champion if view is not None else None
+    final = max(drawn, key=lambda m: m.column, default=None)
+    if not champion or final is None:
+        return None
+    s = by_slot[final.slot]
+    p = s["player_a"] if s["player_a"] and s["player_a"]["id"] == champion else s["player_b"]
+    if not p:
+        return None
+    left = _x(plan.width)
+    sx = _x(plan.columns[final.slot]) + BOX_W
+    sy = _y(plan.rows[final.slot]) + LABEL_H + SIDE_H
+    return {"tab": tab_of[round_keys[final.slot]], "left": left, "top": _y(plan.rows[final.slot]) + LABEL_H // 2,
+            "url": player_url(p["id"]), "id": p["id"], "name": p["name"],
+            "line": {"d": f"M{sx} {sy}H{left}", "p": champion}}
+
+
+def _current_tab(by_tab: dict[int, list[str]], by_slot: dict) -> int:
+    """The tab a phone opens on: the first with a match to play, else the first waiting for one,
+    else the last."""
+    return next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "ready" for s in by_tab[tab])),
+                next((tab for tab in sorted(by_tab) if any(by_slot[s]["state"] == "pending" for s in by_tab[tab])),
+                     max(by_tab)))
 
 
 def flow_html(*, rounds: list[dict], plan: list[dict], player_url, match_url) -> dict:
