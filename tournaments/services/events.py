@@ -222,27 +222,9 @@ def flight_create(
     """
     require_td(by, tournament)
     name = " ".join((name or "").split())
-    errors: dict[str, list[str]] = {}
-    if not name:
-        errors["name"] = [_("A flight needs a name, e.g. Main or Consolation.")]
-    if format not in FlightFormat.values:
-        errors["format"] = [_("The format is one of: %(choices)s.") % {"choices": list_join(FlightFormat.values)}]
-    if kind not in FlightKindChoice.values:
-        errors["kind"] = [_("The kind of flight is one of: %(choices)s.")
-                          % {"choices": list_join(FlightKindChoice.values)}]
-    errors.update(_choice_errors(seeding, tie_breaks))
-    if errors:
-        raise ValidationError(errors)
+    _check_flight_choices(name=name, format=format, kind=kind, seeding=seeding, tie_breaks=tie_breaks)
     lengths = _clean_lengths(lengths)
-    fed = kind in (FlightKindChoice.CONSOLATION, FlightKindChoice.LAST_CHANCE)
-    feeders = [dict(f) for f in feeders or ()]
-    if fed and not feeders:
-        raise ValidationError({"feeders": [_("A %(kind)s flight needs feeders: the losers it takes.")
-                % {"kind": kind.replace('_', ' ')}]})
-    if feeders and not fed:
-        raise ValidationError({"feeders": [_("Only a consolation or last chance flight takes losers of other flights.")]})
-    if fed and format != FlightFormat.SINGLE_ELIMINATION:
-        raise ValidationError({"format": [_("A consolation or last chance flight is a single elimination.")]})
+    feeders = _feeders_of_kind(kind, format, feeders)
     _check_rounds(format, swiss_rounds, out_after_losses, qualifiers)
     _check_scoring(format, scoring)
     with transaction.atomic():
@@ -255,38 +237,8 @@ def flight_create(
             raise ValidationError({"name": [_("%(tournament)s already has a flight called %(name)s.")
                     % {"tournament": tournament.name, "name": name}]})
         by_id = {f.pk: f for f in existing.values()}
-        clean = []
-        for number, feeder in enumerate(feeders, start=1):
-            where = _("Feeder %(number)s") % {"number": number}
-            if feeder.get("source_id") is not None:
-                source = by_id.get(feeder["source_id"])
-                if source is None:
-                    raise ValidationError({"feeders": [
-                        _("%(where)s: flight %(source_id)s is not an earlier flight of %(tournament)s.")
-                                % {"where": where, "source_id": feeder['source_id'], "tournament": tournament.name}]})
-            elif not feeder.get("source"):
-                raise ValidationError({"feeders": [_("%(where)s: name the flight whose losers enter (source).")
-                        % {"where": where}]})
-            else:
-                source = existing.get(feeder.get("source"))
-            if source is None:
-                raise ValidationError({"feeders": [_("%(where)s: there is no earlier flight called %(source)r.")
-                        % {"where": where, "source": feeder.get('source')}]})
-            if source.format != FlightFormat.SINGLE_ELIMINATION:
-                raise ValidationError({"feeders": [_("%(where)s: only the losers of a knockout can feed a flight.")
-                        % {"where": where}]})
-            if source.status != FlightStatus.DRAFT:
-                raise ValidationError({"feeders": [_("%(where)s: %(source)s has started; add fed flights "
-                          "before it starts.")
-                        % {"where": where, "source": source.name}]})
-            try:
-                source_round, entry_round = int(feeder.get("source_round")), int(feeder.get("entry_round"))
-            except (TypeError, ValueError):
-                raise ValidationError({"feeders": [_("%(where)s: give source_round and entry_round as numbers.")
-                        % {"where": where}]}) from None
-            if source_round < 1 or entry_round < 1:
-                raise ValidationError({"feeders": [_("%(where)s: rounds are numbered from 1.") % {"where": where}]})
-            clean.append({"source_id": source.pk, "source_round": source_round, "entry_round": entry_round})
+        clean = [_clean_feeder(number, feeder, tournament, existing, by_id)
+                 for number, feeder in enumerate(feeders, start=1)]
         flight = Flight(
             tournament=tournament, name=name, kind=kind, format=format, position=len(existing), lengths=lengths,
             feeders=clean, seeding=seeding, random_seed=random_seed, swiss_rounds=swiss_rounds,
@@ -296,6 +248,72 @@ def flight_create(
         flight._history_user = by
         flight.save()
     return flight
+
+
+def _check_flight_choices(*, name: str, format: str, kind: str, seeding: str, tie_breaks) -> None:
+    """A new flight's name, format, kind, seeding and tie-breaks, every wrong one said at once."""
+    errors: dict[str, list[str]] = {}
+    if not name:
+        errors["name"] = [_("A flight needs a name, e.g. Main or Consolation.")]
+    if format not in FlightFormat.values:
+        errors["format"] = [_("The format is one of: %(choices)s.") % {"choices": list_join(FlightFormat.values)}]
+    if kind not in FlightKindChoice.values:
+        errors["kind"] = [_("The kind of flight is one of: %(choices)s.")
+                          % {"choices": list_join(FlightKindChoice.values)}]
+    errors.update(_choice_errors(seeding, tie_breaks))
+    if errors:
+        raise ValidationError(errors)
+
+
+def _feeders_of_kind(kind: str, format: str, feeders) -> list[dict]:
+    """The feeders as given, checked against the kind of flight: a consolation or last chance
+    flight (a single elimination) takes the losers of others, no other flight does."""
+    fed = kind in (FlightKindChoice.CONSOLATION, FlightKindChoice.LAST_CHANCE)
+    feeders = [dict(f) for f in feeders or ()]
+    if fed and not feeders:
+        raise ValidationError({"feeders": [_("A %(kind)s flight needs feeders: the losers it takes.")
+                % {"kind": kind.replace('_', ' ')}]})
+    if feeders and not fed:
+        raise ValidationError({"feeders": [_("Only a consolation or last chance flight takes losers of other flights.")]})
+    if fed and format != FlightFormat.SINGLE_ELIMINATION:
+        raise ValidationError({"format": [_("A consolation or last chance flight is a single elimination.")]})
+    return feeders
+
+
+def _clean_feeder(number: int, feeder: dict, tournament: Tournament, existing: dict[str, Flight],
+                  by_id: dict[int, Flight]) -> dict:
+    """Feeder `number` as stored: an earlier knockout of the event, not started, by id, with the
+    round its losers leave and the round they enter."""
+    where = _("Feeder %(number)s") % {"number": number}
+    if feeder.get("source_id") is not None:
+        source = by_id.get(feeder["source_id"])
+        if source is None:
+            raise ValidationError({"feeders": [
+                _("%(where)s: flight %(source_id)s is not an earlier flight of %(tournament)s.")
+                        % {"where": where, "source_id": feeder['source_id'], "tournament": tournament.name}]})
+    elif not feeder.get("source"):
+        raise ValidationError({"feeders": [_("%(where)s: name the flight whose losers enter (source).")
+                % {"where": where}]})
+    else:
+        source = existing.get(feeder.get("source"))
+    if source is None:
+        raise ValidationError({"feeders": [_("%(where)s: there is no earlier flight called %(source)r.")
+                % {"where": where, "source": feeder.get('source')}]})
+    if source.format != FlightFormat.SINGLE_ELIMINATION:
+        raise ValidationError({"feeders": [_("%(where)s: only the losers of a knockout can feed a flight.")
+                % {"where": where}]})
+    if source.status != FlightStatus.DRAFT:
+        raise ValidationError({"feeders": [_("%(where)s: %(source)s has started; add fed flights "
+                  "before it starts.")
+                % {"where": where, "source": source.name}]})
+    try:
+        source_round, entry_round = int(feeder.get("source_round")), int(feeder.get("entry_round"))
+    except (TypeError, ValueError):
+        raise ValidationError({"feeders": [_("%(where)s: give source_round and entry_round as numbers.")
+                % {"where": where}]}) from None
+    if source_round < 1 or entry_round < 1:
+        raise ValidationError({"feeders": [_("%(where)s: rounds are numbered from 1.") % {"where": where}]})
+    return {"source_id": source.pk, "source_round": source_round, "entry_round": entry_round}
 
 
 def schedule_round(*, round: Round, starts_at: datetime, by) -> Round:
