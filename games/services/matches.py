@@ -57,42 +57,9 @@ def match_create(
     `variation` is "backgammon" or "nackgammon" (the opening position of every game)."""
     if player_a.pk == player_b.pk:
         raise ValidationError({"player_b": [_("A match needs two different players.")]})
-    try:
-        kind = MatchKind(kind)
-    except ValueError:
-        raise ValidationError({"kind": [_('The kind is "match" (to N points) or "session" (money play).')]}) from None
-    if kind is MatchKind.MATCH:
-        money = {
-            "jacoby": jacoby,
-            "beavers": beavers,
-            "raccoons": raccoons,
-            "automatic_doubles": automatic_doubles or automatic_double_cap,
-        }
-        errors = {
-            field: [MONEY_ONLY[field]]
-            for field, on in money.items()
-            if on
-        }
-        if errors:
-            raise ValidationError(errors)
-        MatchRules(length=length, cube_cap=cube_cap)  # raises ScoringError with the field
-    else:
-        if length:
-            raise ValidationError({"length": [_("A money session has no length: leave it at 0.")]})
-        if automatic_doubles and not automatic_double_cap:
-            raise ValidationError({"automatic_double_cap": [
-                _("Automatic doubles are on: say how many a game may have (1 or more); a cap of 0 allows none.")
-            ]})
-        if not crawford_rule:
-            raise ValidationError({"crawford_rule": [_("The Crawford rule belongs to match play: a session has none.")]})
-        SessionRules(
-            jacoby=jacoby,
-            beavers=beavers,
-            raccoons=raccoons,
-            automatic_doubles=automatic_doubles,
-            automatic_double_cap=automatic_double_cap,
-            cube_cap=cube_cap,
-        )
+    kind = _checked_rules(kind=kind, length=length, cube_cap=cube_cap, crawford_rule=crawford_rule, jacoby=jacoby,
+                          beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles,
+                          automatic_double_cap=automatic_double_cap)
     if variation not in VariationChoice.values:
         raise ValidationError({"variation": [_('The variation is "backgammon" or "nackgammon".')]})
     match = Match(
@@ -123,6 +90,39 @@ def match_create(
             raise ConflictError(_("This match was already imported (%(source)s).") % {"source": source_key}) from None
         raise
     return match
+
+
+def _checked_rules(*, kind: str, length: int, cube_cap: int | None, crawford_rule: bool, jacoby: bool,
+                   beavers: bool, raccoons: bool, automatic_doubles: bool, automatic_double_cap: int) -> MatchKind:
+    """The kind of a new match, once its rules are checked: a match to N points refuses the
+    money-play options, a money session a length and the Crawford rule."""
+    try:
+        kind = MatchKind(kind)
+    except ValueError:
+        raise ValidationError({"kind": [_('The kind is "match" (to N points) or "session" (money play).')]}) from None
+    if kind is MatchKind.MATCH:
+        money = {
+            "jacoby": jacoby,
+            "beavers": beavers,
+            "raccoons": raccoons,
+            "automatic_doubles": automatic_doubles or automatic_double_cap,
+        }
+        errors = {field: [MONEY_ONLY[field]] for field, on in money.items() if on}
+        if errors:
+            raise ValidationError(errors)
+        MatchRules(length=length, cube_cap=cube_cap)  # raises ScoringError with the field
+        return kind
+    if length:
+        raise ValidationError({"length": [_("A money session has no length: leave it at 0.")]})
+    if automatic_doubles and not automatic_double_cap:
+        raise ValidationError({"automatic_double_cap": [
+            _("Automatic doubles are on: say how many a game may have (1 or more); a cap of 0 allows none.")
+        ]})
+    if not crawford_rule:
+        raise ValidationError({"crawford_rule": [_("The Crawford rule belongs to match play: a session has none.")]})
+    SessionRules(jacoby=jacoby, beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles,
+                 automatic_double_cap=automatic_double_cap, cube_cap=cube_cap)
+    return kind
 
 
 def match_final_score_record(
@@ -248,6 +248,8 @@ def match_update(
         match.save(update_fields=[*changes, "version"])
         match_result_changed.send(sender=Match, match=match)
     return match
+
+
 def match_void(*, match: Match, by=None, reason: str) -> Match:
     """The match no longer counts (its tournament pairing was undone): it leaves the rated
     history. Its games and result stay, and the change is kept in its history with `reason`."""

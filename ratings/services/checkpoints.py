@@ -173,63 +173,16 @@ def resume_point(run: RatingRun) -> Resume | None:
         note(run, gettext_noop("A request for the whole history (an import, a recompute asked for, or a change that "
                                "names no match): rating in full."))
         return None
-    published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
-    if published_id is None:
-        note(run, gettext_noop("No ratings are published yet: rating in full."))
+    start = _published_start(run)
+    if start is None:
         return None
-    checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
-        "-sequence", "-head", "-after_on"))
-    head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
-    system = system_in_force(run.system)  # this site's adopted parameters, if any
-    if head is None:
-        note(run, gettext_noop("The published run keeps no checkpoint to continue from: rating in full."))
-        return None
-    if head.system_key != repr(system.settled_with(head.settled_value)):
-        note(run, gettext_noop("The rating system's parameters changed since the published run: rating in full."))
-        return None
+    published_id, checkpoints, head, system = start
     ids = set(pending)
-    everyone: dict[int, set] = {match_id: set() for match_id in ids}
-    for match_id, a, b in Match.objects.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
-        everyone[match_id] |= {a, b}
-    for match_id, a, b in Match.history.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
-        everyone[match_id] |= {a, b}
-    now: dict[int, set] = {match_id: set() for match_id in ids}
-    for match_id, on, a, b, length, winner in rated_matches().filter(id__in=ids).values_list(
-        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
-    ):
-        now[match_id] = {(a, b, on, length, winner == a), (b, a, on, length, winner == b)}
-    was: dict[int, set] = {match_id: set() for match_id in ids}
-    players = set().union(*everyone.values())
-    for match_id, player, opponent, on, length, won in RatingChange.objects.filter(
-        run_id=published_id, player_id__in=players, match_id__in=ids
-    ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
-        was[match_id].add((player, opponent, on, length, won))
-    account = history_account()
-    published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
-    if published[0] is None:
-        note(run, gettext_noop("The published run keeps no account of its history: rating in full."))
+    now, was = _results_now_and_published(published_id, ids)
+    account = _accounted_history(run, published_id, now, was)
+    if account is None:
         return None
-    expected = HistoryAccount(*published) - account_of_results(was) + account_of_results(now)
-    if expected != account:
-        note(run, ngettext_lazy(
-            "The published ratings do not account for the rated history (%(count)s match with the changes owed, "
-            "%(rated)s rated; checksum %(expected)s against %(checksum)s): a change reached it without the outbox, "
-            "so it rates in full.",
-            "The published ratings do not account for the rated history (%(count)s matches with the changes owed, "
-            "%(rated)s rated; checksum %(expected)s against %(checksum)s): a change reached it without the outbox, "
-            "so it rates in full.", "count"),
-            {"count": expected.matches, "rated": account.matches, "expected": expected.checksum,
-             "checksum": account.checksum})
-        return None
-    places, touched, shifted = [], set(), False
-    for match_id in ids:
-        if now[match_id] == was[match_id]:
-            continue  # the published ratings already hold this result
-        for player, opponent, on, _, _ in now[match_id] | was[match_id]:
-            places.append((on, match_id))
-            touched |= {player, opponent}
-        # a match added, removed or moved renumbers the matches after it
-        shifted |= {on for _, _, on, _, _ in now[match_id]} != {on for _, _, on, _, _ in was[match_id]}
+    places, touched, shifted = _changed_places(ids, now, was)
     earliest = min(places) if places else None
     for checkpoint in checkpoints:
         if earliest is None or checkpoint.after_on is None or (checkpoint.after_on, checkpoint.after_match_id) < earliest:
@@ -249,6 +202,88 @@ def resume_point(run: RatingRun) -> Resume | None:
             "arrived after: rating in full.", "count"), {"count": settled.settle_window})
         return None
     return Resume(published_id, checkpoint, head, settled, frozenset(touched), earliest, shifted, account)
+
+
+def _published_start(run: RatingRun) -> tuple[int, list[RatingCheckpoint], RatingCheckpoint, object] | None:
+    """The published run a run may pick up from: its id, its ready checkpoints (latest first),
+    its head and the system in force; None (with the run's note) when there is none to pick up
+    from, or its parameters are no longer those in force."""
+    published_id = RatingSystemState.objects.filter(system=run.system).values_list("published_run_id", flat=True).first()
+    if published_id is None:
+        note(run, gettext_noop("No ratings are published yet: rating in full."))
+        return None
+    checkpoints = list(RatingCheckpoint.objects.filter(run_id=published_id, ready=True).order_by(
+        "-sequence", "-head", "-after_on"))
+    head = next((checkpoint for checkpoint in checkpoints if checkpoint.head), None)
+    system = system_in_force(run.system)  # this site's adopted parameters, if any
+    if head is None:
+        note(run, gettext_noop("The published run keeps no checkpoint to continue from: rating in full."))
+        return None
+    if head.system_key != repr(system.settled_with(head.settled_value)):
+        note(run, gettext_noop("The rating system's parameters changed since the published run: rating in full."))
+        return None
+    return published_id, checkpoints, head, system
+
+
+def _results_now_and_published(published_id: int, ids: set) -> tuple[dict[int, set], dict[int, set]]:
+    """Per match of `ids`, its rated result now and the one the published run holds, each as a
+    set of (player, opponent, played on, length, won); the published one is found by every player
+    the match ever had."""
+    everyone: dict[int, set] = {match_id: set() for match_id in ids}
+    for match_id, a, b in Match.objects.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
+        everyone[match_id] |= {a, b}
+    for match_id, a, b in Match.history.filter(id__in=ids).values_list("id", "player_a_id", "player_b_id"):
+        everyone[match_id] |= {a, b}
+    now: dict[int, set] = {match_id: set() for match_id in ids}
+    for match_id, on, a, b, length, winner in rated_matches().filter(id__in=ids).values_list(
+        "id", "played_on", "player_a_id", "player_b_id", "length", "winner_id"
+    ):
+        now[match_id] = {(a, b, on, length, winner == a), (b, a, on, length, winner == b)}
+    was: dict[int, set] = {match_id: set() for match_id in ids}
+    players = set().union(*everyone.values())
+    for match_id, player, opponent, on, length, won in RatingChange.objects.filter(
+        run_id=published_id, player_id__in=players, match_id__in=ids
+    ).values_list("match_id", "player_id", "opponent_id", "played_on", "length", "won"):
+        was[match_id].add((player, opponent, on, length, won))
+    return now, was
+
+
+def _accounted_history(run: RatingRun, published_id: int, now: dict, was: dict) -> HistoryAccount | None:
+    """The rated history's account, when the published run's account with the changes owed
+    (`was` taken out, `now` put in) adds up to it; None (with the run's note) when it does not."""
+    account = history_account()
+    published = RatingRun.objects.filter(pk=published_id).values_list("history_matches", "history_checksum").first()
+    if published[0] is None:
+        note(run, gettext_noop("The published run keeps no account of its history: rating in full."))
+        return None
+    expected = HistoryAccount(*published) - account_of_results(was) + account_of_results(now)
+    if expected != account:
+        note(run, ngettext_lazy(
+            "The published ratings do not account for the rated history (%(count)s match with the changes owed, "
+            "%(rated)s rated; checksum %(expected)s against %(checksum)s): a change reached it without the outbox, "
+            "so it rates in full.",
+            "The published ratings do not account for the rated history (%(count)s matches with the changes owed, "
+            "%(rated)s rated; checksum %(expected)s against %(checksum)s): a change reached it without the outbox, "
+            "so it rates in full.", "count"),
+            {"count": expected.matches, "rated": account.matches, "expected": expected.checksum,
+             "checksum": account.checksum})
+        return None
+    return account
+
+
+def _changed_places(ids: set, now: dict, was: dict) -> tuple[list[tuple], set, bool]:
+    """Where in time order the changed results stand (before and after the change), the players
+    they touch, and whether a match was added, removed or moved (which renumbers those after it)."""
+    places, touched, shifted = [], set(), False
+    for match_id in ids:
+        if now[match_id] == was[match_id]:
+            continue  # the published ratings already hold this result
+        for player, opponent, on, _, _ in now[match_id] | was[match_id]:
+            places.append((on, match_id))
+            touched |= {player, opponent}
+        # a match added, removed or moved renumbers the matches after it
+        shifted |= {on for _, _, on, _, _ in now[match_id]} != {on for _, _, on, _, _ in was[match_id]}
+    return places, touched, shifted
 
 
 def settled_at(settled, sequence: int):

@@ -45,22 +45,7 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
     one a `ConflictError` (409) from the database's unique constraint. The copy holds the
     system's state row, so a recompute that finishes meanwhile publishes after it, never
     under it."""
-    errors: dict[str, list[str]] = {}
-    try:
-        (system,) = system_names(system)
-    except ValidationError as error:
-        errors.update(error.message_dict)
-    if by is not None and not is_rating_officer(by):
-        raise PermissionDenied(_("Only a rating officer or a site admin publishes official rating lists."))
-    if not isinstance(as_of, date) or isinstance(as_of, datetime):
-        errors["as_of"] = [_("Give the list's date as YYYY-MM-DD.")]
-    elif as_of > timezone.localdate():
-        errors["as_of"] = [_("%(day)s is after today: a list is dated the day it stands for.") % {"day": _day(as_of)}]
-    note = (note or "").strip()
-    if len(note) > 500:
-        errors["note"] = [_("The note has at most 500 characters.")]
-    if errors:
-        raise ValidationError(errors)
+    system, note = _checked_request(system=system, as_of=as_of, by=by, note=note)
     label = SystemChoice(system).label
     with transaction.atomic():
         state = RatingSystemState.objects.select_for_update().filter(system=system).first()
@@ -97,22 +82,51 @@ def rating_list_publish(*, system: str, as_of: date, by=None, note: str = "") ->
                 _("No %(system)s result was rated by %(day)s: a list of that date would be empty.")
                 % {"system": label, "day": _day(as_of)}
             ]})
-        rows, above, previous, rank = [], 0, None, None
-        for player_id, rating, deviation, provisional, matches, experience in ratings:
-            if not provisional:
-                above += 1
-                if rating != previous:
-                    rank, previous = above, rating
-            rows.append(OfficialListRow(
-                official_list=official, player_id=player_id, rank=None if provisional else rank, rating=rating,
-                deviation=deviation, provisional=provisional, matches=matches, experience=experience,
-            ))
+        rows = _ranked_rows(official, ratings)
         OfficialListRow.objects.bulk_create(rows, batch_size=BULK_BATCH)
         official.players = len(rows)
         official.save(update_fields=["players"])
     official_list_countries_refresh(official.pk)  # the list's country filter, before any reader asks
     logger.info("%s: official list of %s published with %d players", system, as_of, len(rows))
     return official
+
+
+def _checked_request(*, system: str, as_of, by, note: str) -> tuple[str, str]:
+    """The system's name and the note of a list to publish, once the request is checked: who
+    publishes, a date not after today, a note of at most 500 characters."""
+    errors: dict[str, list[str]] = {}
+    try:
+        (system,) = system_names(system)
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if by is not None and not is_rating_officer(by):
+        raise PermissionDenied(_("Only a rating officer or a site admin publishes official rating lists."))
+    if not isinstance(as_of, date) or isinstance(as_of, datetime):
+        errors["as_of"] = [_("Give the list's date as YYYY-MM-DD.")]
+    elif as_of > timezone.localdate():
+        errors["as_of"] = [_("%(day)s is after today: a list is dated the day it stands for.") % {"day": _day(as_of)}]
+    note = (note or "").strip()
+    if len(note) > 500:
+        errors["note"] = [_("The note has at most 500 characters.")]
+    if errors:
+        raise ValidationError(errors)
+    return system, note
+
+
+def _ranked_rows(official: OfficialList, ratings: list[tuple]) -> list[OfficialListRow]:
+    """The list's rows, best first: each established player ranked (equal ratings share a rank,
+    the next one counts them), each provisional one without a rank."""
+    rows, above, previous, rank = [], 0, None, None
+    for player_id, rating, deviation, provisional, matches, experience in ratings:
+        if not provisional:
+            above += 1
+            if rating != previous:
+                rank, previous = above, rating
+        rows.append(OfficialListRow(
+            official_list=official, player_id=player_id, rank=None if provisional else rank, rating=rating,
+            deviation=deviation, provisional=provisional, matches=matches, experience=experience,
+        ))
+    return rows
 
 
 def end_of_day(day: date) -> datetime:
