@@ -3,7 +3,8 @@
    - refreshing a fragment of a page ([data-poll]; the event page uses htmx with morphing);
    - keeping what the reader opened, chose and typed across those updates;
    - the bracket's round tabs on a phone, a player's path lit on hover and focus;
-   - "find my match" on the event page. */
+   - "find my match" on the event page;
+   - the site's menu on a phone, scrolled so that the link taking the focus is wholly in sight. */
 (function () {
   "use strict";
 
@@ -294,6 +295,16 @@
         document.activeElement.matches("input, textarea, select") ||
         Array.prototype.some.call(event.target.querySelectorAll("input:not([type=hidden]), textarea"),
           function (field) { return field.value !== field.defaultValue; }))) event.preventDefault();
+  });
+
+  /* On a phone the site's menu scrolls sideways (crawford.css); the browser's own scroll to a link
+     taking the focus stops at the first sliver of it in sight, so Tab would leave the link half
+     hidden. One wider than the menu's row (a long "Log out <name>") shows its beginning. */
+  var siteNav = document.querySelector(".site-nav");
+  if (siteNav) siteNav.addEventListener("focusin", function (event) {
+    if (siteNav.scrollWidth <= siteNav.clientWidth) return;
+    var room = siteNav.clientWidth - 2 * (parseFloat(getComputedStyle(siteNav).scrollPaddingInlineStart) || 0);
+    event.target.scrollIntoView({ block: "nearest", inline: event.target.offsetWidth > room ? "start" : "nearest" });
   });
 
   keepReaderState();
