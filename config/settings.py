@@ -453,7 +453,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 # Content-Security-Policy on every answer (Django's own CSP middleware): scripts and style sheets
 # only from this site, no inline script at all. Style attributes are allowed (the bracket places
 # its boxes with computed positions); style elements are not. The embeddable event page may be
-# framed by any site (tournaments.views.public.event_embed); nothing else may be framed.
+# framed by any site (tournaments.views.public.events.event_embed); nothing else may be framed.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
