@@ -278,15 +278,15 @@ def player_calendar(request, pk: int):
     host = request.get_host().split(":")[0] or "crawford"
     stamp = timezone.now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Crawford//Player calendar//EN", "CALSCALE:GREGORIAN",
-             f"X-WR-CALNAME:{selectors._ics_text(_('%(player)s: backgammon') % {'player': player.name})}"]
+             f"X-WR-CALNAME:{selectors.ics_text(_('%(player)s: backgammon') % {'player': player.name})}"]
     events = Tournament.objects.filter(entries__player=player).distinct().order_by("start_date")
     for t in events:
         lines += ["BEGIN:VEVENT", f"UID:tournament-{t.pk}-player-{player.pk}@{host}", f"DTSTAMP:{stamp}",
                   f"DTSTART;VALUE=DATE:{t.start_date:%Y%m%d}",
                   f"DTEND;VALUE=DATE:{t.end_date + timedelta(days=1):%Y%m%d}",
-                  f"SUMMARY:{selectors._ics_text(t.name)}"]
+                  f"SUMMARY:{selectors.ics_text(t.name)}"]
         if t.venue:
-            lines.append(f"LOCATION:{selectors._ics_text(t.venue)}")
+            lines.append(f"LOCATION:{selectors.ics_text(t.venue)}")
         lines.append("END:VEVENT")
     pairings = (Pairing.objects.filter(Q(player_a=player) | Q(player_b=player), player_b__isnull=False,
                                        round__starts_at__isnull=False)
@@ -302,13 +302,13 @@ def player_calendar(request, pk: int):
             where = _("%(match)s, table %(table)s") % {"match": where, "table": p.table}
         lines += ["BEGIN:VEVENT", f"UID:pairing-{p.pk}-player-{player.pk}@{host}", f"DTSTAMP:{stamp}",
                   f"DTSTART:{start:%Y%m%dT%H%M%SZ}", f"DTEND:{start + timedelta(hours=2):%Y%m%dT%H%M%SZ}",
-                  f"SUMMARY:{selectors._ics_text(what)}",
-                  f"DESCRIPTION:{selectors._ics_text(where)}"]
+                  f"SUMMARY:{selectors.ics_text(what)}",
+                  f"DESCRIPTION:{selectors.ics_text(where)}"]
         if p.flight.tournament.venue:
-            lines.append(f"LOCATION:{selectors._ics_text(p.flight.tournament.venue)}")
+            lines.append(f"LOCATION:{selectors.ics_text(p.flight.tournament.venue)}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
-    response = HttpResponse("\r\n".join(selectors._fold(line) for line in lines) + "\r\n",
+    response = HttpResponse("\r\n".join(selectors.ics_fold(line) for line in lines) + "\r\n",
                             content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="player-{player.pk}.ics"'
     return response
