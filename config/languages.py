@@ -14,14 +14,19 @@ site's own language (`in_site_language`).
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
@@ -182,11 +187,25 @@ def language_choose(request):
 
 
 def language_menu(request):
-    """Template context: the languages of the menu, each named in its own tongue, and the current one."""
+    """Template context: the current language, its direction, and the menu's choices (each language
+    named in its own tongue, the current one selected) as HTML."""
     current = translation.get_language() or settings.LANGUAGE_CODE
-    info = translation.get_language_info(current)
-    return {
-        "site_languages": [(code, translation.get_language_info(code)["name_local"]) for code, _ in settings.LANGUAGES],
-        "site_language": current,
-        "site_language_bidi": bool(info.get("bidi")),
-    }
+    options, bidi = _menu(current)
+    return {"site_language": current, "site_language_bidi": bidi, "site_language_options": options}
+
+
+@lru_cache(maxsize=64)
+def _menu(current: str) -> tuple[str, bool]:
+    """The menu's `<option>`s with `current` selected, and whether `current` is written right to
+    left: the same on every page, so made once per language."""
+    options = mark_safe("".join(format_html(
+        '\n          <option value="{0}" lang="{0}"{1}>{2}</option>', code,
+        mark_safe(" selected") if code == current else "", translation.get_language_info(code)["name_local"],
+    ) for code, _name in settings.LANGUAGES))
+    return options, bool(translation.get_language_info(current).get("bidi"))
+
+
+@receiver(setting_changed)
+def _forget_menu(*, setting, **kwargs) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE"}:
+        _menu.cache_clear()

@@ -145,6 +145,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "config.languages.language_menu",
             ],
+            # Django's i18n tags, `{% translate %}` of a fixed message looked up once (config/i18n_tags.py).
+            "libraries": {"i18n": "config.i18n_tags"},
         },
     },
     {
