@@ -27,6 +27,7 @@ from .formats._tree import NOBODY, UNKNOWN, Tree
 from .formats.draw_rules import DrawRuleError, DrawRules, apply_rules
 from .formats._tree import MatchStatus as TreeStatus
 from .formats.elimination import ProgressiveBracket
+from .templating import kept_gettext
 from .models import (
     DECIDED,
     Entry,
@@ -44,18 +45,33 @@ DE_FINAL_OFFSET = 99
 KNOCKOUT_PREFIX = "K"
 
 
+ROUND_NAMES = {
+    "losers": gettext_noop("Losers' round %(round)s"),
+    "final": gettext_noop("Grand final"),
+    "reset": gettext_noop("Grand final, reset"),
+    "winners": gettext_noop("Winners' round %(round)s"),
+    "knockout": gettext_noop("Knockout round %(round)s"),
+    "round": gettext_noop("Round %(round)s"),
+}
+"""The names of a format's rounds, translated by `slot_round` (once per language: an event's page
+names the round of each of its hundreds of matches)."""
+
+
 def slot_round(flight: Flight, slot: str, round_no: int) -> tuple[int, str]:
     """The stored round number and its name for a format's slot."""
     if flight.format == FlightFormat.DOUBLE_ELIMINATION:
         if slot.startswith("L"):
-            return DE_LOSERS_OFFSET + round_no, _("Losers' round %(round)s") % {"round": round_no}
+            return DE_LOSERS_OFFSET + round_no, _round_name("losers", round_no)
         if slot.startswith("GF"):
-            return DE_FINAL_OFFSET + round_no, _("Grand final") if round_no == 1 else _("Grand final, reset")
-        return round_no, _("Winners' round %(round)s") % {"round": round_no}
+            return DE_FINAL_OFFSET + round_no, _round_name("final" if round_no == 1 else "reset", round_no)
+        return round_no, _round_name("winners", round_no)
     if flight.format == FlightFormat.SWISS_KNOCKOUT and slot.startswith(KNOCKOUT_PREFIX):
-        number = (flight.swiss_rounds or 0) + round_no
-        return number, _("Knockout round %(round)s") % {"round": round_no}
-    return round_no, _("Round %(round)s") % {"round": round_no}
+        return (flight.swiss_rounds or 0) + round_no, _round_name("knockout", round_no)
+    return round_no, _round_name("round", round_no)
+
+
+def _round_name(kind: str, round_no: int) -> str:
+    return kept_gettext(ROUND_NAMES[kind]) % {"round": round_no}
 
 
 @dataclass(frozen=True)
