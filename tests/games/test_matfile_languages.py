@@ -5,17 +5,9 @@ from django.utils import translation
 
 from games.engine.matfile import verify_match_file
 
+from tests.games.engine.test_matfile_dialects import REDOUBLE_BY_THE_TAKER as REDOUBLE
 from tests.games.engine.test_matfile_gnubg_files import ONE_POINT_BACKGAMMON
 
-REDOUBLE = """\
- 7 point match
-
- Game 1
- A : 0                          B : 0
-  1) 31: 8/5 6/5                 Doubles => 2
-  2)  Takes                      42: 8/4 6/4
-  3) 53: 8/3 6/3                 Doubles => 4
-"""
 
 ILLEGAL = """\
  7 point match

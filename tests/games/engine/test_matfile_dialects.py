@@ -195,8 +195,7 @@ def test_a_beaver_in_match_play_is_refused():
     assert report.errors[0].message == "Beavers are not used in match play"
 
 
-def test_a_redouble_by_the_player_who_does_not_own_the_cube_is_refused():
-    text = """\
+REDOUBLE_BY_THE_TAKER = """\
  7 point match
 
  Game 1
@@ -205,7 +204,11 @@ def test_a_redouble_by_the_player_who_does_not_own_the_cube_is_refused():
   2)  Takes                      42: 8/4 6/4
   3) 53: 8/3 6/3                 Doubles => 4
 """
-    report = verify_match_file(text)
+"""Game 1: A doubles, B takes and owns the cube, then A doubles again."""
+
+
+def test_a_redouble_by_the_player_who_does_not_own_the_cube_is_refused():
+    report = verify_match_file(REDOUBLE_BY_THE_TAKER)
     assert [(e.kind, e.move, e.line) for e in report.errors] == [(ErrorKind.CUBE, 3, 7)]
     assert report.errors[0].message == "A (left) owns the cube: B (right) cannot double"
 
