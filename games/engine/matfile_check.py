@@ -17,6 +17,10 @@ A money session without a Jacoby tag is judged by its own score lines (see
 `_jacoby_from_results`).
 
 Sides: 0 is the left column of the file (GNU Backgammon's player X), 1 the right column.
+
+One module of about a thousand lines, on purpose: the replay (`_GameReplay`), the results it
+derives, the score it keeps and the errors and notes it writes are one pass over one file and share
+its state line by line; split, each part would import the others' private steps back.
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ iteration). Before a match, each player's deviation is brought to the day of the
 time elapsed since his previous one, φ* = sqrt(φ² + σ²·t) with t = days / PERIOD_DAYS, capped at
 the maximum deviation; there is no other growth, so matches on the same day add none between
 them. A player is provisional while his deviation exceeds the provisional threshold.
+
+One module of about eight hundred lines, on purpose: the scalar update, its array form for a whole
+history (`_rate_arrays`) and the run that drives them must compute the same numbers, and are read
+side by side when one of them changes (tests/ratings/systems/test_batched.py compares them match by match).
 """
 
 from __future__ import annotations
