@@ -35,6 +35,7 @@ from django.views.decorators.http import require_POST
 
 from config.errors import ConflictError
 from config.exports import SafeCsvWriter
+from config.widgets import WIDGETS
 from games.models import Player
 from games.people import RATING_OFFICE, public_name
 
@@ -448,6 +449,8 @@ def _accuracy_table(accuracy: dict) -> dict:
 
 
 class ChancesForm(forms.Form):
+    default_renderer = WIDGETS
+
     player_a = forms.CharField(label=gettext_lazy("Player A"), max_length=120,
                                help_text=gettext_lazy("Type part of the name and pick one."),
                                widget=forms.TextInput(attrs={"list": "players-a", "autocomplete": "off",
