@@ -68,7 +68,7 @@ def test_analyse_without_gnu_backgammon_says_so_in_danish(settings):
     assert str(refused.value).startswith("GNU Backgammon (gnubg) er ikke installeret")
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the shell's command closes the connections as it ends
 def test_import_results_counts_each_part_in_its_own_plural_form_in_arabic_and_japanese(tmp_path, monkeypatch, capsys):
     sheet = tmp_path / "league.csv"
     sheet.write_text("played_on,player_a,player_b,length,score_a,score_b\n2025-02-01,Anna,Bo,5,5,3\n", encoding="utf-8")

@@ -250,7 +250,7 @@ def test_the_production_steps_pass_check_deploy_and_start_gunicorn_worker_and_be
     steps = code_blocks("## Production")[0]
     server = server_factory(DEPLOY / "crawford.env", broker)
     output = server.follow(steps)
-    assert "System check identified no issues (0 silenced)." in output
+    assert "System check identified no issues (1 silenced)." in output  # templates.W003: config/i18n_tags.py is `i18n` on purpose
     assert (server.root / "static" / "staticfiles.json").is_file()
 
     names = ("crawford-web.service", "crawford-worker.service", "crawford-beat.service")
@@ -276,7 +276,7 @@ def test_a_small_club_runs_on_sqlite_without_redis_and_rates_results_at_once(ser
     server = server_factory(DEPLOY / "small-club.env", None)
     steps = [line for line in steps if "crawford-web.service" not in line and "enable --now" not in line]
     output = server.follow(steps + small_club)
-    assert "System check identified no issues (0 silenced)." in output
+    assert "System check identified no issues (1 silenced)." in output  # templates.W003: config/i18n_tags.py is `i18n` on purpose
     assert (server.root / "state" / "crawford.sqlite3").is_file()
 
     units = server.units("crawford-web.service", "crawford-periodic.service", "crawford-periodic.timer")
@@ -367,7 +367,7 @@ def test_an_upgrade_by_the_readme_keeps_every_row(server_factory, tmp_path):
     steps = [line for line in code_blocks("## Production")[0] if line.startswith("sudo install") and "/etc/crawford" in line]
     upgrade = [line for line in upgrade if line not in ("git pull --ff-only", ".venv/bin/pip install -r requirements.txt")]
     output = server.follow(steps + upgrade)
-    assert "System check identified no issues (0 silenced)." in output
+    assert "System check identified no issues (1 silenced)." in output  # templates.W003: config/i18n_tags.py is `i18n` on purpose
     assert rows(earlier_columns) == before
     plan = subprocess.run([sys.executable, "manage.py", "showmigrations", "--plan"], cwd=PROJECT, capture_output=True,
                           text=True, env={"PATH": os.environ["PATH"], **dotenv_values(server.env_file)})
