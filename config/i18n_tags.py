@@ -19,6 +19,8 @@ from django.template.base import Node
 from django.templatetags import i18n as django_i18n
 from django.utils.translation import get_language
 
+from .languages import CATALOG_SETTINGS
+
 register = template.Library()
 register.tags.update(django_i18n.register.tags)
 register.filters.update(django_i18n.register.filters)
@@ -32,7 +34,7 @@ KEPT_AT_MOST = 20_000
 
 @receiver(setting_changed)
 def _forget(*, setting, **kwargs) -> None:
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
+    if setting in CATALOG_SETTINGS:
         _KEPT.clear()
 
 

@@ -31,6 +31,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+CATALOG_SETTINGS = frozenset({"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"})
+"""The settings a change of which (a test's `settings` fixture) makes every translation kept by
+language stale: the language menu's, `{% translate %}`'s (config/i18n_tags.py) and Jinja2's
+(tournaments/templating.py)."""
+
 SESSION_KEY = "crawford_language"
 """Where a logged-in person's choice is kept for his session (read without a query on each page)."""
 
@@ -207,5 +212,5 @@ def _menu(current: str) -> tuple[str, bool]:
 
 @receiver(setting_changed)
 def _forget_menu(*, setting, **kwargs) -> None:
-    if setting in {"LANGUAGES", "LANGUAGE_CODE"}:
+    if setting in CATALOG_SETTINGS:
         _menu.cache_clear()

@@ -41,6 +41,8 @@ from django.utils.timezone import get_current_timezone, template_localtime
 from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment
 
+from config.languages import CATALOG_SETTINGS
+
 KEPT_AT_MOST = 20_000
 """Translations kept (a few hundred messages in five languages are far fewer); past it, the least
 used are forgotten, so a template that translated data by mistake cannot grow it for ever."""
@@ -103,9 +105,9 @@ def localized_dates(values, format_name: str) -> list[str]:
 
 @receiver(setting_changed)
 def _forget_translations(*, setting, **kwargs) -> None:
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
+    if setting in CATALOG_SETTINGS:
         _translated.cache_clear()
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N", "FORMAT_MODULE_PATH"} or (
+    if setting in CATALOG_SETTINGS | {"FORMAT_MODULE_PATH"} or (
             setting.endswith("_FORMAT")):
         _reads_only_the_day.cache_clear()
         _day_written.cache_clear()
