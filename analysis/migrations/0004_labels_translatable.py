@@ -4,6 +4,8 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
+from config.migration_labels import AlterLabels
+
 
 class Migration(migrations.Migration):
 
@@ -12,7 +14,8 @@ class Migration(migrations.Migration):
         ('games', '0010_labels_translatable'),
     ]
 
-    operations = [
+    # Labels only: applied as one change of the migration state (config/migration_labels.py).
+    operations = [AlterLabels([
         migrations.AlterModelOptions(
             name='decision',
             options={'ordering': ['analysis', 'rank'], 'verbose_name': 'decision', 'verbose_name_plural': 'decisions'},
@@ -270,4 +273,4 @@ class Migration(migrations.Migration):
             name='very_bad',
             field=models.PositiveIntegerField(verbose_name='very bad'),
         ),
-    ]
+    ])]

@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from config.migration_labels import AlterLabels
+
 
 class Migration(migrations.Migration):
 
@@ -12,7 +14,8 @@ class Migration(migrations.Migration):
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
-    operations = [
+    # Labels only: applied as one change of the migration state (config/migration_labels.py).
+    operations = [AlterLabels([
         migrations.AlterModelOptions(
             name='game',
             options={'ordering': ['match', 'number'], 'verbose_name': 'game', 'verbose_name_plural': 'games'},
@@ -668,4 +671,4 @@ class Migration(migrations.Migration):
             name='twin',
             field=models.PositiveSmallIntegerField(default=0, editable=False, help_text='0, or 1, 2 … for each further player of the same name and club (added with confirm_duplicate).', verbose_name='twin'),
         ),
-    ]
+    ])]

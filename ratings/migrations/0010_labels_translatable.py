@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from config.migration_labels import AlterLabels
+
 
 class Migration(migrations.Migration):
 
@@ -13,7 +15,8 @@ class Migration(migrations.Migration):
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
-    operations = [
+    # Labels only: applied as one change of the migration state (config/migration_labels.py).
+    operations = [AlterLabels([
         migrations.AlterModelOptions(
             name='historyaccountentry',
             options={'verbose_name': 'history account entry', 'verbose_name_plural': 'history account entries'},
@@ -572,4 +575,4 @@ class Migration(migrations.Migration):
             name='system',
             field=models.CharField(choices=[('fibs', 'FIBS Elo'), ('crawford', 'Variance-adjusted (Glicko-2)'), ('skill', 'Crawford, luck-adjusted')], max_length=20, primary_key=True, serialize=False, verbose_name='system'),
         ),
-    ]
+    ])]

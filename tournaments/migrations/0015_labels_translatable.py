@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from config.migration_labels import AlterLabels
+
 
 class Migration(migrations.Migration):
 
@@ -13,7 +15,8 @@ class Migration(migrations.Migration):
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
-    operations = [
+    # Labels only: applied as one change of the migration state (config/migration_labels.py).
+    operations = [AlterLabels([
         migrations.AlterModelOptions(
             name='entry',
             options={'ordering': ['flight', 'seed', 'id'], 'verbose_name': 'entry', 'verbose_name_plural': 'entries'},
@@ -1052,4 +1055,4 @@ class Migration(migrations.Migration):
             name='player',
             field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.player', verbose_name='player'),
         ),
-    ]
+    ])]
