@@ -19,6 +19,11 @@ once, then `{{ fixed(rating, 1) }}` per row gives what `{{ rating|floatformat:1 
 "1977,9" in Danish), with the language's decimal separator looked up once per template instead of
 once per number, and a few times quicker than Django's filter.
 
+`|escaped` is markupsafe's `|e` written as plain text: what `|e` writes, a few times quicker, as
+it makes no `Markup`. It is for the long lists' `{% autoescape false %}` blocks, where each name
+and label is escaped by hand; a text it wrote is not markup to Jinja2, so it is never formatted
+into (`|format`, `%`) and never written where autoescaping is on (it would be escaped twice).
+
 Its `date` filter is Django's (`|date(short_date)` writes a moment in the current time zone and the
 reader's language, as `|date:short_date` does); a day written by a format that reads only the day
 (`localized_date`) is kept too, by language, format and day: a long list of matches writes the same
@@ -142,6 +147,17 @@ def decimals():
     return fixed
 
 
+def escaped(value) -> str:
+    """`value` escaped for HTML as markupsafe escapes it (`&#34;` and `&#39;` for the quotes), as a
+    plain `str`; markup (anything with `__html__`) is written as it is."""
+    if type(value) is not str:
+        if hasattr(value, "__html__"):
+            return value.__html__()
+        value = str(value)
+    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&#34;").replace("'", "&#39;"))
+
+
 def environment(**options) -> Environment:
     extensions = [*options.pop("extensions", ()), "jinja2.ext.i18n"]
     env = Environment(extensions=extensions, **options)
@@ -149,4 +165,5 @@ def environment(**options) -> Environment:
     env.globals["_"] = kept_gettext
     env.globals.update({"url": lambda name, *args: reverse(name, args=args), "static": static, "decimals": decimals})
     env.filters["date"] = localized_date
+    env.filters["escaped"] = escaped
     return env

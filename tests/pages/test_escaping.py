@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import services as games
 from tournaments import services as events
-from tournaments.models import Pairing
+from tournaments.models import Flight, Pairing
 
 from .conftest import build_knockout
 
@@ -33,3 +33,25 @@ def test_names_and_reasons_typed_by_people_are_escaped_on_the_desk_and_the_event
     assert named in desk and named in event
     assert f'data-find="{named.lower()} | ' in desk or f' | {named.lower()} | ' in desk  # the row's search words
     assert "&lt;script&gt;no-show&lt;/script&gt;" in desk
+
+
+def test_a_flight_name_is_text_in_the_cards_of_the_matches_to_play_in_either_direction(td, client):
+    players = [games.player_create(name=f"Player {i}", country="DK") for i in range(8)]
+    tournament = build_knockout(td, players, results_rounds=0)
+    Flight.objects.filter(pk=Flight.objects.filter(tournament=tournament).order_by("position").first().pk).update(
+        name=HOSTILE)
+    django_escaped = ESCAPED.replace("&#34;", "&quot;").replace("&#39;", "&#x27;")
+    for language, isolated in (("en", ESCAPED), ("ar", f"<bdi>{django_escaped}</bdi>")):
+        text = client.get(reverse("event", args=[tournament.slug]), headers={"accept-language": language}).content.decode()
+        assert "<i>Ann" not in text
+        assert f'<span class="now-meta">{isolated} · ' in text, language
+
+
+@pytest.mark.parametrize("value", [HOSTILE, "", "plain", 7, 2.5, None, "ø & ü"])
+def test_the_lists_hand_escaping_writes_what_markupsafe_writes(value):
+    from markupsafe import Markup, escape
+    from tournaments.templating import escaped
+
+    assert escaped(value) == str(escape(value))
+    assert type(escaped(value)) is str
+    assert escaped(Markup("<b>kept</b>")) == "<b>kept</b>"

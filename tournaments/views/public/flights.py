@@ -9,6 +9,7 @@ from collections import defaultdict
 
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 from django.utils.safestring import mark_safe
@@ -59,13 +60,18 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
     stored = {(p.flight_id, p.slot): p for rows in pairings.values() for p in rows}
     ids = ({x for v in views.values() for s in v.slots for x in (s.a, s.b, s.winner)}
            | {v.champion for v in views.values()}) - {None}
-    names = {p.pk: p for p in Player.objects.filter(pk__in=ids).only("id", "name", "country")}
+    names = {pk: (name, country) for pk, name, country in
+             Player.objects.filter(pk__in=ids).values_list("id", "name", "country")}
+    made: dict[tuple[int, int], dict] = {}  # a player is in several slots: one dict per seeding, read only
 
     def player(pid, seeded=seeds):
         if pid is None or pid not in names:
             return None
-        return {"id": pid, "name": names[pid].name, "country": names[pid].country, "seed": seeded.get(pid),
-                "url": player_url(pid)}
+        key = (pid, id(seeded))
+        if key not in made:
+            name, country = names[pid]
+            made[key] = {"id": pid, "name": name, "country": country, "seed": seeded.get(pid), "url": player_url(pid)}
+        return made[key]
 
     player_url, match_url = _address_of("player"), _address_of("match")
     lists = bracket.macros("lists")
@@ -257,9 +263,10 @@ def _crosstable(standings: list[dict], slots: list[dict], player_url) -> dict:
 def _now(now: list) -> dict:
     """The matches to play now, one card each: table, players, length, status, the score sheet;
     past the first few, folded under "more matches"."""
-    versus = pgettext("versus", "v")
-    cards = [{"flight_name": isolated(flight.name), "slot": s, "slot_name": isolated(s["slot"]), "v": versus,
-              "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()} for flight, s in now]
+    versus, bidi = pgettext("versus", "v"), translation.get_language_bidi()
+    flight_names = {flight.pk: isolated(flight.name) for flight, _s in now}
+    cards = [{"flight_name": flight_names[flight.pk], "slot": s, "slot_name": isolated(s["slot"]) if bidi else s["slot"],
+              "v": versus, "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()} for flight, s in now]
     tables, lists = any(s["table"] for _flight, s in now), bracket.macros("lists")
     return {"now_shown": mark_safe(lists.now_cards(cards[:NOW_SHOWN], tables)), "now_folded": len(cards) - NOW_SHOWN,
             "now_folded_html": mark_safe(lists.now_cards(cards[NOW_SHOWN:], tables)) if len(cards) > NOW_SHOWN else ""}
