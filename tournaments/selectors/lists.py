@@ -68,8 +68,14 @@ def pairings_without_a_table(tournament) -> QuerySet[Pairing]:
 def pairing_of_match(match) -> Pairing | None:
     """The pairing `match` decides, with its event, flight and round (one query), or None for a
     match played outside any event. For the match pages, which belong to games."""
-    return (Pairing.objects.select_related("flight__tournament", "round").defer("flight__first_round")
+    return (Pairing.objects.select_related("flight__tournament", "round").only(*MATCH_PAGES_PAIRING)
             .filter(match_id=match.pk).first())
+
+
+MATCH_PAGES_PAIRING = ("id", "slot", "status", "walkover_reason", "match_id", "flight__name", "flight__tournament__name",
+                       "flight__tournament__slug", "round__number")
+"""What the match pages read of a pairing (templates/games/_match_head.html, match_enter.html): its
+other columns are neither read nor compiled into the query, on a page a slip's QR code opens."""
 
 
 def match_pages_context(match) -> dict:
