@@ -210,7 +210,24 @@ def _menu(current: str) -> tuple[str, bool]:
     return options, bool(translation.get_language_info(current).get("bidi"))
 
 
+KEPT_AT_MOST = 20_000
+"""Translations kept (a few hundred messages in five languages are far fewer); past it, the least
+used are forgotten, so a template that translated data by mistake cannot grow it for ever."""
+
+
+@lru_cache(maxsize=KEPT_AT_MOST)
+def _translated(language: str | None, message: str) -> str:
+    return translation.gettext(message)  # `language` is the active one: it only keys what is kept
+
+
+def kept_gettext(message: str) -> str:
+    """Django's gettext of `message` in the active language, looked up once per language: for the
+    words a long list or a draw asks for again and again (the Jinja2 templates' `_`, round names)."""
+    return _translated(translation.get_language(), message)
+
+
 @receiver(setting_changed)
-def _forget_menu(*, setting, **kwargs) -> None:
+def _forget_kept(*, setting, **kwargs) -> None:
     if setting in CATALOG_SETTINGS:
+        _translated.cache_clear()
         _menu.cache_clear()

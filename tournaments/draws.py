@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from analysis.models import PlayerAnalysis, current_analysis
 from config.errors import ConflictError
-from config.languages import list_join
+from config.languages import kept_gettext, list_join
 from games.models import Player
 
 from . import formats as fm
@@ -27,7 +27,6 @@ from .formats._tree import NOBODY, UNKNOWN, Tree
 from .formats.draw_rules import DrawRuleError, DrawRules, apply_rules
 from .formats._tree import MatchStatus as TreeStatus
 from .formats.elimination import ProgressiveBracket
-from .templating import kept_gettext
 from .models import (
     DECIDED,
     Entry,

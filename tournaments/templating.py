@@ -43,25 +43,10 @@ from django.urls import reverse
 from django.utils.dateformat import re_formatchars
 from django.utils.formats import date_format, get_format
 from django.utils.timezone import get_current_timezone, template_localtime
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, ngettext
 from jinja2 import Environment
 
-from config.languages import CATALOG_SETTINGS
-
-KEPT_AT_MOST = 20_000
-"""Translations kept (a few hundred messages in five languages are far fewer); past it, the least
-used are forgotten, so a template that translated data by mistake cannot grow it for ever."""
-
-
-@lru_cache(maxsize=KEPT_AT_MOST)
-def _translated(language: str | None, message: str) -> str:
-    return gettext(message)  # `language` is the active one: it only keys what is kept
-
-
-def kept_gettext(message: str) -> str:
-    """Django's gettext of `message` in the active language, looked up once per language."""
-    return _translated(get_language(), message)
-
+from config.languages import CATALOG_SETTINGS, KEPT_AT_MOST, kept_gettext
 
 DAY_ONLY = frozenset("bdDEFjlLmMnNoStwWyYz")
 """The characters of Django's date formats that read the day alone, not its time or time zone."""
@@ -110,8 +95,6 @@ def localized_dates(values, format_name: str) -> list[str]:
 
 @receiver(setting_changed)
 def _forget_translations(*, setting, **kwargs) -> None:
-    if setting in CATALOG_SETTINGS:
-        _translated.cache_clear()
     if setting in CATALOG_SETTINGS | {"FORMAT_MODULE_PATH"} or (
             setting.endswith("_FORMAT")):
         _reads_only_the_day.cache_clear()
