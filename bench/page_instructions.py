@@ -15,14 +15,17 @@ starting Django under valgrind. Instructions are not milliseconds (memory and ca
 them), but a page that asks for fewer of them is quicker, and the count does not drift.
 
 Measured on 29 Nov 2026, instructions per request (millions, two requests each), the code before
-the pages were translated and moved into templates (6f914d2) and after this script was added:
+the pages were translated and moved into templates (6f914d2) and after:
 
     page                      before    after
-    home                        65.3     66.5   (+1.9%)
-    event (256 players)         43.3     43.7   (+1.0%)
-    event, cache emptied       325.6    380.6   (+16.9%)
-    TD desk                    288.9    292.5   (+1.2%)
-    desk htmx fragment         272.5    272.0   (-0.2%)
+    home                        65.3     66.6   (+2.0%)
+    event (256 players)         43.3     43.8   (+1.2%)
+    event, cache emptied       325.6    337.9   (+3.8%)
+    TD desk                    288.9    292.3   (+1.2%)
+    desk htmx fragment         272.5    272.4   (-0.0%)
+    projector                   77.1     79.5   (+3.1%)
+    chances                     27.2     26.6   (-2.2%)
+    match page                  42.8     41.9   (-2.1%)
     formula                     39.5     14.9   (-62%)
 """
 

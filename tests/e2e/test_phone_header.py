@@ -105,3 +105,24 @@ def test_the_header_of_a_screen_keeps_its_one_row(browser, live_server, td):
         assert max(middles) - min(middles) < 2  # the name and every item on one line
     finally:
         context.close()
+
+
+def test_a_long_login_name_ends_in_an_ellipsis_on_a_phone_and_is_whole_in_the_buttons_title(
+        browser, live_server, django_user_model):
+    long_name = "margarethe.vestergaard-kristensen"
+    user = django_user_model.objects.create_user(long_name, password="pw-long-name-1")
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True, service_workers="block")
+    page = context.new_page()
+    try:
+        log_in(context, live_server.url, user)
+        page.goto(live_server.url + "/")
+        button = page.locator(".site-nav button")
+        assert button.text_content().strip() == f"Log out {long_name}"  # what a screen reader says
+        assert button.get_attribute("title") == f"Log out {long_name}"  # what a long press shows
+        width, cut = button.evaluate("el => [el.getBoundingClientRect().width, el.scrollWidth > el.clientWidth]")
+        assert width <= 10 * 16 + 1 and cut
+        assert header_height(page) <= 64
+        button.focus()
+        assert page.evaluate(TAB_THROUGH)["shown"]  # the menu scrolls it into sight, whole
+    finally:
+        context.close()
