@@ -18,7 +18,7 @@ Measured on 29 Nov 2026, instructions per request (millions, two requests each),
 the pages were translated and moved into templates (6f914d2) and after:
 
     page                      before    after
-    home                        65.3     66.6   (+2.0%)
+    home                        65.3     48.9   (-25%)
     event (256 players)         43.3     43.8   (+1.2%)
     event, cache emptied       325.6    337.9   (+3.8%)
     TD desk                    288.9    271.8   (-5.9%)

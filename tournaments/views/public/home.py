@@ -17,6 +17,12 @@ from ratings import services as rating_services
 from ...models import Tournament, TournamentStatus
 
 
+RECENT_COLUMNS = ("id", "played_on", "length", "status", "score_a", "score_b", "winner_id", "player_a__name",
+                  "player_b__name", "pairing__flight__tournament__name", "pairing__flight__tournament__slug")
+"""What the home page writes of each recent result (templates/home.html): its other columns, and the
+other columns of its players, pairing, flight and event, are not read."""
+
+
 def home(request):
     today = timezone.localdate()
     events = list(
@@ -35,8 +41,8 @@ def home(request):
         .order_by("-played_on").values_list("pk", flat=True)[:15]
     )
     recent = sorted(
-        Match.objects.filter(pk__in=latest).select_related("player_a", "player_b", "winner",
-                                                           "pairing__flight__tournament"),
+        Match.objects.filter(pk__in=latest).select_related("player_a", "player_b", "pairing__flight__tournament")
+        .only(*RECENT_COLUMNS),
         key=lambda m: (m.played_on, m.pk), reverse=True,
     )
     # Each result's words, written as blocktranslate writes them (the names escaped, the translation
