@@ -23,7 +23,7 @@ the pages were translated and moved into templates (6f914d2) and after:
     event, cache emptied       325.6    337.9   (+3.8%)
     TD desk                    288.9    271.8   (-5.9%)
     desk htmx fragment         272.5    252.4   (-7.4%)
-    projector                   77.1     79.5   (+3.1%)
+    projector                   77.1     52.5   (-32%)
     chances                     27.2     26.6   (-2.2%)
     match page                  42.8     41.9   (-2.1%)
     formula                     39.5     14.9   (-62%)

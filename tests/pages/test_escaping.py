@@ -1,4 +1,4 @@
-"""Text that people type (names, clubs, a walkover's reason) reaches the desk and the event page as text, never as HTML: the long lists
+"""Text that people type (names, clubs, a walkover's reason) reaches the desk, the projector and the event page as text, never as HTML: the long lists
 are drawn by Jinja2 templates that escape by hand what they write (templates/jinja2/)."""
 
 import pytest
@@ -27,10 +27,11 @@ def test_names_and_reasons_typed_by_people_are_escaped_on_the_desk_and_the_event
     client.force_login(td)
     desk = client.get(reverse("desk-event", args=[tournament.slug])).content.decode()
     event = client.get(reverse("event", args=[tournament.slug])).content.decode()
-    for page in (desk, event):
+    projector = client.get(reverse("desk-projector", args=[tournament.slug])).content.decode()
+    for page in (desk, event, projector):
         assert "<i>Ann" not in page and "<script>no-show" not in page
     named = ESCAPED.replace("Ann", "Ann 3")
-    assert named in desk and named in event
+    assert named in desk and named in event and f'<span class="pj-name">{named}</span>' in projector
     assert f'data-find="{named.lower()} | ' in desk or f' | {named.lower()} | ' in desk  # the row's search words
     assert "&lt;script&gt;no-show&lt;/script&gt;" in desk
 

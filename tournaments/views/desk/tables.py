@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -85,7 +86,11 @@ def desk_projector(request, slug: str):
     """For a screen in the playing hall: the current round's pairings with their tables, then the
     standings, in large type, cycling and refreshing itself."""
     tournament = td_event(request, slug)
-    context = {"tournament": tournament, "runs_events": True, **selectors.projector_board(tournament)}
+    board = selectors.projector_board(tournament)
+    rows, versus = get_template("desk/projector.html", using="jinja2").template.module.pairings, pgettext("versus", "v")
+    for block in board["rounds"]:
+        block["pairings_html"] = mark_safe(rows(block["pairings"], conditional_escape(versus)))
+    context = {"tournament": tournament, "runs_events": True, **board}
     if is_htmx(request):
         return render(request, "tournaments/desk_projector.html#panels", context)
     return render(request, "tournaments/desk_projector.html", context)
