@@ -19,8 +19,8 @@ the pages were translated and moved into templates (6f914d2) and after:
 
     page                      before    after
     home                        65.3     48.9   (-25%)
-    event (256 players)         43.3     43.8   (+1.2%)
-    event, cache emptied       325.6    337.9   (+3.8%)
+    event (256 players)         43.3     43.9   (+1.4%)
+    event, cache emptied       325.6    330.2   (+1.4%)
     TD desk                    288.9    271.8   (-5.9%)
     desk htmx fragment         272.5    252.4   (-7.4%)
     projector                   77.1     52.5   (-32%)

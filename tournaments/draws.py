@@ -56,21 +56,26 @@ ROUND_NAMES = {
 names the round of each of its hundreds of matches)."""
 
 
-def slot_round(flight: Flight, slot: str, round_no: int) -> tuple[int, str]:
-    """The stored round number and its name for a format's slot."""
+def slot_round(flight: Flight, slot: str, round_no: int, names: dict | None = None) -> tuple[int, str]:
+    """The stored round number and its name for a format's slot. `names` keeps the names a loop
+    over a flight's slots has made (the same few rounds for its hundreds of slots)."""
     if flight.format == FlightFormat.DOUBLE_ELIMINATION:
         if slot.startswith("L"):
-            return DE_LOSERS_OFFSET + round_no, _round_name("losers", round_no)
+            return DE_LOSERS_OFFSET + round_no, _round_name("losers", round_no, names)
         if slot.startswith("GF"):
-            return DE_FINAL_OFFSET + round_no, _round_name("final" if round_no == 1 else "reset", round_no)
-        return round_no, _round_name("winners", round_no)
+            return DE_FINAL_OFFSET + round_no, _round_name("final" if round_no == 1 else "reset", round_no, names)
+        return round_no, _round_name("winners", round_no, names)
     if flight.format == FlightFormat.SWISS_KNOCKOUT and slot.startswith(KNOCKOUT_PREFIX):
-        return (flight.swiss_rounds or 0) + round_no, _round_name("knockout", round_no)
-    return round_no, _round_name("round", round_no)
+        return (flight.swiss_rounds or 0) + round_no, _round_name("knockout", round_no, names)
+    return round_no, _round_name("round", round_no, names)
 
 
-def _round_name(kind: str, round_no: int) -> str:
-    return kept_gettext(ROUND_NAMES[kind]) % {"round": round_no}
+def _round_name(kind: str, round_no: int, names: dict | None) -> str:
+    if names is None:
+        return kept_gettext(ROUND_NAMES[kind]) % {"round": round_no}
+    if (kind, round_no) not in names:
+        names[kind, round_no] = kept_gettext(ROUND_NAMES[kind]) % {"round": round_no}
+    return names[kind, round_no]
 
 
 @dataclass(frozen=True)
@@ -124,11 +129,11 @@ def _id(value):
 
 
 def _tree_slots(flight: Flight, tree: Tree, prefix: str = "") -> list[Slot]:
-    out = []
+    out, names = [], {}
     for state in tree.states():
         node = state.node
         slot = prefix + node.slot
-        number, name = slot_round(flight, slot, node.round_no)
+        number, name = slot_round(flight, slot, node.round_no, names)
         status = state.status.value
         a, b = _id(state.a), _id(state.b)
         if state.status is TreeStatus.BYE:
@@ -138,9 +143,9 @@ def _tree_slots(flight: Flight, tree: Tree, prefix: str = "") -> list[Slot]:
 
 
 def _progressive_slots(flight: Flight, bracket: ProgressiveBracket) -> list[Slot]:
-    out = []
+    out, names = [], {}
     for pairing in bracket.pairings():
-        number, name = slot_round(flight, pairing.slot, pairing.round_no)
+        number, name = slot_round(flight, pairing.slot, pairing.round_no, names)
         winner = bracket.winner(pairing.slot)
         state = "bye" if pairing.is_bye else ("played" if winner is not None else "ready")
         out.append(Slot(pairing.slot, number, name, pairing.a, pairing.b, pairing.length, state, winner))
@@ -148,10 +153,10 @@ def _progressive_slots(flight: Flight, bracket: ProgressiveBracket) -> list[Slot
 
 
 def _listed_slots(flight: Flight, pairings: Iterable[fm.Pairing], results: dict[str, fm.Result], prefix="") -> list:
-    out = []
+    out, names = [], {}
     for p in pairings:
         slot = prefix + p.slot
-        number, name = slot_round(flight, slot, p.round_no)
+        number, name = slot_round(flight, slot, p.round_no, names)
         if p.is_bye:
             out.append(Slot(slot, number, name, p.a, None, p.length, "bye", p.a))
             continue

@@ -11,7 +11,7 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.utils.safestring import mark_safe
 
 from games.models import Player
@@ -111,13 +111,15 @@ def _unit_brackets(flights: list[Flight], views: dict, pairings: dict, seeds: di
             every.append(slot)
         rounds = [columns[n] for n in sorted(columns)]
         for column in rounds:
-            column["list_html"] = mark_safe(lists.round_lines(column["slots"]))
+            if column["length"]:
+                column["points"] = ngettext("%(length)s point", "%(length)s points", column["length"]) % {
+                    "length": column["length"]}
         drawn = bracket.bracket_html(flight_pk=flight.pk, view=view, slots=every, match_url=match_url,
                                      player_url=player_url) if tree is not None else None
         if drawn is not None:
             drawn = {"html": mark_safe(drawn["html"]), "tabs": mark_safe(drawn["tabs"]), "current": drawn["current"]}
         out[flight.pk] = {"rounds": rounds, "champion": player(view.champion) if view else None, "drawn": drawn,
-                          "slots": every}
+                          "slots": every, "rounds_html": mark_safe(lists.rounds(rounds)) if rounds else ""}
     return out
 
 
@@ -264,7 +266,8 @@ def _now(now: list) -> dict:
     """The matches to play now, one card each: table, players, length, status, the score sheet;
     past the first few, folded under "more matches"."""
     versus, bidi = pgettext("versus", "v"), translation.get_language_bidi()
-    flight_names = {flight.pk: isolated(flight.name) for flight, _s in now}
+    flights = {flight.pk: flight for flight, _s in now}
+    flight_names = {pk: isolated(flight.name) for pk, flight in flights.items()}
     cards = [{"flight_name": flight_names[flight.pk], "slot": s, "slot_name": isolated(s["slot"]) if bidi else s["slot"],
               "v": versus, "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()} for flight, s in now]
     tables, lists = any(s["table"] for _flight, s in now), bracket.macros("lists")
