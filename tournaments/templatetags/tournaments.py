@@ -14,11 +14,11 @@ register = template.Library()
 
 
 @register.filter
-def isolated(value):
+def isolated(value, bidi: bool | None = None):
     """Data (a name, a slot, a clock) kept whole inside a right-to-left line: in <bdi> on a page
     that reads right to left, so that "R2-1 · 7" is not reordered with the words around it; as
-    it is on any other page."""
-    if not translation.get_language_bidi():
+    it is on any other page. `bidi`: the page's direction, when a long list has looked it up once."""
+    if not (translation.get_language_bidi() if bidi is None else bidi):
         return value
     return format_html("<bdi>{}</bdi>", value)
 

@@ -266,10 +266,8 @@ def _now(now: list) -> dict:
     """The matches to play now, one card each: table, players, length, status, the score sheet;
     past the first few, folded under "more matches"."""
     versus, bidi = pgettext("versus", "v"), translation.get_language_bidi()
-    flights = {flight.pk: flight for flight, _s in now}
-    flight_names = {pk: isolated(flight.name) for pk, flight in flights.items()}
-    cards = [{"flight_name": flight_names[flight.pk], "slot": s, "slot_name": isolated(s["slot"]) if bidi else s["slot"],
-              "v": versus, "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()} for flight, s in now]
+    cards = [{"flight_name": isolated(flight.name, bidi), "slot": s, "slot_name": isolated(s["slot"], bidi), "v": versus,
+              "names": f"{s['player_a']['name']} {s['player_b']['name']}".lower()} for flight, s in now]
     tables, lists = any(s["table"] for _flight, s in now), bracket.macros("lists")
     return {"now_shown": mark_safe(lists.now_cards(cards[:NOW_SHOWN], tables)), "now_folded": len(cards) - NOW_SHOWN,
             "now_folded_html": mark_safe(lists.now_cards(cards[NOW_SHOWN:], tables)) if len(cards) > NOW_SHOWN else ""}
