@@ -66,14 +66,12 @@ os.environ.setdefault("BENCH_MATCHES", "1000")
 sys.path.insert(0, str(BENCH))
 
 import pages  # noqa: E402  (sets Django up the way bench/pages.py measures: DEBUG off)
+from kept_database import open_kept  # noqa: E402
 
-from django.conf import settings  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.template import engines  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils.translation import gettext, ngettext  # noqa: E402
 
 from tournaments import templating  # noqa: E402
@@ -89,12 +87,7 @@ def prepare() -> dict:
 
     logging.disable(logging.WARNING)
     warnings.filterwarnings("ignore", message="No directory at")
-    setup_test_environment()
-    settings.DEBUG = False
-    name = Path(connection.settings_dict["NAME"])
-    connection.settings_dict["TEST"]["NAME"] = str(name.with_name(f"test_{name.name}"))
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=True)
-    cast = pages.built()
+    cast = open_kept(pages)
     if cast is None:
         call_command("flush", interactive=False, verbosity=0)
         cast = pages.build(random.Random(2026))

@@ -40,6 +40,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from kept_database import open_kept  # this checkout's, imported before another checkout's bench/ is on the path
+
 HERE = Path(__file__).resolve().parent.parent
 
 CONTROL = """
@@ -84,20 +86,12 @@ def measured(code: Path, page: str, requests: int, control: Path) -> None:
     os.environ.pop("DEBUG", None)
     import pages  # the checkout's own bench/pages.py: its settings, and the data it built
 
-    from django.conf import settings
     from django.core.cache import cache
-    from django.db import connection
     from django.test import Client
-    from django.test.utils import setup_test_environment
 
     logging.disable(logging.INFO)
     warnings.filterwarnings("ignore")
-    setup_test_environment()
-    settings.DEBUG = False
-    name = Path(connection.settings_dict["NAME"])
-    connection.settings_dict["TEST"]["NAME"] = str(name.with_name(f"test_{name.name}"))
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=True)
-    cast = pages.built()
+    cast = open_kept(pages)
     if cast is None:
         raise SystemExit(NOT_BUILT)
     who, url, headers, emptied = _pages(cast)[page]
